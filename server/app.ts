@@ -1,0 +1,160 @@
+// The Fastify app factory: external plugins, then the protocol (envelope, encrypted bodies,
+// errors), then the routes under /api, then the built PWA. Tests build it with their own
+// database, clock and keys and drive it through the real protocol.
+import fs from 'node:fs';
+import path from 'node:path';
+import { randomBytes } from 'node:crypto';
+import Fastify, { type FastifyInstance, type FastifyError } from 'fastify';
+import helmet from '@fastify/helmet';
+import fastifyStatic from '@fastify/static';
+import type { Redis } from 'ioredis';
+import { apiPrefix } from '../src/api/contract/paths.ts';
+import type { Config } from './config.ts';
+import type { Database } from './db/client.ts';
+import { AppError } from './lib/errors.ts';
+import { failure } from './lib/envelope.ts';
+import { memoryRateLimiter, redisRateLimiter } from './lib/rateLimiter.ts';
+import { systemClock, type Clock } from './lib/time.ts';
+import { outboxSender, smtpSender, type MessageSender } from './domain/delivery.ts';
+import {
+  memoryReplayGuard, redisReplayGuard, registerEncryptedBodies, type ServerKeys,
+} from './plugins/encryption.ts';
+import type { Services } from './services.ts';
+import { appRoutes } from './routes/app.ts';
+import { userRoutes } from './routes/user.ts';
+import { setRoutes } from './routes/set.ts';
+import { publicRoutes } from './routes/public.ts';
+
+export interface BuildOptions {
+  config: Config;
+  database: Database;
+  keys: ServerKeys;
+  clock?: Clock;
+  redis?: Redis;
+  sender?: MessageSender;
+  /** Logger: true for pino at config.logLevel, false for none (tests). */
+  logger?: boolean;
+}
+
+export async function buildApp(options: BuildOptions): Promise<{ app: FastifyInstance; services: Services }> {
+  const { config, database, keys } = options;
+  const clock = options.clock ?? systemClock;
+  const app = Fastify({
+    logger: options.logger === false ? false : { level: config.logLevel },
+    bodyLimit: 256 * 1024,
+    trustProxy: process.env.TRUST_PROXY === '1',
+    ajv: { customOptions: { removeAdditional: false, coerceTypes: 'array', allErrors: false } },
+  });
+  const fallbackSender = outboxSender(config.dataDir, app.log);
+  const services: Services = {
+    db: database.db,
+    limits: config.limits,
+    clock,
+    limiter: options.redis ? redisRateLimiter(options.redis) : memoryRateLimiter(() => clock.now().getTime()),
+    sender: options.sender ?? (config.smtpUrl ? smtpSender(config.smtpUrl, config.smtpFrom, fallbackSender) : fallbackSender),
+    pepper: pepperFor(config.dataDir),
+    version: readVersion(config.webRoot),
+  };
+
+  await app.register(helmet, {
+    contentSecurityPolicy: {
+      directives: {
+        defaultSrc: ["'self'"],
+        scriptSrc: ["'self'"],
+        styleSrc: ["'self'", "'unsafe-inline'"],
+        imgSrc: ["'self'", 'data:', 'blob:'],
+        connectSrc: ["'self'"],
+        workerSrc: ["'self'"],
+        frameSrc: ["'self'"],
+        frameAncestors: ["'self'"],
+      },
+    },
+    crossOriginEmbedderPolicy: false,
+  });
+  installErrorHandling(app);
+  registerEncryptedBodies(app, {
+    keys,
+    replayGuard: options.redis ? redisReplayGuard(options.redis)
+      : memoryReplayGuard(config.limits.replayCacheEntriesMax, () => clock.now().getTime()),
+    freshnessMs: config.limits.requestFreshnessMs,
+    now: () => clock.now().getTime(),
+  });
+
+  await app.register(async (api) => {
+    publicRoutes(api, services, keys.publicKeyPem);
+    appRoutes(api, services);
+    userRoutes(api, services);
+    setRoutes(api, services);
+  }, { prefix: apiPrefix });
+
+  const hasWeb = fs.existsSync(path.join(config.webRoot, 'index.html'));
+  if (hasWeb) await serveWeb(app, config.webRoot);
+  app.setNotFoundHandler((request, reply) => {
+    if (!hasWeb || request.url.startsWith(`${apiPrefix}/`) || request.method !== 'GET') {
+      return reply.status(404).send(failure(404, 'Not found.', { error: 'not_found' }));
+    }
+    return reply.header('cache-control', 'no-cache').sendFile('index.html');
+  });
+  return { app, services };
+}
+
+function installErrorHandling(app: FastifyInstance) {
+  app.setErrorHandler((error: FastifyError | AppError, request, reply) => {
+    if (error instanceof AppError) {
+      if (error.statusCode === 429 && error.extra.retryAfterSeconds) {
+        void reply.header('retry-after', String(error.extra.retryAfterSeconds));
+      }
+      return reply.status(error.statusCode).send(failure(error.statusCode, error.message, { error: error.errorCode, ...error.extra }));
+    }
+    const fastifyError = error as FastifyError;
+    if (fastifyError.validation) {
+      const message = `Invalid request: ${fastifyError.message}`;
+      return reply.status(400).send(failure(400, message, { error: 'invalid_request' }));
+    }
+    const status = fastifyError.statusCode ?? 500;
+    if (status < 500) {
+      return reply.status(status).send(failure(status, fastifyError.message, { error: 'invalid_request' }));
+    }
+    request.log.error({ err: error, url: request.url }, 'request failed');
+    return reply.status(500).send(failure(500, 'Something went wrong on our side. Please try again.', { error: 'internal_error' }));
+  });
+}
+
+async function serveWeb(app: FastifyInstance, webRoot: string) {
+  await app.register(fastifyStatic, {
+    root: webRoot,
+    wildcard: true,
+    setHeaders(res, filePath) {
+      // Hashed build output never changes; the entry pages and the worker must always revalidate.
+      if (filePath.includes(`${path.sep}assets${path.sep}`)) {
+        res.setHeader('cache-control', 'public, max-age=31536000, immutable');
+      } else {
+        res.setHeader('cache-control', 'no-cache');
+      }
+    },
+  });
+}
+
+function pepperFor(dataDir: string): Buffer {
+  const file = path.join(dataDir, 'keys', 'pepper');
+  try {
+    return fs.readFileSync(file);
+  } catch {
+    const pepper = randomBytes(32);
+    try {
+      fs.mkdirSync(path.dirname(file), { recursive: true, mode: 0o700 });
+      fs.writeFileSync(file, pepper, { mode: 0o600, flag: 'wx' });
+    } catch {
+      return fs.readFileSync(file);
+    }
+    return pepper;
+  }
+}
+
+function readVersion(webRoot: string): string {
+  try {
+    return (JSON.parse(fs.readFileSync(path.join(webRoot, 'version.json'), 'utf8')) as { version: string }).version;
+  } catch {
+    return 'dev';
+  }
+}

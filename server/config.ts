@@ -1,0 +1,70 @@
+// Typed configuration read once from the environment. Every knob the operator can turn is here,
+// with the default that makes `npm start` work on a fresh machine (embedded PGlite in ./data).
+import path from 'node:path';
+
+export interface Config {
+  port: number;
+  host: string;
+  dataDir: string;
+  /** PostgreSQL connection string; absent means the embedded PGlite database in dataDir. */
+  databaseUrl: string | undefined;
+  redisUrl: string | undefined;
+  smtpUrl: string | undefined;
+  smtpFrom: string;
+  /** Directory of the built PWA; the server serves it when it exists. */
+  webRoot: string;
+  /** Whether start-up seeds the demo account. */
+  seedDemo: boolean;
+  logLevel: string;
+  limits: Limits;
+}
+
+/** Every limit of the accounts area in one place, so tests and operators can see them. */
+export interface Limits {
+  codeLifetimeMs: number;
+  codeAttemptsMax: number;
+  codeResendIntervalMs: number;
+  codeSendsPerTargetPerHour: number;
+  codeSendsPerIpPerHour: number;
+  loginFailuresPerAccountPer15Min: number;
+  loginAttemptsPerIpPerMinute: number;
+  checkAccountPerIpPerMinute: number;
+  guestCreationsPerIpPerHour: number;
+  sessionIdleMs: number;
+  sessionAbsoluteMs: number;
+  requestFreshnessMs: number;
+  replayCacheEntriesMax: number;
+}
+
+export const defaultLimits: Limits = {
+  codeLifetimeMs: 10 * 60_000,
+  codeAttemptsMax: 5,
+  codeResendIntervalMs: 60_000,
+  codeSendsPerTargetPerHour: 5,
+  codeSendsPerIpPerHour: 30,
+  loginFailuresPerAccountPer15Min: 5,
+  loginAttemptsPerIpPerMinute: 30,
+  checkAccountPerIpPerMinute: 30,
+  guestCreationsPerIpPerHour: 10,
+  sessionIdleMs: 7 * 24 * 3_600_000,
+  sessionAbsoluteMs: 30 * 24 * 3_600_000,
+  requestFreshnessMs: 5 * 60_000,
+  replayCacheEntriesMax: 200_000,
+};
+
+export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
+  const dataDir = path.resolve(env.DATA_DIR ?? './data');
+  return {
+    port: Number(env.PORT ?? 8080),
+    host: env.HOST ?? '0.0.0.0',
+    dataDir,
+    databaseUrl: env.DATABASE_URL || undefined,
+    redisUrl: env.REDIS_URL || undefined,
+    smtpUrl: env.SMTP_URL || undefined,
+    smtpFrom: env.SMTP_FROM ?? 'Bourse <no-reply@bourse.local>',
+    webRoot: path.resolve(env.WEB_ROOT ?? './dist'),
+    seedDemo: env.SEED_DEMO !== '0',
+    logLevel: env.LOG_LEVEL ?? 'info',
+    limits: { ...defaultLimits },
+  };
+}

@@ -1,0 +1,75 @@
+// Drizzle schema of the accounts area. Migrations are generated from this file
+// (`npm run db:generate`) and applied at start on PGlite or PostgreSQL.
+import { sql } from 'drizzle-orm';
+import {
+  bigserial, bigint, boolean, index, integer, pgTable, text, timestamp, uniqueIndex, varchar,
+} from 'drizzle-orm/pg-core';
+
+const createdAt = () => timestamp('created_at', { withTimezone: true, mode: 'date' }).notNull().defaultNow();
+
+export const users = pgTable('users', {
+  id: bigserial('id', { mode: 'bigint' }).primaryKey(),
+  /** Lower-cased e-mail address, when the account was registered by e-mail. */
+  email: varchar('email', { length: 254 }),
+  /** Digits only; with phoneCountryCode it identifies a phone account. */
+  phone: varchar('phone', { length: 20 }),
+  phoneCountryCode: varchar('phone_country_code', { length: 6 }),
+  /** Guest accounts are identified by a chosen user name. */
+  username: varchar('username', { length: 32 }),
+  passwordHash: text('password_hash').notNull(),
+  isGuest: boolean('is_guest').notNull().default(false),
+  /** True until a guest changes the initial password the server generated. */
+  hasInitialPassword: boolean('has_initial_password').notNull().default(false),
+  inviteCode: varchar('invite_code', { length: 12 }).notNull(),
+  referrerId: bigint('referrer_id', { mode: 'bigint' }),
+  surname: varchar('surname', { length: 64 }),
+  firstName: varchar('first_name', { length: 64 }),
+  gender: varchar('gender', { length: 8 }),
+  birthday: varchar('birthday', { length: 10 }),
+  country: varchar('country', { length: 2 }),
+  address: varchar('address', { length: 200 }),
+  contactPhone: varchar('contact_phone', { length: 24 }),
+  lastSeenAt: timestamp('last_seen_at', { withTimezone: true, mode: 'date' }),
+  lastActiveAt: timestamp('last_active_at', { withTimezone: true, mode: 'date' }),
+  createdAt: createdAt(),
+}, (t) => [
+  uniqueIndex('users_email_key').on(t.email).where(sql`${t.email} is not null`),
+  uniqueIndex('users_phone_key').on(t.phoneCountryCode, t.phone).where(sql`${t.phone} is not null`),
+  uniqueIndex('users_username_key').on(t.username).where(sql`${t.username} is not null`),
+  uniqueIndex('users_invite_code_key').on(t.inviteCode),
+]);
+
+export const sessions = pgTable('sessions', {
+  id: bigserial('id', { mode: 'bigint' }).primaryKey(),
+  userId: bigint('user_id', { mode: 'bigint' }).notNull().references(() => users.id),
+  /** SHA-256 of the opaque token; the token itself is never stored. */
+  tokenHash: varchar('token_hash', { length: 64 }).notNull(),
+  userAgent: varchar('user_agent', { length: 200 }),
+  lastUsedAt: timestamp('last_used_at', { withTimezone: true, mode: 'date' }).notNull(),
+  expiresAt: timestamp('expires_at', { withTimezone: true, mode: 'date' }).notNull(),
+  revokedAt: timestamp('revoked_at', { withTimezone: true, mode: 'date' }),
+  createdAt: createdAt(),
+}, (t) => [
+  uniqueIndex('sessions_token_hash_key').on(t.tokenHash),
+  index('sessions_user_idx').on(t.userId),
+]);
+
+export const verificationCodes = pgTable('verification_codes', {
+  id: bigserial('id', { mode: 'bigint' }).primaryKey(),
+  channel: varchar('channel', { length: 8 }).notNull(),
+  /** Normalised target: a lower-cased e-mail, or "+<country code> <digits>". */
+  target: varchar('target', { length: 260 }).notNull(),
+  purpose: varchar('purpose', { length: 16 }).notNull(),
+  codeHash: varchar('code_hash', { length: 64 }).notNull(),
+  attempts: integer('attempts').notNull().default(0),
+  expiresAt: timestamp('expires_at', { withTimezone: true, mode: 'date' }).notNull(),
+  usedAt: timestamp('used_at', { withTimezone: true, mode: 'date' }),
+  createdAt: createdAt(),
+}, (t) => [index('verification_codes_target_idx').on(t.target, t.purpose, t.createdAt)]);
+
+/** Key-value system settings read by GET /set/appSysSet/getKeyByParam. */
+export const systemSettings = pgTable('system_settings', {
+  key: varchar('key', { length: 64 }).primaryKey(),
+  value: text('value').notNull(),
+  updatedAt: timestamp('updated_at', { withTimezone: true, mode: 'date' }).notNull().defaultNow(),
+});

@@ -1,0 +1,27 @@
+// Seed data for a fresh install: system settings, and a demo account when asked for.
+import { eq } from 'drizzle-orm';
+import { systemSettings, users } from './schema.ts';
+import type { Db } from './client.ts';
+import { hashPassword } from '../domain/passwords.ts';
+
+export const demoAccount = { email: 'demo@bourse.local', password: 'Demo2026pass' } as const;
+
+const defaultSettings: Record<string, string> = {
+  // Desktop visitors see the app inside a phone frame (pc.html) with a QR code to open it on a phone.
+  sys_set: JSON.stringify({ isPcLimite: true }),
+};
+
+export async function seed(db: Db, options: { demo: boolean }) {
+  for (const [key, value] of Object.entries(defaultSettings)) {
+    await db.insert(systemSettings).values({ key, value }).onConflictDoNothing();
+  }
+  if (!options.demo) return undefined;
+  const [existing] = await db.select({ id: users.id }).from(users).where(eq(users.email, demoAccount.email)).limit(1);
+  if (!existing) {
+    await db.insert(users).values({
+      email: demoAccount.email, passwordHash: await hashPassword(demoAccount.password), inviteCode: 'DEMO2026',
+      surname: 'Demo', firstName: 'Trader',
+    }).onConflictDoNothing();
+  }
+  return demoAccount;
+}

@@ -1,0 +1,98 @@
+// One-time verification codes: 6 digits, single use, a limited life and a limited number of
+// wrong attempts; sending is rate-limited per target and per caller. Only an HMAC of each code
+// is stored. A wrong attempt is counted outside the caller's transaction so a rollback cannot
+// undo it; the successful use is marked inside it, so a failed registration keeps the code.
+import { createHmac, randomInt } from 'node:crypto';
+import { and, desc, eq, isNull, sql } from 'drizzle-orm';
+import type { CodePurpose } from '../../src/api/contract/accounts.ts';
+import { verificationCodes } from '../db/schema.ts';
+import type { Db, Executor } from '../db/client.ts';
+import type { Limits } from '../config.ts';
+import type { Clock } from '../lib/time.ts';
+import type { RateLimiter } from '../lib/rateLimiter.ts';
+import { AppError, badRequest } from '../lib/errors.ts';
+import type { Channel, MessageSender } from './delivery.ts';
+
+export interface CodeDeps {
+  db: Db;
+  limits: Limits;
+  clock: Clock;
+  limiter: RateLimiter;
+  sender: MessageSender;
+  pepper: Buffer;
+}
+
+export interface CodeTarget { channel: Channel; target: string; address: string }
+
+const hourMs = 3_600_000;
+
+const digest = (deps: CodeDeps, target: string, purpose: CodePurpose, code: string) =>
+  createHmac('sha256', deps.pepper).update(`${target}|${purpose}|${code}`).digest('hex');
+
+const purposeText: Record<CodePurpose, string> = {
+  register: 'to register',
+  login: 'to log in',
+  reset: 'to reset your password',
+};
+
+export async function sendCode(deps: CodeDeps, to: CodeTarget, purpose: CodePurpose, callerIp: string) {
+  const { limits } = deps;
+  const now = deps.clock.now();
+  const [latest] = await deps.db.select({ createdAt: verificationCodes.createdAt }).from(verificationCodes)
+    .where(and(eq(verificationCodes.target, to.target), eq(verificationCodes.purpose, purpose)))
+    .orderBy(desc(verificationCodes.createdAt)).limit(1);
+  if (latest && now.getTime() - latest.createdAt.getTime() < limits.codeResendIntervalMs) {
+    const retryAfterSeconds = Math.ceil((latest.createdAt.getTime() + limits.codeResendIntervalMs - now.getTime()) / 1000);
+    throw new AppError(429, 'code_send_too_soon', `Please wait ${retryAfterSeconds} seconds before requesting another code.`,
+      { retryAfterSeconds });
+  }
+  await deps.limiter.hit(`code-ip:${callerIp}`, limits.codeSendsPerIpPerHour, hourMs);
+  await deps.limiter.hit(`code-target:${to.target}`, limits.codeSendsPerTargetPerHour, hourMs);
+
+  const code = String(randomInt(0, 1_000_000)).padStart(6, '0');
+  await deps.db.transaction(async (tx) => {
+    // Only the newest code of a target and purpose is valid.
+    await tx.update(verificationCodes).set({ usedAt: now })
+      .where(and(eq(verificationCodes.target, to.target), eq(verificationCodes.purpose, purpose),
+        isNull(verificationCodes.usedAt)));
+    await tx.insert(verificationCodes).values({
+      channel: to.channel, target: to.target, purpose, codeHash: digest(deps, to.target, purpose, code),
+      expiresAt: new Date(now.getTime() + limits.codeLifetimeMs), createdAt: now,
+    });
+  });
+  const minutes = Math.round(limits.codeLifetimeMs / 60_000);
+  await deps.sender.send({
+    to: to.address, channel: to.channel, code,
+    text: `Your Bourse code ${purposeText[purpose]} is ${code}. It expires in ${minutes} minutes. Never share it.`,
+  });
+  return {
+    resendAfterSeconds: Math.ceil(limits.codeResendIntervalMs / 1000),
+    expiresInSeconds: Math.ceil(limits.codeLifetimeMs / 1000),
+  };
+}
+
+const invalidCode = () => badRequest('code_invalid', 'The verification code is wrong. Please check it or request a new one.');
+
+/**
+ * Checks a code and, inside `tx`, marks it used. Wrong attempts are counted on `deps.db`
+ * directly, so they stay counted when the caller's transaction rolls back.
+ */
+export async function consumeCode(deps: CodeDeps, tx: Executor, target: string, purpose: CodePurpose, code: string) {
+  const [row] = await deps.db.select().from(verificationCodes)
+    .where(and(eq(verificationCodes.target, target), eq(verificationCodes.purpose, purpose),
+      isNull(verificationCodes.usedAt)))
+    .orderBy(desc(verificationCodes.createdAt)).limit(1);
+  if (!row || row.attempts >= deps.limits.codeAttemptsMax) throw invalidCode();
+  if (row.expiresAt.getTime() <= deps.clock.now().getTime()) {
+    throw badRequest('code_expired', 'The verification code has expired. Please request a new one.');
+  }
+  if (row.codeHash !== digest(deps, target, purpose, code)) {
+    await deps.db.update(verificationCodes).set({ attempts: sql`${verificationCodes.attempts} + 1` })
+      .where(eq(verificationCodes.id, row.id));
+    throw invalidCode();
+  }
+  const used = await tx.update(verificationCodes).set({ usedAt: deps.clock.now() })
+    .where(and(eq(verificationCodes.id, row.id), isNull(verificationCodes.usedAt)))
+    .returning({ id: verificationCodes.id });
+  if (used.length !== 1) throw invalidCode();
+}

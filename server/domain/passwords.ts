@@ -1,0 +1,41 @@
+// Password hashing (argon2id) and the strength rule every new password must meet.
+import { hash, verify, Algorithm } from '@node-rs/argon2';
+import { randomInt } from 'node:crypto';
+import { badRequest } from '../lib/errors.ts';
+
+const options = { algorithm: Algorithm.Argon2id, memoryCost: 19_456, timeCost: 2, parallelism: 1 };
+
+export const hashPassword = (password: string) => hash(password, options);
+
+export async function verifyPassword(passwordHash: string, password: string): Promise<boolean> {
+  try {
+    return await verify(passwordHash, password, options);
+  } catch {
+    return false;
+  }
+}
+
+/** A hash of a random password, verified against when an account is unknown, so timing tells nothing. */
+let decoyHash: Promise<string> | undefined;
+export const decoyPasswordHash = () => (decoyHash ??= hashPassword(generatePassword()));
+
+/** Length is checked by the schema (8–64); here: a letter and a digit, and not the account itself. */
+export function assertStrongPassword(password: string, account?: string) {
+  if (!/[A-Za-z]/.test(password) || !/[0-9]/.test(password)) {
+    throw badRequest('password_weak', 'The password must contain at least one letter and one digit.');
+  }
+  if (account && password.toLowerCase() === account.toLowerCase()) {
+    throw badRequest('password_weak', 'The password must not be the same as the account.');
+  }
+}
+
+/** Characters a person cannot confuse when reading them off a screen. */
+export const lookAlikeFreeAlphabet = 'ABCDEFGHJKMNPQRSTWXYZabcdefhijkmnprstwxyz2345678';
+
+export function generatePassword(length = 12): string {
+  for (;;) {
+    let password = '';
+    for (let i = 0; i < length; i += 1) password += lookAlikeFreeAlphabet[randomInt(lookAlikeFreeAlphabet.length)];
+    if (/[A-Za-z]/.test(password) && /[0-9]/.test(password)) return password;
+  }
+}

@@ -1,0 +1,59 @@
+// /api/app/*: codes, registration, the four logins, password reset and the account check.
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { Static } from '@sinclair/typebox';
+import {
+  CheckAccountQuery, EmailLoginBody, GetEmailCaptchaQuery, GetPhoneCaptchaQuery, GuestLoginBody, LoginBody,
+  PhoneLoginBody, RegisterBody, ResetPasswordBody,
+} from '../../src/api/contract/accounts.ts';
+import { paths } from '../../src/api/contract/paths.ts';
+import * as accounts from '../domain/accounts.ts';
+import { ok } from '../lib/envelope.ts';
+import type { Services } from '../services.ts';
+
+const agent = (request: FastifyRequest) => request.headers['user-agent'];
+
+export function appRoutes(app: FastifyInstance, services: Services) {
+  app.get<{ Querystring: Static<typeof GetEmailCaptchaQuery> }>(paths.emailCaptcha,
+    { schema: { querystring: GetEmailCaptchaQuery } },
+    async (request) => ok(await accounts.requestCode(services, 'email', request.query.email, undefined,
+      request.query.type, request.ip)));
+
+  app.get<{ Querystring: Static<typeof GetPhoneCaptchaQuery> }>(paths.phoneCaptcha,
+    { schema: { querystring: GetPhoneCaptchaQuery } },
+    async (request) => ok(await accounts.requestCode(services, 'phone', request.query.phone,
+      request.query.countryCode, request.query.type, request.ip)));
+
+  app.post<{ Body: RegisterBody }>(paths.register, { schema: { body: RegisterBody } },
+    async (request) => ok({ token: await accounts.register(services, request.body, agent(request)) }));
+
+  app.post<{ Body: Static<typeof LoginBody> }>(paths.login, { schema: { body: LoginBody } }, async (request) => {
+    const { account, password, countryCode } = request.body;
+    return ok({ token: await accounts.passwordLogin(services, account, password, countryCode, request.ip, agent(request)) });
+  });
+
+  app.post<{ Body: Static<typeof EmailLoginBody> }>(paths.emailLogin, { schema: { body: EmailLoginBody } },
+    async (request) => ok({
+      token: await accounts.codeLogin(services, 'email', request.body.email, undefined, request.body.code, agent(request)),
+    }));
+
+  app.post<{ Body: Static<typeof PhoneLoginBody> }>(paths.phoneLogin, { schema: { body: PhoneLoginBody } },
+    async (request) => {
+      const { phone, countryCode, code } = request.body;
+      return ok({ token: await accounts.codeLogin(services, 'phone', phone, countryCode, code, agent(request)) });
+    });
+
+  app.post<{ Body: Static<typeof GuestLoginBody> }>(paths.guestLogin, { schema: { body: GuestLoginBody } },
+    async (request) => ok(await accounts.guestLogin(services, request.body.account, request.ip, agent(request))));
+
+  app.post<{ Body: Static<typeof ResetPasswordBody> }>(paths.resetPassword, { schema: { body: ResetPasswordBody } },
+    async (request) => {
+      await accounts.resetPassword(services, request.body);
+      return ok(null);
+    });
+
+  app.get<{ Querystring: Static<typeof CheckAccountQuery> }>(paths.checkAccount,
+    { schema: { querystring: CheckAccountQuery } }, async (request) => {
+      await services.limiter.hit(`check-account:${request.ip}`, services.limits.checkAccountPerIpPerMinute, 60_000);
+      return ok({ exists: await accounts.accountExists(services, request.query.account, request.query.countryCode) });
+    });
+}

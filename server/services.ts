@@ -1,0 +1,18 @@
+// What every route and job may use, built once per app: the database, clock, limits, limiter,
+// message delivery and keys. Tests build it with their own clock and database.
+import type { Db } from './db/client.ts';
+import type { Limits } from './config.ts';
+import type { Clock } from './lib/time.ts';
+import type { RateLimiter } from './lib/rateLimiter.ts';
+import type { MessageSender } from './domain/delivery.ts';
+
+export interface Services {
+  db: Db;
+  limits: Limits;
+  clock: Clock;
+  limiter: RateLimiter;
+  sender: MessageSender;
+  pepper: Buffer;
+  /** Identifies the web build being served (dist/version.json), or "dev". */
+  version: string;
+}

@@ -1,0 +1,125 @@
+// Accounts and sessions: registration, the four ways to log in, codes, password changes and the
+// current user's data (spec §4, §7; issue 2).
+import { Type, type Static } from '@sinclair/typebox';
+import {
+  CountryCallingCode, EmailAddress, InviteCode, Password, PhoneNumber, VerificationCode,
+} from './common.ts';
+
+export const CodePurpose = Type.Union([
+  Type.Literal('register'), Type.Literal('login'), Type.Literal('reset'),
+]);
+export type CodePurpose = Static<typeof CodePurpose>;
+export const AccountType = Type.Union([Type.Literal('email'), Type.Literal('phone')]);
+export type AccountType = Static<typeof AccountType>;
+
+/** A guest's chosen account name. */
+export const GuestAccountName = Type.String({ minLength: 3, maxLength: 32, pattern: '^[A-Za-z0-9_.-]+$' });
+/** What a login form may send as `account`: an e-mail, a phone number or a guest name. */
+export const AccountIdentifier = Type.String({ minLength: 3, maxLength: 254 });
+
+export const GetEmailCaptchaQuery = Type.Object({ email: EmailAddress, type: CodePurpose },
+  { additionalProperties: false });
+export const GetPhoneCaptchaQuery = Type.Object({
+  phone: PhoneNumber, countryCode: CountryCallingCode, type: CodePurpose,
+}, { additionalProperties: false });
+export const CaptchaSent = Type.Object({
+  /** Seconds before another code may be requested for the same target. */
+  resendAfterSeconds: Type.Integer(),
+  expiresInSeconds: Type.Integer(),
+});
+
+export const RegisterBody = Type.Object({
+  accountType: AccountType,
+  /** An e-mail address or national phone number, according to accountType. */
+  account: Type.String({ minLength: 3, maxLength: 254 }),
+  countryCode: Type.Optional(CountryCallingCode),
+  password: Password,
+  code: VerificationCode,
+  inviteCode: Type.Optional(InviteCode),
+}, { additionalProperties: false });
+export type RegisterBody = Static<typeof RegisterBody>;
+
+export const LoginBody = Type.Object({
+  account: AccountIdentifier,
+  password: Type.String({ minLength: 1, maxLength: 64 }),
+  countryCode: Type.Optional(CountryCallingCode),
+}, { additionalProperties: false });
+export type LoginBody = Static<typeof LoginBody>;
+
+export const EmailLoginBody = Type.Object({ email: EmailAddress, code: VerificationCode },
+  { additionalProperties: false });
+export const PhoneLoginBody = Type.Object({
+  phone: PhoneNumber, countryCode: CountryCallingCode, code: VerificationCode,
+}, { additionalProperties: false });
+
+export const TokenResult = Type.Object({ token: Type.String() });
+export type TokenResult = Static<typeof TokenResult>;
+
+export const GuestLoginBody = Type.Object({ account: GuestAccountName }, { additionalProperties: false });
+export const GuestLoginResult = Type.Object({
+  token: Type.String(),
+  /** Shown to the guest once; it can be changed in the personal centre. */
+  initialPassword: Type.String(),
+});
+export type GuestLoginResult = Static<typeof GuestLoginResult>;
+
+export const ResetPasswordBody = Type.Object({
+  accountType: AccountType,
+  account: Type.String({ minLength: 3, maxLength: 254 }),
+  countryCode: Type.Optional(CountryCallingCode),
+  code: VerificationCode,
+  password: Password,
+}, { additionalProperties: false });
+export type ResetPasswordBody = Static<typeof ResetPasswordBody>;
+
+export const ChangePasswordBody = Type.Object({
+  oldPassword: Type.String({ minLength: 1, maxLength: 64 }),
+  newPassword: Password,
+}, { additionalProperties: false });
+
+export const CheckAccountQuery = Type.Object({
+  account: AccountIdentifier,
+  countryCode: Type.Optional(CountryCallingCode),
+}, { additionalProperties: false });
+export const CheckAccountResult = Type.Object({ exists: Type.Boolean() });
+
+export const Gender = Type.Union([Type.Literal('male'), Type.Literal('female'), Type.Literal('other')]);
+export const IsoDate = Type.String({ pattern: '^[0-9]{4}-[0-9]{2}-[0-9]{2}$' });
+
+export const UserInfo = Type.Object({
+  id: Type.String(),
+  /** How the user logs in: the e-mail, "+code phone", or the guest name. */
+  account: Type.String(),
+  accountType: Type.Union([Type.Literal('email'), Type.Literal('phone'), Type.Literal('guest')]),
+  email: Type.Union([Type.String(), Type.Null()]),
+  phone: Type.Union([Type.String(), Type.Null()]),
+  countryCode: Type.Union([Type.String(), Type.Null()]),
+  hasInitialPassword: Type.Boolean(),
+  inviteCode: Type.String(),
+  surname: Type.Union([Type.String(), Type.Null()]),
+  firstName: Type.Union([Type.String(), Type.Null()]),
+  gender: Type.Union([Gender, Type.Null()]),
+  birthday: Type.Union([IsoDate, Type.Null()]),
+  country: Type.Union([Type.String(), Type.Null()]),
+  address: Type.Union([Type.String(), Type.Null()]),
+  contactPhone: Type.Union([Type.String(), Type.Null()]),
+  /** Server wall-clock time, UTC+8, "YYYY-MM-DD HH:mm:ss" (spec §9). */
+  createTime: Type.String(),
+});
+export type UserInfo = Static<typeof UserInfo>;
+
+/** Personal data (route gerenziliao), sent to POST /user/appUser/updateKYC. */
+export const PersonalDataBody = Type.Object({
+  surname: Type.Optional(Type.String({ minLength: 1, maxLength: 64 })),
+  firstName: Type.Optional(Type.String({ minLength: 1, maxLength: 64 })),
+  gender: Type.Optional(Gender),
+  birthday: Type.Optional(IsoDate),
+  country: Type.Optional(Type.String({ pattern: '^[A-Z]{2}$' })),
+  address: Type.Optional(Type.String({ minLength: 1, maxLength: 200 })),
+  contactPhone: Type.Optional(Type.String({ minLength: 4, maxLength: 24, pattern: '^\\+?[0-9 ]+$' })),
+}, { additionalProperties: false, minProperties: 1 });
+export type PersonalDataBody = Static<typeof PersonalDataBody>;
+
+export const ActiveReportQuery = Type.Object({
+  path: Type.Optional(Type.String({ maxLength: 200 })),
+}, { additionalProperties: false });

@@ -1,0 +1,27 @@
+import { defineConfig } from 'vitest/config';
+
+// Three projects: the web code in jsdom, the server against real databases, and the end-to-end
+// journeys in Debian's Chromium against the built app. `npm test` runs all three.
+export default defineConfig({
+  test: {
+    projects: [
+      {
+        extends: './vite.config.ts',
+        test: { name: 'web', environment: 'jsdom', include: ['test/web/**/*.test.{ts,tsx}'], setupFiles: ['test/web/setup.ts'] },
+      },
+      {
+        test: {
+          name: 'server', environment: 'node', include: ['test/server/**/*.test.ts'],
+          testTimeout: 60_000, hookTimeout: 120_000, pool: 'forks',
+        },
+      },
+      {
+        test: {
+          name: 'e2e', environment: 'node', include: ['test/e2e/**/*.test.ts'],
+          globalSetup: ['test/e2e/globalSetup.ts'], testTimeout: 120_000, hookTimeout: 180_000,
+          fileParallelism: false,
+        },
+      },
+    ],
+  },
+});
