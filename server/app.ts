@@ -7,6 +7,7 @@ import { randomBytes } from 'node:crypto';
 import Fastify, { type FastifyInstance, type FastifyError } from 'fastify';
 import helmet from '@fastify/helmet';
 import fastifyStatic from '@fastify/static';
+import { TypeBoxValidatorCompiler } from '@fastify/type-provider-typebox';
 import type { Redis } from 'ioredis';
 import { apiPrefix } from '../src/api/contract/paths.ts';
 import type { Config } from './config.ts';
@@ -43,8 +44,11 @@ export async function buildApp(options: BuildOptions): Promise<{ app: FastifyIns
     logger: options.logger === false ? false : { level: config.logLevel },
     bodyLimit: 256 * 1024,
     trustProxy: process.env.TRUST_PROXY === '1',
-    ajv: { customOptions: { removeAdditional: false, coerceTypes: 'array', allErrors: false } },
   });
+  // Validation with the contract's TypeBox schemas: query strings are converted to the schema's
+  // types (they arrive as text), JSON bodies are not, so a number or a one-element array where
+  // the contract says string is refused instead of being coerced (Ajv's coerceTypes did that).
+  app.setValidatorCompiler(TypeBoxValidatorCompiler);
   const fallbackSender = outboxSender(config.dataDir, app.log);
   const services: Services = {
     db: database.db,

@@ -10,7 +10,7 @@ import { users } from '../db/schema.ts';
 import type { Executor } from '../db/client.ts';
 import { AppError, badRequest, conflict, notFound, unauthorized } from '../lib/errors.ts';
 import { formatServerTime } from '../lib/time.ts';
-import { consumeCode, sendCode, type CodeDeps, type CodeTarget } from './codes.ts';
+import { sendCode, transactionWithCode, type CodeDeps, type CodeTarget } from './codes.ts';
 import {
   assertStrongPassword, decoyPasswordHash, generatePassword, hashPassword, lookAlikeFreeAlphabet, verifyPassword,
 } from './passwords.ts';
@@ -86,7 +86,7 @@ export async function register(deps: AccountDeps, body: RegisterBody, userAgent?
   const identity = identify(body.accountType, body.account, body.countryCode);
   assertStrongPassword(body.password, identity.target.target);
   const passwordHash = await hashPassword(body.password);
-  return deps.db.transaction(async (tx) => {
+  return transactionWithCode(deps, async (tx, consumeCode) => {
     if (await findUser(tx, identity.where)) {
       throw conflict('account_exists', 'This account already exists, please log in with your password.');
     }
@@ -96,7 +96,7 @@ export async function register(deps: AccountDeps, body: RegisterBody, userAgent?
       if (!referrer) throw badRequest('invite_code_invalid', 'The invitation code does not exist.');
       referrerId = referrer.id;
     }
-    await consumeCode(deps, tx, identity.target.target, 'register', body.code);
+    await consumeCode(identity.target.target, 'register', body.code);
     const [user] = await tx.insert(users).values({
       email: identity.target.channel === 'email' ? identity.target.target : null,
       phone: identity.target.channel === 'sms' ? body.account.trim().replace(/^0+/, '') : null,
@@ -129,10 +129,10 @@ export async function passwordLogin(deps: AccountDeps, account: string, password
 export async function codeLogin(deps: AccountDeps, accountType: AccountType, account: string,
   countryCode: string | undefined, code: string, userAgent?: string) {
   const identity = identify(accountType, account, countryCode);
-  return deps.db.transaction(async (tx) => {
+  return transactionWithCode(deps, async (tx, consumeCode) => {
     const user = await findUser(tx, identity.where);
     if (!user) throw notFound('account_not_found', 'No account was found for this address. Please register first.');
-    await consumeCode(deps, tx, identity.target.target, 'login', code);
+    await consumeCode(identity.target.target, 'login', code);
     return createSession(tx, deps.clock, deps.limits, user.id, userAgent);
   });
 }
@@ -158,10 +158,10 @@ export async function resetPassword(deps: AccountDeps, body: ResetPasswordBody) 
   const identity = identify(body.accountType, body.account, body.countryCode);
   assertStrongPassword(body.password, identity.target.target);
   const passwordHash = await hashPassword(body.password);
-  await deps.db.transaction(async (tx) => {
+  await transactionWithCode(deps, async (tx, consumeCode) => {
     const user = await findUser(tx, identity.where);
     if (!user) throw notFound('account_not_found', 'No account was found for this address. Please register first.');
-    await consumeCode(deps, tx, identity.target.target, 'reset', body.code);
+    await consumeCode(identity.target.target, 'reset', body.code);
     await tx.update(users).set({ passwordHash, hasInitialPassword: false }).where(eq(users.id, user.id));
     await revokeUserSessions(tx, deps.clock, user.id);
   });

@@ -1,12 +1,12 @@
 // One-time verification codes: 6 digits, single use, a limited life and a limited number of
 // wrong attempts; sending is rate-limited per target and per caller. Only an HMAC of each code
-// is stored. A wrong attempt is counted outside the caller's transaction so a rollback cannot
+// is stored. A wrong attempt is counted after the caller's transaction so a rollback cannot
 // undo it; the successful use is marked inside it, so a failed registration keeps the code.
 import { createHmac, randomInt } from 'node:crypto';
 import { and, desc, eq, isNull, sql } from 'drizzle-orm';
 import type { CodePurpose } from '../../src/api/contract/accounts.ts';
 import { verificationCodes } from '../db/schema.ts';
-import type { Db, Executor } from '../db/client.ts';
+import type { Db, Tx } from '../db/client.ts';
 import type { Limits } from '../config.ts';
 import type { Clock } from '../lib/time.ts';
 import type { RateLimiter } from '../lib/rateLimiter.ts';
@@ -73,12 +73,37 @@ export async function sendCode(deps: CodeDeps, to: CodeTarget, purpose: CodePurp
 
 const invalidCode = () => badRequest('code_invalid', 'The verification code is wrong. Please check it or request a new one.');
 
+/** A wrong code, carrying the row whose attempt counter must go up once the transaction has ended. */
+class WrongCodeError extends AppError {
+  constructor(readonly codeId: bigint) {
+    super(400, 'code_invalid', 'The verification code is wrong. Please check it or request a new one.');
+  }
+}
+
+export type ConsumeCode = (target: string, purpose: CodePurpose, code: string) => Promise<void>;
+
 /**
- * Checks a code and, inside `tx`, marks it used. Wrong attempts are counted on `deps.db`
- * directly, so they stay counted when the caller's transaction rolls back.
+ * Runs `work` in one transaction with a `consumeCode` that checks a code and marks it used inside
+ * that transaction. A wrong attempt is counted after the transaction has ended, on `deps.db`, so
+ * the rollback cannot undo it; counting it while the transaction is open would deadlock on PGlite,
+ * which runs one transaction at a time and queues every other query behind it.
  */
-export async function consumeCode(deps: CodeDeps, tx: Executor, target: string, purpose: CodePurpose, code: string) {
-  const [row] = await deps.db.select().from(verificationCodes)
+export async function transactionWithCode<T>(deps: CodeDeps,
+  work: (tx: Tx, consumeCode: ConsumeCode) => Promise<T>): Promise<T> {
+  try {
+    return await deps.db.transaction((tx) => work(tx, (target, purpose, code) => consumeCode(deps, tx, target, purpose, code)));
+  } catch (error) {
+    if (error instanceof WrongCodeError) {
+      await deps.db.update(verificationCodes).set({ attempts: sql`${verificationCodes.attempts} + 1` })
+        .where(eq(verificationCodes.id, error.codeId));
+    }
+    throw error;
+  }
+}
+
+/** Checks a code and, inside `tx`, marks it used; a wrong code throws WrongCodeError (see above). */
+async function consumeCode(deps: CodeDeps, tx: Tx, target: string, purpose: CodePurpose, code: string) {
+  const [row] = await tx.select().from(verificationCodes)
     .where(and(eq(verificationCodes.target, target), eq(verificationCodes.purpose, purpose),
       isNull(verificationCodes.usedAt)))
     .orderBy(desc(verificationCodes.createdAt)).limit(1);
@@ -86,11 +111,7 @@ export async function consumeCode(deps: CodeDeps, tx: Executor, target: string, 
   if (row.expiresAt.getTime() <= deps.clock.now().getTime()) {
     throw badRequest('code_expired', 'The verification code has expired. Please request a new one.');
   }
-  if (row.codeHash !== digest(deps, target, purpose, code)) {
-    await deps.db.update(verificationCodes).set({ attempts: sql`${verificationCodes.attempts} + 1` })
-      .where(eq(verificationCodes.id, row.id));
-    throw invalidCode();
-  }
+  if (row.codeHash !== digest(deps, target, purpose, code)) throw new WrongCodeError(row.id);
   const used = await tx.update(verificationCodes).set({ usedAt: deps.clock.now() })
     .where(and(eq(verificationCodes.id, row.id), isNull(verificationCodes.usedAt)))
     .returning({ id: verificationCodes.id });

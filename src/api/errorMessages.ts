@@ -1,0 +1,35 @@
+// Translated messages for the server's stable error codes (contract/common.ts). A code missing
+// here falls back to the server's English message.
+import { msg } from '@lingui/core/macro';
+import type { MessageDescriptor } from '@lingui/core';
+import { i18n } from '../lib/i18n.ts';
+import type { ErrorCode } from './contract/common.ts';
+
+const messages: Partial<Record<ErrorCode, MessageDescriptor>> = {
+  invalid_request: msg`Some of the information entered is not valid.`,
+  body_not_encrypted: msg`The request could not be sent securely. Please reload the page.`,
+  body_undecryptable: msg`The request could not be sent securely. Please try again.`,
+  request_stale: msg`The request has expired. Please check your device clock and try again.`,
+  request_replayed: msg`This request was already received.`,
+  unauthorized: msg`Please log in again.`,
+  not_found: msg`Not found.`,
+  rate_limited: msg`Too many attempts. Please wait a moment and try again.`,
+  code_invalid: msg`The verification code is wrong. Please check it or request a new one.`,
+  code_expired: msg`The verification code has expired. Please request a new one.`,
+  code_send_too_soon: msg`Please wait before requesting another code.`,
+  account_exists: msg`Account already exists, please log in with your password.`,
+  account_not_found: msg`No account was found. Please register first.`,
+  credentials_invalid: msg`The account or password is wrong.`,
+  password_weak: msg`The password must be 8–64 characters with at least one letter and one digit.`,
+  password_unchanged: msg`The new password must differ from the current one.`,
+  invite_code_invalid: msg`The invitation code does not exist.`,
+  internal_error: msg`Something went wrong on our side. Please try again.`,
+};
+
+export function translateError(code: string | undefined): string | undefined {
+  const descriptor = code ? messages[code as ErrorCode] : undefined;
+  return descriptor ? i18n._(descriptor) : undefined;
+}
+
+export const genericErrorText = () => i18n._(msg`Something went wrong. Please try again.`);
+export const networkErrorText = () => i18n._(msg`Network error. Please check your connection and try again.`);

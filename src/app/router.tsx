@@ -1,0 +1,65 @@
+// The hash router built from the route table. Every registered route runs the guard of spec §2
+// before its page shows: with a token but no user id it fetches the user; a login-only route
+// without a user remembers where the user was going and sends them to /login.
+import { createHashRouter, redirect, type LoaderFunctionArgs, type RouteObject } from 'react-router-dom';
+import { loggedOut, redirectRemembered, userInfoCleared, userInfoReceived } from '../features/auth/userSlice.ts';
+import { paths } from '../api/contract/paths.ts';
+import type { UserInfo } from '../api/contract/accounts.ts';
+import { baseQuery } from '../api/api.ts';
+import { builtRoutes, defaultRedirect, loginPath, type RouteEntry } from './routes.ts';
+import type { AppStore } from './store.ts';
+import { Root } from './Root.tsx';
+import { Layout } from './Layout.tsx';
+
+async function refreshUser(store: AppStore) {
+  const { token, userInfo } = store.getState().user;
+  if (!token || userInfo.id) return;
+  // Not through getMyUserInfo's cache: the guard must see the server's answer now, and a 401
+  // here only means "not logged in" (spec §8), not "go to /login".
+  const result = await baseQuery({ url: paths.myUserInfo, quietUnauthorized: true },
+    { dispatch: store.dispatch, getState: store.getState } as never, {});
+  if ('data' in result && result.data && typeof result.data === 'object') {
+    store.dispatch(userInfoReceived(result.data as UserInfo));
+  } else if ('error' in result && result.error?.kind === 'unauthorized') {
+    store.dispatch(loggedOut());
+  } else {
+    store.dispatch(userInfoCleared());
+  }
+}
+
+function guard(store: AppStore, entry: RouteEntry) {
+  return async ({ request }: LoaderFunctionArgs) => {
+    await refreshUser(store);
+    if (entry.login && !store.getState().user.userInfo.id) {
+      const url = new URL(request.url);
+      store.dispatch(redirectRemembered(`${url.pathname}${url.search}`));
+      throw redirect(loginPath);
+    }
+    return null;
+  };
+}
+
+function toRoute(store: AppStore, entry: RouteEntry): RouteObject {
+  return {
+    path: entry.path,
+    handle: entry,
+    loader: guard(store, entry),
+    lazy: async () => ({ Component: (await entry.load!()).default }),
+  };
+}
+
+export function createAppRouter(store: AppStore) {
+  const layoutRoutes = builtRoutes.filter((entry) => entry.layout).map((entry) => toRoute(store, entry));
+  const topRoutes = builtRoutes.filter((entry) => !entry.layout).map((entry) => toRoute(store, entry));
+  return createHashRouter([{
+    path: '/',
+    Component: Root,
+    children: [
+      { index: true, loader: () => redirect(defaultRedirect) },
+      { Component: Layout, children: layoutRoutes },
+      ...topRoutes,
+      { path: '*', loader: () => redirect(defaultRedirect) },
+    ],
+  }]);
+}
+

@@ -1,0 +1,86 @@
+// The route table of spec §2 as data: path, title, login flag, background, and whether the page
+// sits in the tabbed layout. Only entries with a `load` are registered: a feature that is not
+// built yet has no route at all, and its path falls through to /home (DESIGN §1).
+import { msg } from '@lingui/core/macro';
+import type { MessageDescriptor } from '@lingui/core';
+import type { ComponentType } from 'react';
+
+export interface RouteEntry {
+  path: string;
+  title: MessageDescriptor;
+  login: boolean;
+  background: string;
+  layout: boolean;
+  /** Tab of the bottom bar this page is, if any. */
+  tab?: 'home' | 'market' | 'contract' | 'personal';
+  load?: () => Promise<{ default: ComponentType }>;
+}
+
+const white = '#ffffff';
+const page = (path: string, title: MessageDescriptor, login: boolean, extra: Partial<RouteEntry> = {}): RouteEntry =>
+  ({ path, title, login, background: white, layout: true, ...extra });
+
+export const routeTable: RouteEntry[] = [
+  page('home', msg`Home`, false, { tab: 'home', load: () => import('../features/home/HomePage.tsx') }),
+  page('gerenziliao', msg`Personal data`, true, { load: () => import('../features/profile/PersonalDataPage.tsx') }),
+  page('shenfenRenzheng', msg`Identity verification`, true),
+  page('shenfenRenzhengAd', msg`Advanced identity verification`, true),
+  page('renzhengResult', msg`Verification result`, true),
+  page('tuanduiYaoqing', msg`Team invitation`, true),
+  page('zichanCenter', msg`Asset centre`, true),
+  page('zhangbianRecord', msg`Account ledger records`, true),
+  page('hangqing', msg`Market`, false, { tab: 'market' }),
+  page('heyue', msg`Contracts`, true, { tab: 'contract' }),
+  page('my', msg`My`, true, { tab: 'personal', load: () => import('../features/profile/MyPage.tsx') }),
+  page('chongzhitixianRecord', msg`Deposit and withdrawal records`, true),
+  page('chongzhi', msg`Deposit`, true),
+  page('tixian', msg`Withdrawal`, true),
+  page('chongzhitixianResult', msg`Deposit or withdrawal result`, true),
+  page('jiesuanInfo', msg`Settlement info`, true),
+  page('fuliCenter', msg`Welfare centre`, true),
+  page('vipLevel', msg`VIP level`, true),
+  page('jiedai', msg`Lending`, true),
+  page('jiedaiHetong', msg`Loan agreement`, true),
+  page('jiedaiOrder', msg`Loan orders`, true),
+  page('bisai', msg`Competitions`, true),
+  page('bisaiDetail', msg`Competition detail`, true),
+  page('bisaiMycansai', msg`My competition entries`, true),
+  page('taolilicai', msg`Arbitrage`, true, { background: '#031228' }),
+  page('taolilicaiDetail', msg`Arbitrage detail`, true),
+  page('taoliOk', msg`Arbitrage confirmation`, true),
+  page('taoliOrder', msg`Arbitrage orders`, true),
+  page('kuangchi', msg`Mining`, true, { background: '#2c3e50' }),
+  page('kuangchiDetail', msg`Mining detail`, true),
+  page('zhaiquan', msg`Bonds`, false),
+  page('zhaiquanDetail', msg`Bond detail`, true),
+  page('shandui', msg`Flash swap`, true),
+  page('shanduiOrder', msg`Flash swap orders`, true),
+  page('xinwen', msg`News`, false),
+  page('articleList', msg`Articles`, false),
+  page('articleDetail', msg`Article`, false),
+  page('ieo', msg`Token offering`, true),
+  // Outside the layout: empty title, kept alive.
+  page('demotrading', msg`Demo trading`, false, { layout: false }),
+  page('kline', msg`Chart`, false, { layout: false }),
+  page('outlink', msg`External link`, false, { layout: false, load: () => import('../features/outlink/OutlinkPage.tsx') }),
+  page('login', msg`Log in`, false, { layout: false, load: () => import('../features/auth/LoginPage.tsx') }),
+];
+
+export const defaultRedirect = '/home';
+export const loginPath = '/login';
+
+export const builtRoutes = routeTable.filter((entry) => entry.load);
+
+export function routeFor(pathname: string): RouteEntry | undefined {
+  const name = pathname.replace(/^\/+/, '').split(/[/?]/)[0];
+  return builtRoutes.find((entry) => entry.path === name);
+}
+
+/** Loads every page's code when the browser is idle after start (spec §2: preloaded). */
+export function preloadPages() {
+  const idle = (globalThis as { requestIdleCallback?: (fn: () => void) => void }).requestIdleCallback
+    ?? ((fn: () => void) => setTimeout(fn, 1500));
+  idle(() => {
+    for (const entry of builtRoutes) void entry.load?.().catch(() => undefined);
+  });
+}

@@ -1,0 +1,62 @@
+// The store: the one api, the user slice, persisted into IndexedDB (redux-persist + idb-keyval).
+// The token is mirrored to localStorage `token`; at start it is also taken from the `token` cookie.
+import { combineReducers, configureStore } from '@reduxjs/toolkit';
+import { setupListeners } from '@reduxjs/toolkit/query';
+import {
+  createMigrate, persistReducer, persistStore, FLUSH, PAUSE, PERSIST, PURGE, REGISTER, REHYDRATE,
+} from 'redux-persist';
+import { api } from '../api/api.ts';
+import { userSlice, loggedIn } from '../features/auth/userSlice.ts';
+import { indexedDbStorage, readCookie, readLocal, storageKeys, writeLocal } from '../lib/storage.ts';
+import { migrations, persistVersion, validatePersisted } from './persistence.ts';
+
+const rootReducer = combineReducers({
+  [api.reducerPath]: api.reducer,
+  user: userSlice.reducer,
+});
+
+const migrate = createMigrate(migrations, { debug: false });
+const persistedReducer = persistReducer({
+  key: 'bourse',
+  version: persistVersion,
+  storage: indexedDbStorage,
+  whitelist: ['user'],
+  migrate: async (state, version) => {
+    const migrated = await migrate(state, version);
+    if (!migrated) return migrated;
+    return { ...migrated, ...validatePersisted(migrated) };
+  },
+}, rootReducer);
+
+export function createAppStore() {
+  const store = configureStore({
+    reducer: persistedReducer,
+    middleware: (getDefault) => getDefault({
+      serializableCheck: { ignoredActions: [FLUSH, REHYDRATE, PAUSE, PERSIST, PURGE, REGISTER] },
+    }).concat(api.middleware),
+  });
+  setupListeners(store.dispatch);
+  const persistor = persistStore(store, null, () => {
+    // After rehydration: a token in localStorage or the cookie counts when the store has none.
+    if (!store.getState().user.token) {
+      const token = readLocal(storageKeys.token) || readCookie(storageKeys.token);
+      if (token) store.dispatch(loggedIn({ token }));
+    }
+    // Only now mirror the token, so the empty pre-rehydration state never erases it.
+    let mirroredToken = readLocal(storageKeys.token) ?? '';
+    const mirror = () => {
+      const { token } = store.getState().user;
+      if (token !== mirroredToken) {
+        mirroredToken = token;
+        writeLocal(storageKeys.token, token || null);
+      }
+    };
+    mirror();
+    store.subscribe(mirror);
+  });
+  return { store, persistor };
+}
+
+export type AppStore = ReturnType<typeof createAppStore>['store'];
+export type RootState = ReturnType<AppStore['getState']>;
+export type AppDispatch = AppStore['dispatch'];

@@ -1,0 +1,14 @@
+import { Button, Toast } from 'antd-mobile';
+import { useLingui } from '@lingui/react/macro';
+import { copyText } from '../lib/clipboard.ts';
+
+/** Copies `text` and says so for 2 s: "Success" or "Fail" (spec §8). */
+export function CopyButton({ text, label }: { text: string; label: string }) {
+  const { t } = useLingui();
+  return (
+    <Button size="mini" fill="outline" color="primary" aria-label={label}
+      onClick={async () => Toast.show({ content: (await copyText(text)) ? t`Success` : t`Fail`, duration: 2000 })}>
+      {t`Copy`}
+    </Button>
+  );
+}

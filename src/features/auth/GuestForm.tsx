@@ -1,0 +1,58 @@
+import { Button, Dialog, Form, Input } from 'antd-mobile';
+import { useLingui } from '@lingui/react/macro';
+import { CopyButton } from '../../components/CopyButton.tsx';
+import { useCheckAccountMutation, useGuestLoginMutation } from './authApi.ts';
+import { useCompleteLogin } from './useCompleteLogin.ts';
+
+interface Values { account: string }
+
+/**
+ * Guest login (spec §4): an account name that exists must log in with its password; a new name
+ * becomes a guest account with an initial password, shown once and changeable in the personal centre.
+ */
+export function GuestForm({ onExisting }: { onExisting: (account: string) => void }) {
+  const { t } = useLingui();
+  const [form] = Form.useForm<Values>();
+  const [checkAccount, checkState] = useCheckAccountMutation();
+  const [guestLogin, guestState] = useGuestLoginMutation();
+  const completeLogin = useCompleteLogin();
+
+  return (
+    <Form form={form} layout="vertical" requiredMarkStyle="none"
+      onFinish={async ({ account }: Values) => {
+        const name = account.trim();
+        const check = await checkAccount({ account: name });
+        if (!check.data) return;
+        if (check.data.exists) {
+          await Dialog.alert({ content: t`Account already exists, please log in with your password.`, confirmText: t`OK` });
+          onExisting(name);
+          return;
+        }
+        const result = await guestLogin({ account: name });
+        if (!result.data) return;
+        const { token, initialPassword } = result.data;
+        await Dialog.alert({
+          title: t`Your initial password`,
+          content: (
+            <div className="initial-password">
+              <p>{t`Write it down now: it is shown only once. You can change it in the personal centre.`}</p>
+              <p className="initial-password-value" data-testid="initial-password">{initialPassword}</p>
+              <CopyButton text={initialPassword} label={t`Copy password`} />
+            </div>
+          ),
+          confirmText: t`I have saved it`,
+        });
+        await completeLogin(token);
+      }}
+      footer={<Button block type="submit" color="primary" size="large"
+        loading={checkState.isLoading || guestState.isLoading}>{t`Continue as a guest`}</Button>}>
+      <p className="form-note">{t`Choose an account name. Letters, digits, dot, dash and underscore; 3 to 32 characters.`}</p>
+      <Form.Item name="account" label={t`Account name`} rules={[
+        { required: true, message: t`Please enter an account name` },
+        { pattern: /^[A-Za-z0-9_.-]{3,32}$/, message: t`3 to 32 letters, digits, dots, dashes or underscores` },
+      ]}>
+        <Input autoComplete="username" placeholder={t`Account name`} clearable />
+      </Form.Item>
+    </Form>
+  );
+}

@@ -1,0 +1,75 @@
+// /login: log in (password, e-mail code, phone code), register, forgot password and guest login,
+// switched by the `mode` query parameter so each view can be linked to.
+import { useState } from 'react';
+import { useSearchParams, useNavigate } from 'react-router-dom';
+import { Tabs } from 'antd-mobile';
+import { GlobalOutline } from 'antd-mobile-icons';
+import { useLingui } from '@lingui/react/macro';
+import { LanguagePicker } from '../../components/LanguagePicker.tsx';
+import { PasswordLogin } from './PasswordLogin.tsx';
+import { CodeLogin } from './CodeLogin.tsx';
+import { RegisterForm } from './RegisterForm.tsx';
+import { ForgotForm } from './ForgotForm.tsx';
+import { GuestForm } from './GuestForm.tsx';
+
+export type LoginMode = 'login' | 'register' | 'forgot' | 'guest';
+const modes: LoginMode[] = ['login', 'register', 'forgot', 'guest'];
+
+export default function LoginPage() {
+  const { t } = useLingui();
+  const navigate = useNavigate();
+  const [params, setParams] = useSearchParams();
+  const mode = modes.find((value) => value === params.get('mode')) ?? 'login';
+  const [method, setMethod] = useState('password');
+  const [languageOpen, setLanguageOpen] = useState(false);
+  const [prefill, setPrefill] = useState('');
+  const go = (next: LoginMode, account = '') => {
+    setPrefill(account);
+    setParams(next === 'login' ? {} : { mode: next }, { replace: true });
+  };
+  const titles: Record<LoginMode, string> = {
+    login: t`Log in`, register: t`Register`, forgot: t`Forgot password`, guest: t`Guest login`,
+  };
+
+  return (
+    <div className="auth-page">
+      <div className="auth-top">
+        <button type="button" className="link-button" onClick={() => navigate('/home')}>{t`Home`}</button>
+        <button type="button" className="link-button" aria-label={t`Language`} onClick={() => setLanguageOpen(true)}>
+          <GlobalOutline /> {t`Language`}
+        </button>
+      </div>
+      <div className="auth-brand" aria-hidden="true">
+        <img src="/favicon.svg" alt="" width={56} height={56} />
+        <span>Bourse</span>
+      </div>
+      <h1 className="auth-title">{titles[mode]}</h1>
+
+      {mode === 'login' && (
+        <>
+          <Tabs activeKey={method} onChange={setMethod}>
+            <Tabs.Tab title={t`Password`} key="password"><PasswordLogin initialAccount={prefill} /></Tabs.Tab>
+            <Tabs.Tab title={t`E-mail code`} key="email"><CodeLogin channel="email" /></Tabs.Tab>
+            <Tabs.Tab title={t`Phone code`} key="phone"><CodeLogin channel="phone" /></Tabs.Tab>
+          </Tabs>
+          <div className="auth-links">
+            <button type="button" className="link-button" onClick={() => go('forgot')}>{t`Forgot password?`}</button>
+            <button type="button" className="link-button" onClick={() => go('register')}>{t`Create an account`}</button>
+          </div>
+          <div className="auth-links auth-links-center">
+            <button type="button" className="link-button" onClick={() => go('guest')}>{t`Continue as a guest`}</button>
+          </div>
+        </>
+      )}
+      {mode === 'register' && <RegisterForm onLogin={() => go('login')} />}
+      {mode === 'forgot' && <ForgotForm onDone={() => go('login')} />}
+      {mode === 'guest' && <GuestForm onExisting={(account) => go('login', account)} />}
+      {mode !== 'login' && (
+        <div className="auth-links auth-links-center">
+          <button type="button" className="link-button" onClick={() => go('login')}>{t`Back to log in`}</button>
+        </div>
+      )}
+      <LanguagePicker visible={languageOpen} onClose={() => setLanguageOpen(false)} />
+    </div>
+  );
+}

@@ -1,0 +1,85 @@
+import { useState } from 'react';
+import { useSearchParams } from 'react-router-dom';
+import { Button, Checkbox, Dialog, Form, Input } from 'antd-mobile';
+import { useLingui } from '@lingui/react/macro';
+import type { AccountType } from '../../api/contract/accounts.ts';
+import { useRegisterMutation } from './authApi.ts';
+import { AccountCodeFields } from './AccountCodeFields.tsx';
+import { AccountTypeTabs } from './AccountTypeTabs.tsx';
+import { useCountryCode } from './fields.tsx';
+import { rules } from './rules.ts';
+import { useCompleteLogin } from './useCompleteLogin.ts';
+
+interface Values { account: string; code: string; password: string; passwordAgain: string; inviteCode?: string; agreed: boolean }
+
+export function RegisterForm({ onLogin }: { onLogin: () => void }) {
+  const { t, i18n } = useLingui();
+  const [form] = Form.useForm<Values>();
+  const [params] = useSearchParams();
+  const [accountType, setAccountType] = useState<AccountType>('email');
+  const countryCode = useCountryCode();
+  const [register, { isLoading }] = useRegisterMutation();
+  const completeLogin = useCompleteLogin();
+
+  const showAgreement = () => Dialog.alert({
+    title: t`User agreement`,
+    content: (
+      <div className="agreement">
+        <p>{t`Trading contracts, options and other leveraged products carries a high risk of losing money. Only trade with money you can afford to lose.`}</p>
+        <p>{t`You must be of legal age in your country and give true information about yourself. One person may hold one account.`}</p>
+        <p>{t`Keep your password and verification codes to yourself. We never ask for them.`}</p>
+      </div>
+    ),
+    confirmText: t`Close`,
+  });
+
+  return (
+    <>
+      <AccountTypeTabs value={accountType} onChange={(value) => {
+        setAccountType(value);
+        form.resetFields(['account', 'code']);
+      }} />
+      <Form form={form} layout="vertical" requiredMarkStyle="none"
+        initialValues={{ inviteCode: params.get('inviteCode') ?? '', agreed: false }}
+        onFinish={async (values: Values) => {
+          const result = await register({
+            accountType, account: values.account.trim(), countryCode: accountType === 'phone' ? countryCode : undefined,
+            password: values.password, code: values.code, inviteCode: values.inviteCode?.trim() || undefined,
+          });
+          if (result.data) await completeLogin(result.data.token);
+        }}
+        footer={<>
+          <Button block type="submit" color="primary" size="large" loading={isLoading}>{t`Register`}</Button>
+          <div className="auth-links auth-links-center">
+            <button type="button" className="link-button" onClick={onLogin}>{t`Already have an account? Log in`}</button>
+          </div>
+        </>}>
+        <AccountCodeFields form={form} accountType={accountType} purpose="register" />
+        <Form.Item name="password" label={t`Password`} rules={rules(i18n).newPassword}
+          help={t`8–64 characters with at least one letter and one digit.`}>
+          <Input type="password" autoComplete="new-password" placeholder={t`Password`} />
+        </Form.Item>
+        <Form.Item name="passwordAgain" label={t`Password again`} dependencies={['password']}
+          rules={rules(i18n).passwordAgain('password')}>
+          <Input type="password" autoComplete="new-password" placeholder={t`Password again`} />
+        </Form.Item>
+        <Form.Item name="inviteCode" label={t`Invitation code (optional)`}>
+          <Input placeholder={t`Invitation code (optional)`} maxLength={12} clearable />
+        </Form.Item>
+        <Form.Item name="agreed" valuePropName="checked"
+          rules={[{ validator: async (_rule, value) => {
+            if (!value) throw new Error(t`Please read and accept the user agreement`);
+          } }]}>
+          <Checkbox aria-label={t`I have read and accept the user agreement`}>
+            {t`I have read and accept the`}{' '}
+            <button type="button" className="link-button inline" onClick={(event) => {
+              event.preventDefault();
+              event.stopPropagation();
+              showAgreement();
+            }}>{t`user agreement`}</button>
+          </Checkbox>
+        </Form.Item>
+      </Form>
+    </>
+  );
+}

@@ -1,0 +1,77 @@
+// Home: the account card (log in / register, or the user's greeting) and shortcuts to what is
+// built. Shortcuts for features not built yet are not shown (DESIGN §1).
+import { useState } from 'react';
+import { useNavigate } from 'react-router-dom';
+import { useSelector } from 'react-redux';
+import { Button, Grid } from 'antd-mobile';
+import { GlobalOutline, LockOutline, UserContactOutline, UserOutline } from 'antd-mobile-icons';
+import { useLingui } from '@lingui/react/macro';
+import { LanguagePicker } from '../../components/LanguagePicker.tsx';
+import type { UserState } from '../auth/userSlice.ts';
+
+export default function HomePage() {
+  const { t } = useLingui();
+  const navigate = useNavigate();
+  const user = useSelector((state: { user: UserState }) => state.user.userInfo);
+  const [languageOpen, setLanguageOpen] = useState(false);
+  const loggedIn = Boolean(user.id);
+  const displayName = user.firstName ?? user.account ?? '';
+
+  const shortcuts = [
+    { key: 'profile', label: t`Personal data`, icon: <UserContactOutline />, onClick: () => navigate('/gerenziliao') },
+    { key: 'security', label: t`Change password`, icon: <LockOutline />, onClick: () => navigate('/my?panel=password') },
+    { key: 'my', label: t`My`, icon: <UserOutline />, onClick: () => navigate('/my') },
+    { key: 'language', label: t`Language`, icon: <GlobalOutline />, onClick: () => setLanguageOpen(true) },
+  ];
+
+  return (
+    <div className="home">
+      <header className="home-header">
+        <div className="home-brand">
+          <img src="/favicon.svg" alt="" width={28} height={28} />
+          <span>Bourse</span>
+        </div>
+        <button type="button" className="icon-button" aria-label={t`Language`} onClick={() => setLanguageOpen(true)}>
+          <GlobalOutline fontSize={22} />
+        </button>
+      </header>
+
+      <section className="home-hero" aria-labelledby="home-hero-title">
+        {loggedIn ? (
+          <>
+            <h1 id="home-hero-title">{t`Welcome back, ${displayName}`}</h1>
+            <p>{t`Crypto, gold and forex, in your pocket.`}</p>
+          </>
+        ) : (
+          <>
+            <h1 id="home-hero-title">{t`Trade crypto, gold and forex`}</h1>
+            <p>{t`Create an account in a minute, or look around as a guest.`}</p>
+            <div className="home-hero-actions">
+              <Button color="primary" onClick={() => navigate('/login?mode=register')}>{t`Register`}</Button>
+              <Button fill="outline" onClick={() => navigate('/login')}>{t`Log in`}</Button>
+            </div>
+          </>
+        )}
+      </section>
+
+      <section aria-label={t`Shortcuts`} className="home-shortcuts">
+        <Grid columns={4} gap={8}>
+          {shortcuts.map((shortcut) => (
+            <Grid.Item key={shortcut.key}>
+              <button type="button" className="shortcut" onClick={shortcut.onClick}>
+                <span className="shortcut-icon" aria-hidden="true">{shortcut.icon}</span>
+                <span className="shortcut-label">{shortcut.label}</span>
+              </button>
+            </Grid.Item>
+          ))}
+        </Grid>
+      </section>
+
+      <section className="home-note" aria-label={t`About`}>
+        <h2>{t`Honest by construction`}</h2>
+        <p>{t`Prices come only from the market feed, every settlement keeps the prices it used, and demo funds never mix with real ones.`}</p>
+      </section>
+      <LanguagePicker visible={languageOpen} onClose={() => setLanguageOpen(false)} />
+    </div>
+  );
+}

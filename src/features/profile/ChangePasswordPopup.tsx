@@ -1,0 +1,43 @@
+import { Button, Form, Input, Popup, Toast } from 'antd-mobile';
+import { useLingui } from '@lingui/react/macro';
+import { useChangePasswordMutation } from '../auth/authApi.ts';
+import { rules } from '../auth/rules.ts';
+
+interface Values { oldPassword: string; newPassword: string; passwordAgain: string }
+
+/** Change login password: the current one, then the new one twice. Other sessions end. */
+export function ChangePasswordPopup({ visible, onClose, onChanged }: {
+  visible: boolean; onClose: () => void; onChanged: () => void;
+}) {
+  const { t, i18n } = useLingui();
+  const [form] = Form.useForm<Values>();
+  const [changePassword, { isLoading }] = useChangePasswordMutation();
+  return (
+    <Popup visible={visible} onMaskClick={onClose} onClose={onClose} position="bottom" destroyOnClose
+      bodyStyle={{ borderTopLeftRadius: 12, borderTopRightRadius: 12, maxHeight: '90vh', overflowY: 'auto' }}>
+      <h2 className="popup-title">{t`Change login password`}</h2>
+      <Form form={form} layout="vertical" requiredMarkStyle="none"
+        onFinish={async (values: Values) => {
+          const result = await changePassword({ oldPassword: values.oldPassword, newPassword: values.newPassword });
+          if ('error' in result) return;
+          Toast.show({ content: t`Password changed. Other devices have been logged out.`, duration: 2000 });
+          form.resetFields();
+          onChanged();
+          onClose();
+        }}
+        footer={<Button block type="submit" color="primary" size="large" loading={isLoading}>{t`Save`}</Button>}>
+        <Form.Item name="oldPassword" label={t`Current password`} rules={rules(i18n).password}>
+          <Input type="password" autoComplete="current-password" placeholder={t`Current password`} />
+        </Form.Item>
+        <Form.Item name="newPassword" label={t`New password`} rules={rules(i18n).newPassword}
+          help={t`8–64 characters with at least one letter and one digit.`}>
+          <Input type="password" autoComplete="new-password" placeholder={t`New password`} />
+        </Form.Item>
+        <Form.Item name="passwordAgain" label={t`Password again`} dependencies={['newPassword']}
+          rules={rules(i18n).passwordAgain('newPassword')}>
+          <Input type="password" autoComplete="new-password" placeholder={t`Password again`} />
+        </Form.Item>
+      </Form>
+    </Popup>
+  );
+}

@@ -1,0 +1,90 @@
+// /my: who is logged in, their invite code, and the personal centre: personal data, password,
+// language, installation, log out.
+import { useEffect, useState } from 'react';
+import { useDispatch, useSelector } from 'react-redux';
+import { useNavigate, useSearchParams } from 'react-router-dom';
+import { Dialog, List, NoticeBar, PullToRefresh } from 'antd-mobile';
+import { GlobalOutline, LockOutline, UserContactOutline } from 'antd-mobile-icons';
+import { useLingui } from '@lingui/react/macro';
+import { CopyButton } from '../../components/CopyButton.tsx';
+import { InstallListItem } from '../../components/InstallButton.tsx';
+import { LanguagePicker } from '../../components/LanguagePicker.tsx';
+import { locales } from '../../lib/locales.ts';
+import { formatServerTime } from '../../lib/time.ts';
+import { useGetMyUserInfoQuery, useLogoutMutation } from '../auth/authApi.ts';
+import { loggedOut, userInfoReceived, type UserState } from '../auth/userSlice.ts';
+import { ChangePasswordPopup } from './ChangePasswordPopup.tsx';
+
+declare const __APP_VERSION__: string;
+
+export default function MyPage() {
+  const { t, i18n } = useLingui();
+  const navigate = useNavigate();
+  const dispatch = useDispatch();
+  const [params, setParams] = useSearchParams();
+  const stored = useSelector((state: { user: UserState }) => state.user.userInfo);
+  const query = useGetMyUserInfoQuery();
+  const [logout] = useLogoutMutation();
+  const [languageOpen, setLanguageOpen] = useState(false);
+  const passwordOpen = params.get('panel') === 'password';
+  const user = query.data ?? stored;
+
+  useEffect(() => {
+    if (query.data) dispatch(userInfoReceived(query.data));
+  }, [query.data, dispatch]);
+
+  const confirmLogout = async () => {
+    const confirmed = await Dialog.confirm({
+      content: t`Log out of Bourse on this device?`, confirmText: t`Log out`, cancelText: t`Cancel`,
+    });
+    if (!confirmed) return;
+    await logout();
+    dispatch(loggedOut());
+    navigate('/home', { replace: true });
+  };
+  const languageName = locales.find((locale) => locale.value === i18n.locale)?.text;
+  const initials = (user.firstName?.[0] ?? user.account?.[0] ?? '?').toUpperCase();
+
+  return (
+    <PullToRefresh onRefresh={async () => void (await query.refetch())}
+      pullingText={t`Pull to refresh`} canReleaseText={t`Release to refresh`} refreshingText={t`Loading...`}
+      completeText={t`Updated`}>
+      <div className="my">
+        <section className="my-card" aria-label={t`Account`}>
+          <div className="my-avatar" aria-hidden="true">{initials}</div>
+          <div className="my-identity">
+            <p className="my-account" data-testid="my-account">{user.account}</p>
+            <p className="my-meta">{t`ID`}: {user.id}</p>
+            {user.createTime && <p className="my-meta">{t`Joined`}: {formatServerTime(user.createTime, 'isoDate')}</p>}
+          </div>
+        </section>
+        {user.hasInitialPassword && (
+          <NoticeBar color="alert" wrap content={t`You are still using the initial password. Please change it.`} />
+        )}
+        <List header={t`Invitation`}>
+          <List.Item extra={user.inviteCode && <CopyButton text={user.inviteCode} label={t`Copy invitation code`} />}
+            description={t`Friends who register with your code join your team.`}>
+            {t`Invitation code`}: <strong>{user.inviteCode}</strong>
+          </List.Item>
+        </List>
+        <List header={t`Personal centre`}>
+          <List.Item prefix={<UserContactOutline />} onClick={() => navigate('/gerenziliao')}>{t`Personal data`}</List.Item>
+          <List.Item prefix={<LockOutline />} onClick={() => setParams({ panel: 'password' }, { replace: true })}>
+            {t`Change login password`}
+          </List.Item>
+          <List.Item prefix={<GlobalOutline />} extra={languageName} onClick={() => setLanguageOpen(true)}>
+            {t`Language`}
+          </List.Item>
+          <InstallListItem />
+        </List>
+        <List>
+          <List.Item onClick={confirmLogout} arrowIcon={false} className="logout-item">{t`Log out`}</List.Item>
+        </List>
+        <p className="app-version">{t`Version`} {typeof __APP_VERSION__ === 'string' ? __APP_VERSION__ : ''}</p>
+      </div>
+      <LanguagePicker visible={languageOpen} onClose={() => setLanguageOpen(false)} />
+      <ChangePasswordPopup visible={passwordOpen} onClose={() => setParams({}, { replace: true })}
+        onChanged={() => void query.refetch()} />
+    </PullToRefresh>
+  );
+}

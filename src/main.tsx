@@ -1,0 +1,83 @@
+// Start-up: root font scaling, the language, the store (rehydrated from IndexedDB), the API's
+// hooks into the app, the router, then background work and the service worker.
+import { StrictMode } from 'react';
+import { createRoot } from 'react-dom/client';
+import { Provider } from 'react-redux';
+import { RouterProvider } from 'react-router-dom';
+import { I18nProvider } from '@lingui/react';
+import { Toast, unstableSetRender } from 'antd-mobile';
+import { configureApiClient } from './api/api.ts';
+import { sessionExpired } from './api/session.ts';
+import { redirectRemembered } from './features/auth/userSlice.ts';
+import { activateLocale, i18n, storedLocale } from './lib/i18n.ts';
+import { flushStorage } from './lib/storage.ts';
+import { watchInstallPrompt } from './lib/install.ts';
+import { createAppStore } from './app/store.ts';
+import { createAppRouter } from './app/router.tsx';
+import { loginPath, preloadPages } from './app/routes.ts';
+import { redirectDesktop, startBackgroundWork } from './app/background.ts';
+import { offerReload, registerServiceWorker } from './app/updates.ts';
+import './styles.css';
+
+/** Design width 375 in units of 750: 1rem is 100 design units (50 px on a 375 px screen). */
+export function scaleRootFont() {
+  const width = Math.min(document.documentElement.clientWidth || 375, 575);
+  document.documentElement.style.fontSize = `${(width / 375) * 50}px`;
+}
+
+// antd-mobile 5 renders its dialogs and toasts with the React 18 root API; React 19 needs this.
+unstableSetRender((node, container) => {
+  const host = container as Element & { _reactRoot?: ReturnType<typeof createRoot> };
+  host._reactRoot ??= createRoot(container);
+  host._reactRoot.render(node);
+  return async () => {
+    await new Promise((resolve) => setTimeout(resolve, 0));
+    host._reactRoot?.unmount();
+    delete host._reactRoot;
+  };
+});
+
+async function start() {
+  scaleRootFont();
+  window.addEventListener('resize', scaleRootFont);
+  watchInstallPrompt();
+  await activateLocale(storedLocale());
+  const { store, persistor } = createAppStore();
+  await new Promise<void>((resolve) => {
+    if (persistor.getState().bootstrapped) return resolve();
+    const unsubscribe = persistor.subscribe(() => {
+      if (!persistor.getState().bootstrapped) return;
+      unsubscribe();
+      resolve();
+    });
+  });
+  const router = createAppRouter(store);
+  configureApiClient({
+    getToken: () => store.getState().user.token,
+    notify: (message) => Toast.show({ content: message, duration: 2000 }),
+    onUnauthorized: () => {
+      const current = router.state.location;
+      store.dispatch(redirectRemembered(`${current.pathname}${current.search}`));
+      store.dispatch(sessionExpired());
+      void router.navigate(loginPath);
+    },
+  });
+  createRoot(document.getElementById('app')!).render(
+    <StrictMode>
+      <Provider store={store}>
+        <I18nProvider i18n={i18n}>
+          <RouterProvider router={router} />
+        </I18nProvider>
+      </Provider>
+    </StrictMode>,
+  );
+  document.addEventListener('visibilitychange', () => {
+    if (document.visibilityState === 'hidden') void flushStorage();
+  });
+  preloadPages();
+  startBackgroundWork(store, () => void offerReload());
+  registerServiceWorker();
+  void redirectDesktop(store);
+}
+
+void start();

@@ -1,0 +1,72 @@
+import { defineConfig, type Plugin } from 'vite';
+import react from '@vitejs/plugin-react';
+import babel from '@rolldown/plugin-babel';
+import { lingui } from '@lingui/vite-plugin';
+import { VitePWA } from 'vite-plugin-pwa';
+import { readFileSync } from 'node:fs';
+
+const pkg = JSON.parse(readFileSync(new URL('./package.json', import.meta.url), 'utf8')) as { version: string };
+const appVersion = `${pkg.version}+${Date.now().toString(36)}`;
+
+/** Writes dist/version.json, which the server reports so clients can tell a new version is out. */
+const versionFile = (): Plugin => ({
+  name: 'bourse-version',
+  apply: 'build',
+  generateBundle() {
+    this.emitFile({ type: 'asset', fileName: 'version.json', source: JSON.stringify({ version: appVersion }) });
+  },
+});
+
+export default defineConfig({
+  define: { __APP_VERSION__: JSON.stringify(appVersion) },
+  plugins: [
+    react(),
+    babel({ include: /[\\/]src[\\/].*\.[jt]sx?$/, plugins: ['@lingui/babel-plugin-lingui-macro'] }),
+    lingui({ failOnMissing: false, failOnCompileError: true }),
+    versionFile(),
+    VitePWA({
+      strategies: 'injectManifest',
+      srcDir: 'sw',
+      filename: 'sw.ts',
+      registerType: 'prompt',
+      injectRegister: false,
+      manifestFilename: 'manifest.webmanifest',
+      includeAssets: ['favicon.svg', 'icons/apple-touch-icon.png'],
+      manifest: {
+        id: '/',
+        name: 'Bourse — crypto, gold and forex',
+        short_name: 'Bourse',
+        description: 'Trade and invest in crypto, gold and forex from your phone.',
+        start_url: '/#/home',
+        scope: '/',
+        display: 'standalone',
+        orientation: 'portrait',
+        background_color: '#ffffff',
+        theme_color: '#0b3d91',
+        icons: [
+          { src: '/icons/icon-192.png', sizes: '192x192', type: 'image/png', purpose: 'any' },
+          { src: '/icons/icon-512.png', sizes: '512x512', type: 'image/png', purpose: 'any' },
+          { src: '/icons/maskable-512.png', sizes: '512x512', type: 'image/png', purpose: 'maskable' },
+        ],
+      },
+      injectManifest: {
+        globPatterns: ['**/*.{js,css,html,svg,png,webmanifest}'],
+        // Locale catalogs other than the one in use are fetched on demand and cached at run time.
+        globIgnores: ['**/locale-!(en-us)-*.js', 'version.json'],
+      },
+      devOptions: { enabled: false },
+    }),
+  ],
+  build: {
+    target: 'es2022',
+    rollupOptions: {
+      input: { main: 'index.html', pc: 'pc.html' },
+      output: {
+        chunkFileNames: (chunk) => (chunk.facadeModuleId?.includes('/locales/')
+          ? `assets/locale-${chunk.facadeModuleId.split('/locales/')[1].split('/')[0]}-[hash].js`
+          : 'assets/[name]-[hash].js'),
+      },
+    },
+  },
+  server: { proxy: { '/api': 'http://localhost:8080' } },
+});
