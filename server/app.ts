@@ -71,6 +71,8 @@ export async function buildApp(options: BuildOptions): Promise<{ app: FastifyIns
         workerSrc: ["'self'"],
         frameSrc: ["'self'"],
         frameAncestors: ["'self'"],
+        // Phones on a local network reach the server over plain http: do not force https.
+        upgradeInsecureRequests: null,
       },
     },
     crossOriginEmbedderPolicy: false,
@@ -128,6 +130,7 @@ async function serveWeb(app: FastifyInstance, webRoot: string) {
   await app.register(fastifyStatic, {
     root: webRoot,
     wildcard: true,
+    cacheControl: false,
     setHeaders(res, filePath) {
       // Hashed build output never changes; the entry pages and the worker must always revalidate.
       if (filePath.includes(`${path.sep}assets${path.sep}`)) {

@@ -15,9 +15,9 @@ const redis = config.redisUrl ? new Redis(config.redisUrl, { lazyConnect: false,
 const { app } = await buildApp({ config, database, keys: loadOrCreateKeys(config.dataDir), redis });
 
 if (database.kind === 'pglite') {
-  app.log.warn('Embedded PGlite database in %s: for evaluation and single-user installs only. '
-    + 'It runs one transaction at a time and may lose recent commits on power loss; set DATABASE_URL '
-    + 'to a PostgreSQL server for real funds.', path.join(config.dataDir, 'pgdata'));
+  app.log.warn(`Embedded PGlite database in ${path.join(config.dataDir, 'pgdata')}: for evaluation and `
+    + 'single-user installs only. It runs one transaction at a time and may lose recent commits on power '
+    + 'loss; set DATABASE_URL to a PostgreSQL server for real funds.');
 }
 const demo = await seed(database.db, { demo: config.seedDemo });
 await app.listen({ port: config.port, host: config.host });

@@ -26,10 +26,11 @@ export function scaleRootFont() {
 }
 
 // antd-mobile 5 renders its dialogs and toasts with the React 18 root API; React 19 needs this.
+// Those separate roots get the i18n provider too, so dialog content can use translations.
 unstableSetRender((node, container) => {
   const host = container as Element & { _reactRoot?: ReturnType<typeof createRoot> };
   host._reactRoot ??= createRoot(container);
-  host._reactRoot.render(node);
+  host._reactRoot.render(<I18nProvider i18n={i18n}>{node}</I18nProvider>);
   return async () => {
     await new Promise((resolve) => setTimeout(resolve, 0));
     host._reactRoot?.unmount();

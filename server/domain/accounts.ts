@@ -43,13 +43,19 @@ function identify(accountType: AccountType, account: string, countryCode?: strin
   };
 }
 
-/** Resolves what a password-login form sends: an e-mail, a phone number (with country code) or a guest name. */
-function identifyLogin(account: string, countryCode?: string): SQL {
+/**
+ * Resolves what a password-login form sends: an e-mail, a phone number (with country code) or a
+ * guest name. `key` names the account the way it is looked up, so every spelling of one account
+ * (case, spaces, trunk zeros) shares one failed-login counter.
+ */
+function identifyLogin(account: string, countryCode?: string): { where: SQL; key: string } {
   const trimmed = account.trim();
-  if (trimmed.includes('@')) return identify('email', trimmed).where;
-  if (phonePattern.test(trimmed) && countryCode) return identify('phone', trimmed, countryCode).where;
-  return eq(users.username, trimmed);
+  if (trimmed.includes('@')) return loginIdentity(identify('email', trimmed));
+  if (phonePattern.test(trimmed) && countryCode) return loginIdentity(identify('phone', trimmed, countryCode));
+  return { where: eq(users.username, trimmed), key: `guest:${trimmed}` };
 }
+
+const loginIdentity = (identity: Identity) => ({ where: identity.where, key: `${identity.target.channel}:${identity.target.target}` });
 
 async function findUser(db: Executor, where: SQL) {
   const [row] = await db.select().from(users).where(where).limit(1);
@@ -57,7 +63,7 @@ async function findUser(db: Executor, where: SQL) {
 }
 
 export async function accountExists(deps: AccountDeps, account: string, countryCode?: string) {
-  return (await findUser(deps.db, identifyLogin(account, countryCode))) !== undefined;
+  return (await findUser(deps.db, identifyLogin(account, countryCode).where)) !== undefined;
 }
 
 export async function requestCode(deps: AccountDeps, accountType: AccountType, account: string,
@@ -111,12 +117,13 @@ export async function register(deps: AccountDeps, body: RegisterBody, userAgent?
 export async function passwordLogin(deps: AccountDeps, account: string, password: string,
   countryCode: string | undefined, callerIp: string, userAgent?: string) {
   await deps.limiter.hit(`login-ip:${callerIp}`, deps.limits.loginAttemptsPerIpPerMinute, 60_000);
-  const failureKey = `login-fail:${account.trim().toLowerCase()}|${countryCode ?? ''}`;
+  const identity = identifyLogin(account, countryCode);
+  const failureKey = `login-fail:${identity.key}`;
   if (await deps.limiter.count(failureKey, windowMs15Min) >= deps.limits.loginFailuresPerAccountPer15Min) {
     throw new AppError(429, 'rate_limited', 'Too many failed attempts. Please try again in 15 minutes or reset your password.',
       { retryAfterSeconds: 900 });
   }
-  const user = await findUser(deps.db, identifyLogin(account, countryCode));
+  const user = await findUser(deps.db, identity.where);
   const valid = await verifyPassword(user?.passwordHash ?? await decoyPasswordHash(), password);
   if (!user || !valid) {
     await deps.limiter.hit(failureKey, Number.MAX_SAFE_INTEGER, windowMs15Min);
@@ -142,7 +149,7 @@ export async function guestLogin(deps: AccountDeps, account: string, callerIp: s
   const initialPassword = generatePassword();
   const passwordHash = await hashPassword(initialPassword);
   const token = await deps.db.transaction(async (tx) => {
-    if (await findUser(tx, identifyLogin(account))) {
+    if (await findUser(tx, identifyLogin(account).where)) {
       throw conflict('account_exists', 'This account already exists, please log in with your password.');
     }
     const [user] = await tx.insert(users).values({
@@ -150,8 +157,23 @@ export async function guestLogin(deps: AccountDeps, account: string, callerIp: s
       inviteCode: await newInviteCode(tx), createdAt: deps.clock.now(),
     }).returning({ id: users.id });
     return createSession(tx, deps.clock, deps.limits, user.id, userAgent);
+  }).catch((error: unknown) => {
+    // Two requests for the same new name at once both find it free; the unique index admits one.
+    if (violatesUniqueIndex(error, 'users_username_key')) {
+      throw conflict('account_exists', 'This account already exists, please log in with your password.');
+    }
+    throw error;
   });
   return { token, initialPassword };
+}
+
+/** Whether a query failed on the named unique index (PostgreSQL error 23505, wrapped by Drizzle). */
+function violatesUniqueIndex(error: unknown, indexName: string): boolean {
+  for (let cause = error; cause instanceof Error; cause = cause.cause) {
+    const { code, constraint } = cause as Error & { code?: string; constraint?: string };
+    if (code === '23505') return constraint === indexName;
+  }
+  return false;
 }
 
 export async function resetPassword(deps: AccountDeps, body: ResetPasswordBody) {

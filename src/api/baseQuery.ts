@@ -90,10 +90,11 @@ export function createBaseQuery(deps: BaseQueryDeps): BaseQueryFn<RequestArgs | 
     let response: Response;
     try {
       response = await deps.fetch(buildUrl(args.url, args.params), { method, headers, body, signal: controller.signal });
-    } catch (error) {
+    } catch {
+      // A fetch that throws never reached an HTTP answer (offline, DNS, CORS, time-out); its
+      // message is the browser's own English ("Failed to fetch"), so the user gets ours.
       clearTimeout(timer);
-      const aborted = controller.signal.aborted;
-      return httpFailure(aborted || !(error instanceof Error) ? deps.networkErrorText() : error.message || deps.networkErrorText());
+      return httpFailure(deps.networkErrorText());
     }
     let payload: unknown;
     try {

@@ -1,7 +1,8 @@
 // The tabbed layout: page content above the bottom tab bar (home, market, contract, personal).
-// A tab appears only when its page is built.
-import { Outlet, useLocation, useNavigate } from 'react-router-dom';
-import { TabBar } from 'antd-mobile';
+// A tab appears only when its page is built. Tabs are real links, so they are reachable by
+// keyboard and announced with the current page.
+import { NavLink, Outlet, useLocation } from 'react-router-dom';
+import { SafeArea } from 'antd-mobile';
 import { AppOutline, HistogramOutline, UserOutline, FileOutline } from 'antd-mobile-icons';
 import { useLingui } from '@lingui/react/macro';
 import { builtRoutes, routeFor } from './routes.ts';
@@ -10,22 +11,26 @@ const tabIcons = { home: <AppOutline />, market: <HistogramOutline />, contract:
 
 export function Layout() {
   const location = useLocation();
-  const navigate = useNavigate();
   const { t, i18n } = useLingui();
   const tabs = builtRoutes.filter((entry) => entry.tab);
-  const current = routeFor(location.pathname);
-  const background = current?.background ?? '#ffffff';
+  const background = routeFor(location.pathname)?.background ?? '#ffffff';
   return (
     <div className="layout" style={{ background }}>
       <main className="layout-main">
         <Outlet />
       </main>
       <nav className="layout-tabs" aria-label={t`Main navigation`}>
-        <TabBar safeArea activeKey={current?.tab ? current.path : null} onChange={(key) => navigate(`/${key}`)}>
+        <ul>
           {tabs.map((entry) => (
-            <TabBar.Item key={entry.path} icon={tabIcons[entry.tab!]} title={i18n._(entry.title)} />
+            <li key={entry.path}>
+              <NavLink to={`/${entry.path}`} className={({ isActive }) => `tab-link${isActive ? ' active' : ''}`}>
+                <span className="tab-icon" aria-hidden="true">{tabIcons[entry.tab!]}</span>
+                <span className="tab-title">{i18n._(entry.title)}</span>
+              </NavLink>
+            </li>
           ))}
-        </TabBar>
+        </ul>
+        <SafeArea position="bottom" />
       </nav>
     </div>
   );

@@ -16,7 +16,7 @@ export const desktopMinWidthPx = 575;
 declare const __APP_VERSION__: string;
 
 const call = <T>(store: AppStore, url: string, params?: Record<string, string>) =>
-  baseQuery({ url, params, quietUnauthorized: true }, { dispatch: store.dispatch, getState: store.getState } as never, {})
+  Promise.resolve(baseQuery({ url, params, quietUnauthorized: true }, { dispatch: store.dispatch, getState: store.getState } as never, {}))
     .then((result) => ('data' in result ? (result.data as T) : undefined));
 
 export async function checkStatus(store: AppStore, onNewVersion: () => void) {

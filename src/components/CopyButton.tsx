@@ -7,7 +7,9 @@ export function CopyButton({ text, label }: { text: string; label: string }) {
   const { t } = useLingui();
   return (
     <Button size="mini" fill="outline" color="primary" aria-label={label}
-      onClick={async () => Toast.show({ content: (await copyText(text)) ? t`Success` : t`Fail`, duration: 2000 })}>
+      onClick={async () => {
+        Toast.show({ content: (await copyText(text)) ? t`Success` : t`Fail`, duration: 2000 });
+      }}>
       {t`Copy`}
     </Button>
   );

@@ -17,8 +17,8 @@ export function LanguagePicker({ visible, onClose }: { visible: boolean; onClose
           onClose();
         }}>
         {locales.map((locale) => (
-          <CheckList.Item key={locale.value} value={locale.value} aria-label={locale.text} lang={locale.intl}>
-            <span aria-hidden="true" className="language-icon">{locale.icon}</span> {locale.text}
+          <CheckList.Item key={locale.value} value={locale.value} aria-label={locale.text}>
+            <span aria-hidden="true" className="language-icon">{locale.icon}</span> <span lang={locale.intl}>{locale.text}</span>
           </CheckList.Item>
         ))}
       </CheckList>

@@ -1,5 +1,6 @@
 // The e-mail-or-phone field and its code field, shared by registration and password reset.
-import { Form, Input, type FormInstance } from 'antd-mobile';
+import { Form, Input } from 'antd-mobile';
+import type { FormInstance } from 'antd-mobile/es/components/form';
 import { useLingui } from '@lingui/react/macro';
 import type { AccountType, CodePurpose } from '../../api/contract/accounts.ts';
 import { useSendEmailCodeMutation, useSendPhoneCodeMutation } from './authApi.ts';

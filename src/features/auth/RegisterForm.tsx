@@ -1,6 +1,6 @@
 import { useState } from 'react';
 import { useSearchParams } from 'react-router-dom';
-import { Button, Checkbox, Dialog, Form, Input } from 'antd-mobile';
+import { Button, Dialog, Form, Input } from 'antd-mobile';
 import { useLingui } from '@lingui/react/macro';
 import type { AccountType } from '../../api/contract/accounts.ts';
 import { useRegisterMutation } from './authApi.ts';
@@ -70,16 +70,25 @@ export function RegisterForm({ onLogin }: { onLogin: () => void }) {
           rules={[{ validator: async (_rule, value) => {
             if (!value) throw new Error(t`Please read and accept the user agreement`);
           } }]}>
-          <Checkbox aria-label={t`I have read and accept the user agreement`}>
-            {t`I have read and accept the`}{' '}
-            <button type="button" className="link-button inline" onClick={(event) => {
-              event.preventDefault();
-              event.stopPropagation();
-              showAgreement();
-            }}>{t`user agreement`}</button>
-          </Checkbox>
+          <AgreementCheckbox onOpen={showAgreement} />
         </Form.Item>
       </Form>
     </>
+  );
+}
+
+/** A native checkbox (antd-mobile's hides its input from assistive technology) and the agreement link. */
+function AgreementCheckbox({ checked, onChange, onOpen }: {
+  checked?: boolean; onChange?: (checked: boolean) => void; onOpen: () => void;
+}) {
+  const { t } = useLingui();
+  return (
+    <div className="agreement-check">
+      <label>
+        <input type="checkbox" checked={Boolean(checked)} onChange={(event) => onChange?.(event.target.checked)} />
+        <span>{t`I have read and accept the user agreement`}</span>
+      </label>
+      <button type="button" className="link-button inline" onClick={onOpen}>{t`Read the user agreement`}</button>
+    </div>
   );
 }

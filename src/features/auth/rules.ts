@@ -1,7 +1,9 @@
 // Form rules for the account forms; messages are the spec §5 prompts, translated.
 import type { I18n } from '@lingui/core';
 import { msg } from '@lingui/core/macro';
-import type { FormRule } from 'antd-mobile/es/components/form';
+import type { FormItemProps } from 'antd-mobile/es/components/form';
+
+type FormRule = NonNullable<FormItemProps['rules']>[number];
 
 export const emailPattern = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
 export const phonePattern = /^[0-9]{4,15}$/;

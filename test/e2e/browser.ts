@@ -1,0 +1,55 @@
+// Debian's Chromium driven by playwright-core at a phone viewport, with the flags this machine
+// needs (no sandbox as root, no background networking on a closed network).
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
+
+export const chromiumPath = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
+export const phoneViewport = { width: 390, height: 844 };
+
+export function launchBrowser(): Promise<Browser> {
+  return chromium.launch({
+    executablePath: chromiumPath,
+    args: ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking',
+      '--disable-component-update', '--disable-sync'],
+  });
+}
+
+/** A persistent (non-incognito) profile: Chromium reports installability only outside incognito. */
+export async function persistentPhoneContext(): Promise<BrowserContext> {
+  const profile = fs.mkdtempSync(path.join(os.tmpdir(), 'bourse-profile-'));
+  const context = await chromium.launchPersistentContext(profile, {
+    executablePath: chromiumPath, viewport: phoneViewport, isMobile: true, hasTouch: true, deviceScaleFactor: 2,
+    args: ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking',
+      '--disable-component-update', '--disable-sync'],
+  });
+  context.setDefaultTimeout(20_000);
+  context.once('close', () => setTimeout(() => fs.rm(profile, { recursive: true, force: true, maxRetries: 5 }, () => undefined), 500));
+  return context;
+}
+
+export async function phoneContext(browser: Browser): Promise<BrowserContext> {
+  const context = await browser.newContext({ viewport: phoneViewport, isMobile: true, hasTouch: true, deviceScaleFactor: 2, locale: 'en-US' });
+  context.setDefaultTimeout(20_000);
+  return context;
+}
+
+/** The newest code the dev outbox holds for `to` (the real delivery path of the server). */
+export async function codeFromOutbox(dataDir: string, to: string): Promise<string> {
+  const outbox = path.join(dataDir, 'outbox');
+  for (let attempt = 0; attempt < 40; attempt += 1) {
+    const files = fs.existsSync(outbox) ? fs.readdirSync(outbox).sort().reverse() : [];
+    for (const file of files) {
+      const message = JSON.parse(fs.readFileSync(path.join(outbox, file), 'utf8')) as { to: string; code: string };
+      if (message.to === to) return message.code;
+    }
+    await new Promise((resolve) => setTimeout(resolve, 250));
+  }
+  throw new Error(`no code in the outbox for ${to}`);
+}
+
+/** Waits until the app has rendered a route (the loading overlay is gone). */
+export async function settled(page: Page) {
+  await page.waitForFunction(() => document.querySelector('#app')?.childElementCount && !document.querySelector('.page-loading'));
+}
