@@ -4,6 +4,7 @@ import { defineConfig } from 'vitest/config';
 // journeys in Debian's Chromium against the built app. `npm test` runs all three.
 export default defineConfig({
   test: {
+    reporters: ['default', './test/summaryReporter.ts'],
     projects: [
       {
         extends: './vite.config.ts',

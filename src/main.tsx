@@ -5,7 +5,8 @@ import { createRoot } from 'react-dom/client';
 import { Provider } from 'react-redux';
 import { RouterProvider } from 'react-router-dom';
 import { I18nProvider } from '@lingui/react';
-import { Toast, unstableSetRender } from 'antd-mobile';
+// antd-mobile's global styles only: its barrel would pull every component into the first chunk.
+import 'antd-mobile/es/global';
 import { configureApiClient } from './api/api.ts';
 import { sessionExpired } from './api/session.ts';
 import { redirectRemembered } from './features/auth/userSlice.ts';
@@ -17,6 +18,7 @@ import { createAppRouter } from './app/router.tsx';
 import { loginPath, preloadPages } from './app/routes.ts';
 import { redirectDesktop, startBackgroundWork } from './app/background.ts';
 import { offerReload, registerServiceWorker } from './app/updates.ts';
+import { showToast } from './components/feedback.tsx';
 import './styles.css';
 
 /** Design width 375 in units of 750: 1rem is 100 design units (50 px on a 375 px screen). */
@@ -24,19 +26,6 @@ export function scaleRootFont() {
   const width = Math.min(document.documentElement.clientWidth || 375, 575);
   document.documentElement.style.fontSize = `${(width / 375) * 50}px`;
 }
-
-// antd-mobile 5 renders its dialogs and toasts with the React 18 root API; React 19 needs this.
-// Those separate roots get the i18n provider too, so dialog content can use translations.
-unstableSetRender((node, container) => {
-  const host = container as Element & { _reactRoot?: ReturnType<typeof createRoot> };
-  host._reactRoot ??= createRoot(container);
-  host._reactRoot.render(<I18nProvider i18n={i18n}>{node}</I18nProvider>);
-  return async () => {
-    await new Promise((resolve) => setTimeout(resolve, 0));
-    host._reactRoot?.unmount();
-    delete host._reactRoot;
-  };
-});
 
 async function start() {
   scaleRootFont();
@@ -55,7 +44,7 @@ async function start() {
   const router = createAppRouter(store);
   configureApiClient({
     getToken: () => store.getState().user.token,
-    notify: (message) => Toast.show({ content: message, duration: 2000 }),
+    notify: (message) => void showToast(message),
     onUnauthorized: () => {
       const current = router.state.location;
       store.dispatch(redirectRemembered(`${current.pathname}${current.search}`));
@@ -77,7 +66,7 @@ async function start() {
   });
   preloadPages();
   startBackgroundWork(store, () => void offerReload());
-  registerServiceWorker();
+  void registerServiceWorker();
   void redirectDesktop(store);
 }
 

@@ -4,7 +4,6 @@
 import { createApi } from '@reduxjs/toolkit/query/react';
 import { createBaseQuery } from './baseQuery.ts';
 import { apiPrefix, paths, requestTimeField } from './contract/paths.ts';
-import { encryptBody, importServerKey } from './crypto.ts';
 import { genericErrorText, networkErrorText, translateError } from './errorMessages.ts';
 import { serverNow } from './serverClock.ts';
 
@@ -24,6 +23,7 @@ async function fetchServerKey(): Promise<CryptoKey> {
   const response = await fetch(`${apiPrefix}${paths.publicKey}`);
   const envelope = (await response.json()) as { code: number; result: string };
   if (envelope.code !== 200) throw new Error('The server key is unavailable.');
+  const { importServerKey } = await import('./crypto.ts');
   return importServerKey(envelope.result);
 }
 
@@ -37,7 +37,9 @@ const getServerKey = () => {
 
 export async function encryptForServer(body: unknown): Promise<string> {
   const payload = { ...(body as Record<string, unknown>), [requestTimeField]: serverNow() };
-  return encryptBody(payload, await getServerKey());
+  // The cipher code loads with the first POST, not with the first screen.
+  const [{ encryptBody }, key] = await Promise.all([import('./crypto.ts'), getServerKey()]);
+  return encryptBody(payload, key);
 }
 
 export const baseQuery = createBaseQuery({

@@ -2,12 +2,11 @@
 // A tab appears only when its page is built. Tabs are real links, so they are reachable by
 // keyboard and announced with the current page.
 import { NavLink, Outlet, useLocation } from 'react-router-dom';
-import { SafeArea } from 'antd-mobile';
-import { AppOutline, HistogramOutline, UserOutline, FileOutline } from 'antd-mobile-icons';
+import { ChartIcon, ContractIcon, HomeIcon, UserIcon } from '../components/icons.tsx';
 import { useLingui } from '@lingui/react/macro';
 import { builtRoutes, routeFor } from './routes.ts';
 
-const tabIcons = { home: <AppOutline />, market: <HistogramOutline />, contract: <FileOutline />, personal: <UserOutline /> };
+const tabIcons = { home: <HomeIcon />, market: <ChartIcon />, contract: <ContractIcon />, personal: <UserIcon /> };
 
 export function Layout() {
   const location = useLocation();
@@ -30,7 +29,6 @@ export function Layout() {
             </li>
           ))}
         </ul>
-        <SafeArea position="bottom" />
       </nav>
     </div>
   );

@@ -1,6 +1,7 @@
-import { Button, Toast } from 'antd-mobile';
+import { Button } from 'antd-mobile';
 import { useLingui } from '@lingui/react/macro';
 import { copyText } from '../lib/clipboard.ts';
+import { showToast } from './feedback.tsx';
 
 /** Copies `text` and says so for 2 s: "Success" or "Fail" (spec §8). */
 export function CopyButton({ text, label }: { text: string; label: string }) {
@@ -8,7 +9,7 @@ export function CopyButton({ text, label }: { text: string; label: string }) {
   return (
     <Button size="mini" fill="outline" color="primary" aria-label={label}
       onClick={async () => {
-        Toast.show({ content: (await copyText(text)) ? t`Success` : t`Fail`, duration: 2000 });
+        void showToast((await copyText(text)) ? t`Success` : t`Fail`);
       }}>
       {t`Copy`}
     </Button>

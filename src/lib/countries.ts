@@ -1,7 +1,9 @@
 // Countries for the phone-code and country pickers (spec §3 countryInfo). Names shown to the user
 // come from Intl.DisplayNames in the active language; english_name and chinese_name are kept
 // because the stored countryInfo carries them.
-export interface CountryInfo { english_name: string; chinese_name: string; country_code: string; phone_code: string }
+import type { CountryInfo } from './country.ts';
+
+export type { CountryInfo };
 
 const rows = `US|United States|美国|1
 CA|Canada|加拿大|1
@@ -70,7 +72,6 @@ export const countries: CountryInfo[] = rows.split('\n').map((row) => {
   return { country_code, english_name, chinese_name, phone_code };
 });
 
-export const defaultCountry: CountryInfo = countries[0];
 
 /** The country's name in the given language, falling back to the English name. */
 export function countryName(country: Pick<CountryInfo, 'country_code' | 'english_name'>, intlLocale: string): string {

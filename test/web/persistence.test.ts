@@ -4,7 +4,8 @@ import { describe, expect, it } from 'vitest';
 import { createMigrate, type PersistedState } from 'redux-persist';
 import { migrations, parseUserState, persistVersion, validatePersisted } from '../../src/app/persistence.ts';
 import { initialUserState, type UserState } from '../../src/features/auth/userSlice.ts';
-import { countries, defaultCountry } from '../../src/lib/countries.ts';
+import { countries } from '../../src/lib/countries.ts';
+import { defaultCountry } from '../../src/lib/country.ts';
 
 const japan = countries.find((country) => country.country_code === 'JP')!;
 

@@ -1,5 +1,5 @@
 import { useState } from 'react';
-import { Button, Form, Input, Toast } from 'antd-mobile';
+import { Button, Form, Input } from 'antd-mobile';
 import { useLingui } from '@lingui/react/macro';
 import type { AccountType } from '../../api/contract/accounts.ts';
 import { useResetPasswordMutation } from './authApi.ts';
@@ -7,6 +7,7 @@ import { AccountCodeFields } from './AccountCodeFields.tsx';
 import { AccountTypeTabs } from './AccountTypeTabs.tsx';
 import { useCountryCode } from './fields.tsx';
 import { rules } from './rules.ts';
+import { showToast } from '../../components/feedback.tsx';
 
 interface Values { account: string; code: string; password: string; passwordAgain: string }
 
@@ -30,7 +31,7 @@ export function ForgotForm({ onDone }: { onDone: () => void }) {
             code: values.code, password: values.password,
           });
           if ('error' in result) return;
-          Toast.show({ content: t`Your password has been reset. Please log in.`, duration: 2000 });
+          void showToast(t`Your password has been reset. Please log in.`);
           onDone();
         }}
         footer={<Button block type="submit" color="primary" size="large" loading={isLoading}>{t`Reset password`}</Button>}>

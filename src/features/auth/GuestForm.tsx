@@ -1,8 +1,9 @@
-import { Button, Dialog, Form, Input } from 'antd-mobile';
+import { Button, Form, Input } from 'antd-mobile';
 import { useLingui } from '@lingui/react/macro';
 import { CopyButton } from '../../components/CopyButton.tsx';
 import { useCheckAccountMutation, useGuestLoginMutation } from './authApi.ts';
 import { useCompleteLogin } from './useCompleteLogin.ts';
+import { alertDialog } from '../../components/feedback.tsx';
 
 interface Values { account: string }
 
@@ -24,14 +25,14 @@ export function GuestForm({ onExisting }: { onExisting: (account: string) => voi
         const check = await checkAccount({ account: name });
         if (!check.data) return;
         if (check.data.exists) {
-          await Dialog.alert({ content: t`Account already exists, please log in with your password.`, confirmText: t`OK` });
+          await alertDialog({ content: t`Account already exists, please log in with your password.`, confirmText: t`OK` });
           onExisting(name);
           return;
         }
         const result = await guestLogin({ account: name });
         if (!result.data) return;
         const { token, initialPassword } = result.data;
-        await Dialog.alert({
+        await alertDialog({
           title: t`Your initial password`,
           content: (
             <div className="initial-password">

@@ -1,6 +1,6 @@
 import { useState } from 'react';
 import { useSearchParams } from 'react-router-dom';
-import { Button, Dialog, Form, Input } from 'antd-mobile';
+import { Button, Form, Input } from 'antd-mobile';
 import { useLingui } from '@lingui/react/macro';
 import type { AccountType } from '../../api/contract/accounts.ts';
 import { useRegisterMutation } from './authApi.ts';
@@ -9,6 +9,7 @@ import { AccountTypeTabs } from './AccountTypeTabs.tsx';
 import { useCountryCode } from './fields.tsx';
 import { rules } from './rules.ts';
 import { useCompleteLogin } from './useCompleteLogin.ts';
+import { alertDialog } from '../../components/feedback.tsx';
 
 interface Values { account: string; code: string; password: string; passwordAgain: string; inviteCode?: string; agreed: boolean }
 
@@ -21,7 +22,7 @@ export function RegisterForm({ onLogin }: { onLogin: () => void }) {
   const [register, { isLoading }] = useRegisterMutation();
   const completeLogin = useCompleteLogin();
 
-  const showAgreement = () => Dialog.alert({
+  const showAgreement = () => void alertDialog({
     title: t`User agreement`,
     content: (
       <div className="agreement">

@@ -2,7 +2,7 @@
 import { createSlice, type PayloadAction } from '@reduxjs/toolkit';
 import type { UserInfo } from '../../api/contract/accounts.ts';
 import { sessionExpired } from '../../api/session.ts';
-import { defaultCountry, type CountryInfo } from '../../lib/countries.ts';
+import { defaultCountry, type CountryInfo } from '../../lib/country.ts';
 
 export type { CountryInfo };
 

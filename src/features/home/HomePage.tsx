@@ -1,13 +1,14 @@
 // Home: the account card (log in / register, or the user's greeting) and shortcuts to what is
 // built. Shortcuts for features not built yet are not shown (DESIGN §1).
-import { useState } from 'react';
+import { lazy, Suspense, useState } from 'react';
 import { useNavigate } from 'react-router-dom';
 import { useSelector } from 'react-redux';
-import { Button, Grid } from 'antd-mobile';
-import { GlobalOutline, LockOutline, UserContactOutline, UserOutline } from 'antd-mobile-icons';
+import { GlobeIcon, IdCardIcon, LockIcon, UserIcon } from '../../components/icons.tsx';
 import { useLingui } from '@lingui/react/macro';
-import { LanguagePicker } from '../../components/LanguagePicker.tsx';
 import type { UserState } from '../auth/userSlice.ts';
+
+// The picker (a popup with animation) loads when first opened, keeping it off the first screen.
+const LanguagePicker = lazy(() => import('../../components/LanguagePicker.tsx').then((module) => ({ default: module.LanguagePicker })));
 
 export default function HomePage() {
   const { t } = useLingui();
@@ -18,10 +19,10 @@ export default function HomePage() {
   const displayName = user.firstName ?? user.account ?? '';
 
   const shortcuts = [
-    { key: 'profile', label: t`Personal data`, icon: <UserContactOutline />, onClick: () => navigate('/gerenziliao') },
-    { key: 'security', label: t`Change password`, icon: <LockOutline />, onClick: () => navigate('/my?panel=password') },
-    { key: 'my', label: t`My`, icon: <UserOutline />, onClick: () => navigate('/my') },
-    { key: 'language', label: t`Language`, icon: <GlobalOutline />, onClick: () => setLanguageOpen(true) },
+    { key: 'profile', label: t`Personal data`, icon: <IdCardIcon />, onClick: () => navigate('/gerenziliao') },
+    { key: 'security', label: t`Change password`, icon: <LockIcon />, onClick: () => navigate('/my?panel=password') },
+    { key: 'my', label: t`My`, icon: <UserIcon />, onClick: () => navigate('/my') },
+    { key: 'language', label: t`Language`, icon: <GlobeIcon />, onClick: () => setLanguageOpen(true) },
   ];
 
   return (
@@ -32,7 +33,7 @@ export default function HomePage() {
           <span>Bourse</span>
         </div>
         <button type="button" className="icon-button" aria-label={t`Language`} onClick={() => setLanguageOpen(true)}>
-          <GlobalOutline fontSize={22} />
+          <GlobeIcon />
         </button>
       </header>
 
@@ -47,31 +48,35 @@ export default function HomePage() {
             <h1 id="home-hero-title">{t`Trade crypto, gold and forex`}</h1>
             <p>{t`Create an account in a minute, or look around as a guest.`}</p>
             <div className="home-hero-actions">
-              <Button color="primary" onClick={() => navigate('/login?mode=register')}>{t`Register`}</Button>
-              <Button fill="outline" onClick={() => navigate('/login')}>{t`Log in`}</Button>
+              <button type="button" className="hero-button primary" onClick={() => navigate('/login?mode=register')}>{t`Register`}</button>
+              <button type="button" className="hero-button outline" onClick={() => navigate('/login')}>{t`Log in`}</button>
             </div>
           </>
         )}
       </section>
 
       <section aria-label={t`Shortcuts`} className="home-shortcuts">
-        <Grid columns={4} gap={8}>
+        <ul className="shortcut-grid">
           {shortcuts.map((shortcut) => (
-            <Grid.Item key={shortcut.key}>
+            <li key={shortcut.key}>
               <button type="button" className="shortcut" onClick={shortcut.onClick}>
                 <span className="shortcut-icon" aria-hidden="true">{shortcut.icon}</span>
                 <span className="shortcut-label">{shortcut.label}</span>
               </button>
-            </Grid.Item>
+            </li>
           ))}
-        </Grid>
+        </ul>
       </section>
 
       <section className="home-note" aria-label={t`About`}>
         <h2>{t`Honest by construction`}</h2>
         <p>{t`Prices come only from the market feed, every settlement keeps the prices it used, and demo funds never mix with real ones.`}</p>
       </section>
-      <LanguagePicker visible={languageOpen} onClose={() => setLanguageOpen(false)} />
+      {languageOpen && (
+        <Suspense fallback={null}>
+          <LanguagePicker visible onClose={() => setLanguageOpen(false)} />
+        </Suspense>
+      )}
     </div>
   );
 }

@@ -1,7 +1,8 @@
-import { Button, Form, Input, Popup, Toast } from 'antd-mobile';
+import { Button, Form, Input, Popup } from 'antd-mobile';
 import { useLingui } from '@lingui/react/macro';
 import { useChangePasswordMutation } from '../auth/authApi.ts';
 import { rules } from '../auth/rules.ts';
+import { showToast } from '../../components/feedback.tsx';
 
 interface Values { oldPassword: string; newPassword: string; passwordAgain: string }
 
@@ -20,7 +21,7 @@ export function ChangePasswordPopup({ visible, onClose, onChanged }: {
         onFinish={async (values: Values) => {
           const result = await changePassword({ oldPassword: values.oldPassword, newPassword: values.newPassword });
           if ('error' in result) return;
-          Toast.show({ content: t`Password changed. Other devices have been logged out.`, duration: 2000 });
+          void showToast(t`Password changed. Other devices have been logged out.`);
           form.resetFields();
           onChanged();
           onClose();

@@ -3,7 +3,7 @@
 import { useEffect, useState } from 'react';
 import { useDispatch, useSelector } from 'react-redux';
 import { useNavigate, useSearchParams } from 'react-router-dom';
-import { Dialog, List, NoticeBar, PullToRefresh } from 'antd-mobile';
+import { List, NoticeBar, PullToRefresh } from 'antd-mobile';
 import { GlobalOutline, LockOutline, UserContactOutline } from 'antd-mobile-icons';
 import { useLingui } from '@lingui/react/macro';
 import { CopyButton } from '../../components/CopyButton.tsx';
@@ -14,6 +14,7 @@ import { formatServerTime } from '../../lib/time.ts';
 import { useGetMyUserInfoQuery, useLogoutMutation } from '../auth/authApi.ts';
 import { loggedOut, userInfoReceived, type UserState } from '../auth/userSlice.ts';
 import { ChangePasswordPopup } from './ChangePasswordPopup.tsx';
+import { confirmDialog } from '../../components/feedback.tsx';
 
 declare const __APP_VERSION__: string;
 
@@ -34,7 +35,7 @@ export default function MyPage() {
   }, [query.data, dispatch]);
 
   const confirmLogout = async () => {
-    const confirmed = await Dialog.confirm({
+    const confirmed = await confirmDialog({
       content: t`Log out of Bourse on this device?`, confirmText: t`Log out`, cancelText: t`Cancel`,
     });
     if (!confirmed) return;

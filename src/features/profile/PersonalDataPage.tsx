@@ -2,7 +2,7 @@
 // phone. Saved through POST /user/appUser/updateKYC.
 import { useState } from 'react';
 import { useDispatch } from 'react-redux';
-import { Button, DatePicker, ErrorBlock, Form, Input, Radio, Space, Toast, DotLoading } from 'antd-mobile';
+import { Button, DatePicker, ErrorBlock, Form, Input, Radio, Space, DotLoading } from 'antd-mobile';
 import { useLingui } from '@lingui/react/macro';
 import { DateTime } from 'luxon';
 import type { PersonalDataBody, UserInfo } from '../../api/contract/accounts.ts';
@@ -12,6 +12,7 @@ import { countries, countryName } from '../../lib/countries.ts';
 import { locales } from '../../lib/locales.ts';
 import { useGetMyUserInfoQuery, useUpdatePersonalDataMutation } from '../auth/authApi.ts';
 import { userInfoReceived } from '../auth/userSlice.ts';
+import { showToast } from '../../components/feedback.tsx';
 
 type Values = Omit<PersonalDataBody, 'birthday'> & { birthday?: Date };
 
@@ -62,13 +63,13 @@ export default function PersonalDataPage() {
         onFinish={async (values: Values) => {
           const body = changedFields(values, user);
           if (Object.keys(body).length === 0) {
-            Toast.show({ content: t`Nothing to save.`, duration: 2000 });
+            void showToast(t`Nothing to save.`);
             return;
           }
           const result = await update(body);
           if (!result.data) return;
           dispatch(userInfoReceived(result.data));
-          Toast.show({ content: t`Saved`, duration: 2000 });
+          void showToast(t`Saved`);
         }}
         footer={<Button block type="submit" color="primary" size="large" loading={isLoading}>{t`Save`}</Button>}>
         <Form.Item name="surname" label={t`Surname`} rules={[{ max: 64 }]}>

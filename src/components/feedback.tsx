@@ -1,0 +1,46 @@
+// Toasts and dialogs shown imperatively, loaded on first use: they bring antd-mobile's mask and
+// animation library, which the first screen does not need (DESIGN §8 budget). Every imperative
+// toast or dialog of the app goes through here, so the React 19 render hook antd-mobile 5 needs
+// (`unstableSetRender`) is installed exactly once, before the first one shows.
+import type { DialogAlertProps, DialogConfirmProps } from 'antd-mobile';
+import { I18nProvider } from '@lingui/react';
+import { i18n } from '../lib/i18n.ts';
+
+export const toastDurationMs = 2000;
+
+let renderHookInstalled: Promise<void> | undefined;
+
+function installRenderHook() {
+  renderHookInstalled ??= Promise.all([
+    import('antd-mobile/es/utils/unstable-render'),
+    import('react-dom/client'),
+  ]).then(([{ unstableSetRender }, { createRoot }]) => {
+    unstableSetRender((node, container) => {
+      const host = container as Element & { _reactRoot?: ReturnType<typeof createRoot> };
+      host._reactRoot ??= createRoot(container);
+      // These separate roots get the i18n provider too, so dialog content can use translations.
+      host._reactRoot.render(<I18nProvider i18n={i18n}>{node}</I18nProvider>);
+      return async () => {
+        await new Promise((resolve) => setTimeout(resolve, 0));
+        host._reactRoot?.unmount();
+        delete host._reactRoot;
+      };
+    });
+  });
+  return renderHookInstalled;
+}
+
+export async function showToast(content: string) {
+  const [{ default: Toast }] = await Promise.all([import('antd-mobile/es/components/toast/index.js'), installRenderHook()]);
+  Toast.show({ content, duration: toastDurationMs });
+}
+
+export async function confirmDialog(props: DialogConfirmProps): Promise<boolean> {
+  const [{ default: Dialog }] = await Promise.all([import('antd-mobile/es/components/dialog/index.js'), installRenderHook()]);
+  return Dialog.confirm(props);
+}
+
+export async function alertDialog(props: DialogAlertProps): Promise<void> {
+  const [{ default: Dialog }] = await Promise.all([import('antd-mobile/es/components/dialog/index.js'), installRenderHook()]);
+  return Dialog.alert(props);
+}

@@ -1,0 +1,113 @@
+// `npm run bench`: prints the figures of DESIGN §8 that exist so far. Measured, never asserted.
+//  1. Brotli size of the JS the home screen needs (entry, its static imports, the home page and
+//     the default catalog), from the Vite build manifest. Budget: ≤ 120 kB.
+//  2. Password-login latency p50/p99 through the real protocol (encrypted body over HTTP), on
+//     embedded PGlite and, when BENCH_DATABASE_URL or TEST_DATABASE_URL is set, on PostgreSQL.
+import { execFileSync } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { brotliCompressSync, constants } from 'node:zlib';
+import pg from 'pg';
+import { loadConfig } from '../../server/config.ts';
+import { openDatabase } from '../../server/db/client.ts';
+import { buildApp } from '../../server/app.ts';
+import { createKeys } from '../../server/plugins/encryption.ts';
+import { hashPassword } from '../../server/domain/passwords.ts';
+import { users } from '../../server/db/schema.ts';
+import { encryptBody, importServerKey } from '../../src/api/crypto.ts';
+import { paths, requestTimeField } from '../../src/api/contract/paths.ts';
+
+const root = path.resolve(import.meta.dirname, '../..');
+
+interface ManifestChunk { file: string; imports?: string[]; isEntry?: boolean; src?: string }
+
+function homeScreenJs() {
+  if (!process.env.BENCH_SKIP_BUILD) {
+    execFileSync('npx', ['vite', 'build', '--logLevel', 'error'], { cwd: root, stdio: 'inherit', env: { ...process.env, NODE_ENV: 'production' } });
+  }
+  const manifest = JSON.parse(fs.readFileSync(path.join(root, 'dist/.vite/manifest.json'), 'utf8')) as Record<string, ManifestChunk>;
+  const needed = new Set<string>();
+  const visit = (key: string) => {
+    if (needed.has(key) || !manifest[key]) return;
+    needed.add(key);
+    for (const imported of manifest[key].imports ?? []) visit(imported);
+  };
+  visit('index.html');
+  visit('src/features/home/HomePage.tsx');
+  const catalog = Object.keys(manifest).find((key) => key.includes('locales/en-us/'));
+  if (catalog) visit(catalog);
+  let rawBytes = 0;
+  let brotliBytes = 0;
+  for (const key of needed) {
+    const source = fs.readFileSync(path.join(root, 'dist', manifest[key].file));
+    rawBytes += source.length;
+    brotliBytes += brotliCompressSync(source, { params: { [constants.BROTLI_PARAM_QUALITY]: 11 } }).length;
+  }
+  return { files: needed.size, rawBytes, brotliBytes };
+}
+
+const percentile = (sorted: number[], p: number) => sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)];
+
+async function loginLatency(kind: 'pglite' | 'postgres', databaseUrl?: string) {
+  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'bourse-bench-'));
+  let dropDatabase: (() => Promise<void>) | undefined;
+  let url = databaseUrl;
+  if (kind === 'postgres' && databaseUrl) {
+    const name = `bourse_bench_${process.pid}`;
+    const admin = new pg.Client({ connectionString: databaseUrl });
+    await admin.connect();
+    await admin.query(`DROP DATABASE IF EXISTS ${name}`);
+    await admin.query(`CREATE DATABASE ${name}`);
+    await admin.end();
+    const target = new URL(databaseUrl);
+    target.pathname = `/${name}`;
+    url = target.toString();
+    dropDatabase = async () => {
+      const client = new pg.Client({ connectionString: databaseUrl });
+      await client.connect();
+      await client.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
+      await client.end();
+    };
+  }
+  const database = await openDatabase(kind === 'postgres' ? { databaseUrl: url } : { pgliteDir: path.join(dataDir, 'pgdata') });
+  const config = { ...loadConfig({ DATA_DIR: dataDir }), webRoot: path.join(dataDir, 'no-web') };
+  config.limits = { ...config.limits, loginAttemptsPerIpPerMinute: 1_000_000 };
+  const keys = createKeys();
+  const { app } = await buildApp({ config, database, keys, logger: false });
+  await app.listen({ port: 0, host: '127.0.0.1' });
+  const base = `http://127.0.0.1:${(app.server.address() as { port: number }).port}/api`;
+  await database.db.insert(users).values({ email: 'bench@example.com', passwordHash: await hashPassword('Bench2026pass'), inviteCode: 'BENCH001' });
+  const serverKey = await importServerKey(keys.publicKeyPem);
+
+  const rounds = Number(process.env.BENCH_LOGINS ?? 200);
+  const samples: number[] = [];
+  for (let i = 0; i < rounds + 10; i += 1) {
+    const body = await encryptBody({ account: 'bench@example.com', password: 'Bench2026pass', [requestTimeField]: Date.now() }, serverKey);
+    const started = performance.now();
+    const response = await fetch(`${base}${paths.login}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body });
+    const envelope = await response.json() as { code: number };
+    const elapsed = performance.now() - started;
+    if (envelope.code !== 200) throw new Error(`login failed: ${JSON.stringify(envelope)}`);
+    if (i >= 10) samples.push(elapsed);
+  }
+  await app.close();
+  await database.close();
+  await dropDatabase?.();
+  fs.rmSync(dataDir, { recursive: true, force: true });
+  samples.sort((a, b) => a - b);
+  return { rounds, p50: percentile(samples, 50), p99: percentile(samples, 99) };
+}
+
+const js = homeScreenJs();
+console.log(`home screen JS: ${js.files} files, ${(js.rawBytes / 1024).toFixed(1)} kB raw, `
+  + `${(js.brotliBytes / 1024).toFixed(1)} kB brotli (budget 120 kB)`);
+const pglite = await loginLatency('pglite');
+console.log(`login latency on PGlite: p50 ${pglite.p50.toFixed(1)} ms, p99 ${pglite.p99.toFixed(1)} ms (${pglite.rounds} logins, sequential, argon2id included)`);
+const postgresUrl = process.env.BENCH_DATABASE_URL ?? process.env.TEST_DATABASE_URL;
+if (postgresUrl) {
+  const postgres = await loginLatency('postgres', postgresUrl);
+  console.log(`login latency on PostgreSQL: p50 ${postgres.p50.toFixed(1)} ms, p99 ${postgres.p99.toFixed(1)} ms (${postgres.rounds} logins, sequential, argon2id included)`);
+} else {
+  console.log('login latency on PostgreSQL: skipped (set BENCH_DATABASE_URL or TEST_DATABASE_URL)');
+}
