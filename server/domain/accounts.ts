@@ -92,17 +92,18 @@ export async function register(deps: AccountDeps, body: RegisterBody, userAgent?
   const identity = identify(body.accountType, body.account, body.countryCode);
   assertStrongPassword(body.password, identity.target.target);
   const passwordHash = await hashPassword(body.password);
-  return transactionWithCode(deps, async (tx, consumeCode) => {
-    if (await findUser(tx, identity.where)) {
-      throw conflict('account_exists', 'This account already exists, please log in with your password.');
-    }
-    let referrerId: bigint | undefined;
-    if (body.inviteCode) {
-      const referrer = await findUser(tx, eq(users.inviteCode, body.inviteCode.toUpperCase()));
-      if (!referrer) throw badRequest('invite_code_invalid', 'The invitation code does not exist.');
-      referrerId = referrer.id;
-    }
-    await consumeCode(identity.target.target, 'register', body.code);
+  const accountExistsError = () => conflict('account_exists', 'This account already exists, please log in with your password.');
+  // Checked before the code, so these answers do not spend one of its attempts.
+  if (await findUser(deps.db, identity.where)) throw accountExistsError();
+  let referrerId: bigint | undefined;
+  if (body.inviteCode) {
+    const referrer = await findUser(deps.db, eq(users.inviteCode, body.inviteCode.toUpperCase()));
+    if (!referrer) throw badRequest('invite_code_invalid', 'The invitation code does not exist.');
+    referrerId = referrer.id;
+  }
+  return transactionWithCode(deps, { target: identity.target.target, purpose: 'register', code: body.code }, async (tx) => {
+    // Again inside the transaction: someone may have registered the address meanwhile.
+    if (await findUser(tx, identity.where)) throw accountExistsError();
     const [user] = await tx.insert(users).values({
       email: identity.target.channel === 'email' ? identity.target.target : null,
       phone: identity.target.channel === 'sms' ? body.account.trim().replace(/^0+/, '') : null,
@@ -136,12 +137,10 @@ export async function passwordLogin(deps: AccountDeps, account: string, password
 export async function codeLogin(deps: AccountDeps, accountType: AccountType, account: string,
   countryCode: string | undefined, code: string, userAgent?: string) {
   const identity = identify(accountType, account, countryCode);
-  return transactionWithCode(deps, async (tx, consumeCode) => {
-    const user = await findUser(tx, identity.where);
-    if (!user) throw notFound('account_not_found', 'No account was found for this address. Please register first.');
-    await consumeCode(identity.target.target, 'login', code);
-    return createSession(tx, deps.clock, deps.limits, user.id, userAgent);
-  });
+  const user = await findUser(deps.db, identity.where);
+  if (!user) throw notFound('account_not_found', 'No account was found for this address. Please register first.');
+  return transactionWithCode(deps, { target: identity.target.target, purpose: 'login', code },
+    (tx) => createSession(tx, deps.clock, deps.limits, user.id, userAgent));
 }
 
 export async function guestLogin(deps: AccountDeps, account: string, callerIp: string, userAgent?: string): Promise<GuestLoginResult> {
@@ -180,13 +179,14 @@ export async function resetPassword(deps: AccountDeps, body: ResetPasswordBody) 
   const identity = identify(body.accountType, body.account, body.countryCode);
   assertStrongPassword(body.password, identity.target.target);
   const passwordHash = await hashPassword(body.password);
-  await transactionWithCode(deps, async (tx, consumeCode) => {
-    const user = await findUser(tx, identity.where);
-    if (!user) throw notFound('account_not_found', 'No account was found for this address. Please register first.');
-    await consumeCode(identity.target.target, 'reset', body.code);
+  const user = await findUser(deps.db, identity.where);
+  if (!user) throw notFound('account_not_found', 'No account was found for this address. Please register first.');
+  await transactionWithCode(deps, { target: identity.target.target, purpose: 'reset', code: body.code }, async (tx) => {
     await tx.update(users).set({ passwordHash, hasInitialPassword: false }).where(eq(users.id, user.id));
     await revokeUserSessions(tx, deps.clock, user.id);
   });
+  // Whoever proved control of the address with a code is not kept locked out by earlier failures.
+  await deps.limiter.reset(`login-fail:${loginIdentity(identity).key}`);
 }
 
 async function requireUser(db: Executor, userId: bigint): Promise<UserRow> {

@@ -3,7 +3,7 @@
 // is stored. A wrong attempt is counted after the caller's transaction so a rollback cannot
 // undo it; the successful use is marked inside it, so a failed registration keeps the code.
 import { createHmac, randomInt } from 'node:crypto';
-import { and, desc, eq, isNull, sql } from 'drizzle-orm';
+import { and, desc, eq, isNull, lt, sql } from 'drizzle-orm';
 import type { CodePurpose } from '../../src/api/contract/accounts.ts';
 import { verificationCodes } from '../db/schema.ts';
 import type { Db, Tx } from '../db/client.ts';
@@ -73,47 +73,32 @@ export async function sendCode(deps: CodeDeps, to: CodeTarget, purpose: CodePurp
 
 const invalidCode = () => badRequest('code_invalid', 'The verification code is wrong. Please check it or request a new one.');
 
-/** A wrong code, carrying the row whose attempt counter must go up once the transaction has ended. */
-class WrongCodeError extends AppError {
-  constructor(readonly codeId: bigint) {
-    super(400, 'code_invalid', 'The verification code is wrong. Please check it or request a new one.');
-  }
-}
-
-export type ConsumeCode = (target: string, purpose: CodePurpose, code: string) => Promise<void>;
+export interface CodeAttempt { target: string; purpose: CodePurpose; code: string }
 
 /**
- * Runs `work` in one transaction with a `consumeCode` that checks a code and marks it used inside
- * that transaction. A wrong attempt is counted after the transaction has ended, on `deps.db`, so
- * the rollback cannot undo it; counting it while the transaction is open would deadlock on PGlite,
- * which runs one transaction at a time and queues every other query behind it.
+ * Checks a code, then runs `work` in one transaction that also marks the code used, so a failure
+ * of `work` leaves the code usable. Every check first takes one of the code's attempts with a
+ * single conditional UPDATE, outside the transaction: concurrent guesses cannot exceed the limit,
+ * no rollback can give an attempt back, and PGlite (one transaction at a time) never waits on
+ * itself.
  */
-export async function transactionWithCode<T>(deps: CodeDeps,
-  work: (tx: Tx, consumeCode: ConsumeCode) => Promise<T>): Promise<T> {
-  try {
-    return await deps.db.transaction((tx) => work(tx, (target, purpose, code) => consumeCode(deps, tx, target, purpose, code)));
-  } catch (error) {
-    if (error instanceof WrongCodeError) {
-      await deps.db.update(verificationCodes).set({ attempts: sql`${verificationCodes.attempts} + 1` })
-        .where(eq(verificationCodes.id, error.codeId));
-    }
-    throw error;
-  }
-}
-
-/** Checks a code and, inside `tx`, marks it used; a wrong code throws WrongCodeError (see above). */
-async function consumeCode(deps: CodeDeps, tx: Tx, target: string, purpose: CodePurpose, code: string) {
-  const [row] = await tx.select().from(verificationCodes)
-    .where(and(eq(verificationCodes.target, target), eq(verificationCodes.purpose, purpose),
-      isNull(verificationCodes.usedAt)))
-    .orderBy(desc(verificationCodes.createdAt)).limit(1);
-  if (!row || row.attempts >= deps.limits.codeAttemptsMax) throw invalidCode();
+export async function transactionWithCode<T>(deps: CodeDeps, attempt: CodeAttempt, work: (tx: Tx) => Promise<T>): Promise<T> {
+  const latestUnused = sql`(select ${verificationCodes.id} from ${verificationCodes}
+    where ${verificationCodes.target} = ${attempt.target} and ${verificationCodes.purpose} = ${attempt.purpose}
+      and ${verificationCodes.usedAt} is null order by ${verificationCodes.createdAt} desc limit 1)`;
+  const [row] = await deps.db.update(verificationCodes).set({ attempts: sql`${verificationCodes.attempts} + 1` })
+    .where(and(sql`${verificationCodes.id} = ${latestUnused}`, lt(verificationCodes.attempts, deps.limits.codeAttemptsMax)))
+    .returning();
+  if (!row) throw invalidCode();
   if (row.expiresAt.getTime() <= deps.clock.now().getTime()) {
     throw badRequest('code_expired', 'The verification code has expired. Please request a new one.');
   }
-  if (row.codeHash !== digest(deps, target, purpose, code)) throw new WrongCodeError(row.id);
-  const used = await tx.update(verificationCodes).set({ usedAt: deps.clock.now() })
-    .where(and(eq(verificationCodes.id, row.id), isNull(verificationCodes.usedAt)))
-    .returning({ id: verificationCodes.id });
-  if (used.length !== 1) throw invalidCode();
+  if (row.codeHash !== digest(deps, attempt.target, attempt.purpose, attempt.code)) throw invalidCode();
+  return deps.db.transaction(async (tx) => {
+    const used = await tx.update(verificationCodes).set({ usedAt: deps.clock.now() })
+      .where(and(eq(verificationCodes.id, row.id), isNull(verificationCodes.usedAt)))
+      .returning({ id: verificationCodes.id });
+    if (used.length !== 1) throw invalidCode();
+    return work(tx);
+  });
 }

@@ -23,7 +23,13 @@ export function memoryRateLimiter(now: () => number = Date.now): RateLimiter {
   const sweep = () => {
     // Entries live at most a day; drop the stale ones when the map gets large.
     for (const [key, entry] of windows) if (now() - entry.startMs > 86_400_000) windows.delete(key);
-    if (windows.size >= entriesMax) windows.clear();
+    // Still full: forget the oldest tenth (a Map iterates in insertion order), never everything.
+    let excess = windows.size - Math.floor(entriesMax * 0.9);
+    for (const key of windows.keys()) {
+      if (excess <= 0) break;
+      windows.delete(key);
+      excess -= 1;
+    }
   };
   return {
     async hit(key, max, windowMs) {

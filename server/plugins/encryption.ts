@@ -103,8 +103,9 @@ export interface EncryptionOptions {
 export function registerEncryptedBodies(app: FastifyInstance, options: EncryptionOptions) {
   app.removeContentTypeParser(['application/json', 'text/plain']);
   app.addContentTypeParser(['application/json', 'text/plain'], { parseAs: 'string' }, (_request, body, done) => {
+    // Every POST body is encrypted, even an empty object: an empty body would skip the freshness
+    // and replay checks.
     const raw = (body as string).trim();
-    if (raw === '') return done(null, {});
     openBody(raw, options).then((value) => done(null, value), (error: Error) => done(error, undefined));
   });
 }
