@@ -1,22 +1,14 @@
 // End-to-end journeys of the foundation in Chromium at a phone viewport, against the real server.
-import { afterAll, beforeAll, describe, expect, inject, it, onTestFailed } from 'vitest';
-import type { Browser } from 'playwright-core';
-import { codeFromOutbox, launchBrowser, phoneContext, settled } from './browser.ts';
+import { describe, expect, inject, it, onTestFailed } from 'vitest';
+import { browserForFile, codeFromOutbox, phoneContext, settled } from './browser.ts';
 
 const baseUrl = inject('baseUrl');
 const dataDir = inject('dataDir');
-let browser: Browser;
-
-beforeAll(async () => {
-  browser = await launchBrowser();
-});
-afterAll(async () => {
-  await browser?.close();
-});
+const browser = browserForFile();
 
 describe('accounts in the browser', () => {
   it('registers with the e-mailed code, keeps the session and Korean across a reload, and logs out', async () => {
-    const context = await phoneContext(browser);
+    const context = await phoneContext(browser());
     const page = await context.newPage();
     onTestFailed(async () => {
       await page.screenshot({ path: 'test-results/register-journey.png' });
@@ -60,7 +52,7 @@ describe('accounts in the browser', () => {
   });
 
   it('sends a guarded route to /login and back there after logging in', async () => {
-    const context = await phoneContext(browser);
+    const context = await phoneContext(browser());
     const page = await context.newPage();
     await page.goto(`${baseUrl}/#/gerenziliao`);
     await page.waitForURL(/#\/login/);
@@ -74,7 +66,7 @@ describe('accounts in the browser', () => {
   });
 
   it('gives a new guest an initial password once and lets them in', async () => {
-    const context = await phoneContext(browser);
+    const context = await phoneContext(browser());
     const page = await context.newPage();
     await page.goto(`${baseUrl}/#/login?mode=guest`);
     await settled(page);

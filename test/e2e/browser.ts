@@ -3,6 +3,7 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { afterAll, beforeAll } from 'vitest';
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
 
 export const chromiumPath = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
@@ -52,4 +53,19 @@ export async function codeFromOutbox(dataDir: string, to: string): Promise<strin
 /** Waits until the app has rendered a route (the loading overlay is gone). */
 export async function settled(page: Page) {
   await page.waitForFunction(() => document.querySelector('#app')?.childElementCount && !document.querySelector('.page-loading'));
+}
+
+/** One browser per test file: launched before the file's tests, closed after them. */
+export function browserForFile(): () => Browser {
+  let browser: Browser | undefined;
+  beforeAll(async () => {
+    browser = await launchBrowser();
+  });
+  afterAll(async () => {
+    await browser?.close();
+  });
+  return () => {
+    if (!browser) throw new Error('the browser is not launched yet');
+    return browser;
+  };
 }

@@ -1,22 +1,14 @@
 // A wide desktop window outside a frame is sent to pc.html (sys_set.isPcLimite is seeded on),
 // which shows the app in a phone frame and a QR code to open it on a phone.
-import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import type { Browser } from 'playwright-core';
-import { launchBrowser } from './browser.ts';
+import { describe, expect, inject, it } from 'vitest';
+import { browserForFile } from './browser.ts';
 
 const baseUrl = inject('baseUrl');
-let browser: Browser;
-
-beforeAll(async () => {
-  browser = await launchBrowser();
-});
-afterAll(async () => {
-  await browser?.close();
-});
+const browser = browserForFile();
 
 describe('the desktop page', () => {
   it('sends a wide window to pc.html, with the app framed and a QR code drawn', async () => {
-    const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
+    const context = await browser().newContext({ viewport: { width: 1280, height: 900 } });
     context.setDefaultTimeout(20_000);
     const page = await context.newPage();
     await page.goto(`${baseUrl}/#/home`);
@@ -35,7 +27,7 @@ describe('the desktop page', () => {
   });
 
   it('keeps a phone-sized window in the app', async () => {
-    const context = await browser.newContext({ viewport: { width: 390, height: 844 } });
+    const context = await browser().newContext({ viewport: { width: 390, height: 844 } });
     const page = await context.newPage();
     await page.goto(`${baseUrl}/#/home`);
     await page.getByRole('navigation', { name: 'Main navigation' }).waitFor();

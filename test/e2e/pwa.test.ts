@@ -1,17 +1,9 @@
 // The app is installable and, after one visit, its shell opens without a network.
-import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import type { Browser } from 'playwright-core';
-import { launchBrowser, persistentPhoneContext, phoneContext, settled } from './browser.ts';
+import { describe, expect, inject, it } from 'vitest';
+import { browserForFile, persistentPhoneContext, phoneContext, settled } from './browser.ts';
 
 const baseUrl = inject('baseUrl');
-let browser: Browser;
-
-beforeAll(async () => {
-  browser = await launchBrowser();
-});
-afterAll(async () => {
-  await browser?.close();
-});
+const browser = browserForFile();
 
 describe('the installable PWA', () => {
   it('has a manifest Chromium accepts for installation', async () => {
@@ -35,7 +27,7 @@ describe('the installable PWA', () => {
   });
 
   it('opens the shell offline after one visit', async () => {
-    const context = await phoneContext(browser);
+    const context = await phoneContext(browser());
     const page = await context.newPage();
     await page.goto(`${baseUrl}/#/home`);
     await settled(page);

@@ -7,14 +7,14 @@ import { useRegisterMutation } from './authApi.ts';
 import { AccountCodeFields } from './AccountCodeFields.tsx';
 import { AccountTypeTabs } from './AccountTypeTabs.tsx';
 import { useCountryCode } from './fields.tsx';
-import { rules } from './rules.ts';
 import { useCompleteLogin } from './useCompleteLogin.ts';
 import { alertDialog } from '../../components/feedback.tsx';
+import { NewPasswordFields } from './NewPasswordFields.tsx';
 
 interface Values { account: string; code: string; password: string; passwordAgain: string; inviteCode?: string; agreed: boolean }
 
 export function RegisterForm({ onLogin }: { onLogin: () => void }) {
-  const { t, i18n } = useLingui();
+  const { t } = useLingui();
   const [form] = Form.useForm<Values>();
   const [params] = useSearchParams();
   const [accountType, setAccountType] = useState<AccountType>('email');
@@ -56,14 +56,7 @@ export function RegisterForm({ onLogin }: { onLogin: () => void }) {
           </div>
         </>}>
         <AccountCodeFields form={form} accountType={accountType} purpose="register" />
-        <Form.Item name="password" label={t`Password`} rules={rules(i18n).newPassword}
-          help={t`8–64 characters with at least one letter and one digit.`}>
-          <Input type="password" autoComplete="new-password" placeholder={t`Password`} />
-        </Form.Item>
-        <Form.Item name="passwordAgain" label={t`Password again`} dependencies={['password']}
-          rules={rules(i18n).passwordAgain('password')}>
-          <Input type="password" autoComplete="new-password" placeholder={t`Password again`} />
-        </Form.Item>
+        <NewPasswordFields name="password" label={t`Password`} />
         <Form.Item name="inviteCode" label={t`Invitation code (optional)`}>
           <Input placeholder={t`Invitation code (optional)`} maxLength={12} clearable />
         </Form.Item>

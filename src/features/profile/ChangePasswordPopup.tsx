@@ -3,6 +3,7 @@ import { useLingui } from '@lingui/react/macro';
 import { useChangePasswordMutation } from '../auth/authApi.ts';
 import { rules } from '../auth/rules.ts';
 import { showToast } from '../../components/feedback.tsx';
+import { NewPasswordFields } from '../auth/NewPasswordFields.tsx';
 
 interface Values { oldPassword: string; newPassword: string; passwordAgain: string }
 
@@ -30,14 +31,7 @@ export function ChangePasswordPopup({ visible, onClose, onChanged }: {
         <Form.Item name="oldPassword" label={t`Current password`} rules={rules(i18n).password}>
           <Input type="password" autoComplete="current-password" placeholder={t`Current password`} />
         </Form.Item>
-        <Form.Item name="newPassword" label={t`New password`} rules={rules(i18n).newPassword}
-          help={t`8–64 characters with at least one letter and one digit.`}>
-          <Input type="password" autoComplete="new-password" placeholder={t`New password`} />
-        </Form.Item>
-        <Form.Item name="passwordAgain" label={t`Password again`} dependencies={['newPassword']}
-          rules={rules(i18n).passwordAgain('newPassword')}>
-          <Input type="password" autoComplete="new-password" placeholder={t`Password again`} />
-        </Form.Item>
+        <NewPasswordFields name="newPassword" label={t`New password`} />
       </Form>
     </Popup>
   );
