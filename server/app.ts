@@ -25,6 +25,9 @@ import { appRoutes } from './routes/app.ts';
 import { userRoutes } from './routes/user.ts';
 import { setRoutes } from './routes/set.ts';
 import { publicRoutes } from './routes/public.ts';
+import { marketRoutes } from './routes/market.ts';
+import { localBus, type MarketBus } from './domain/market/bus.ts';
+import { MarketView } from './domain/market/view.ts';
 
 export interface BuildOptions {
   config: Config;
@@ -35,9 +38,13 @@ export interface BuildOptions {
   sender?: MessageSender;
   /** Logger: true for pino at config.logLevel, false for none (tests). */
   logger?: boolean;
+  /** Where market updates arrive; an in-process bus by default. */
+  marketBus?: MarketBus;
 }
 
-export async function buildApp(options: BuildOptions): Promise<{ app: FastifyInstance; services: Services }> {
+export interface BuiltApp { app: FastifyInstance; services: Services; market: MarketView; marketBus: MarketBus }
+
+export async function buildApp(options: BuildOptions): Promise<BuiltApp> {
   const { config, database, keys } = options;
   const clock = options.clock ?? systemClock;
   const app = Fastify({
@@ -86,8 +93,13 @@ export async function buildApp(options: BuildOptions): Promise<{ app: FastifyIns
     now: () => clock.now().getTime(),
   });
 
+  const marketBus = options.marketBus ?? localBus();
+  const market = new MarketView(database.db, marketBus);
+  app.addHook('onClose', async () => market.close());
+
   await app.register(async (api) => {
     publicRoutes(api, services, keys.publicKeyPem);
+    marketRoutes(api, services, market);
     appRoutes(api, services);
     userRoutes(api, services);
     setRoutes(api, services);
@@ -101,7 +113,7 @@ export async function buildApp(options: BuildOptions): Promise<{ app: FastifyIns
     }
     return reply.header('cache-control', 'no-cache').sendFile('index.html');
   });
-  return { app, services };
+  return { app, services, market, marketBus };
 }
 
 function installErrorHandling(app: FastifyInstance) {

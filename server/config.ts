@@ -17,6 +17,15 @@ export interface Config {
   seedDemo: boolean;
   logLevel: string;
   limits: Limits;
+  market: MarketConfig;
+}
+
+export interface MarketConfig {
+  /** Seed of the simulated feed: the same seed replays the same prices. */
+  seed: string;
+  tickIntervalMs: number;
+  /** Ticks no settlement uses are deleted after this long. */
+  tickRetentionMs: number;
 }
 
 /** Every limit of the accounts area in one place, so tests and operators can see them. */
@@ -66,5 +75,10 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     seedDemo: env.SEED_DEMO !== '0',
     logLevel: env.LOG_LEVEL ?? 'info',
     limits: { ...defaultLimits },
+    market: {
+      seed: env.MARKET_SEED ?? 'bourse',
+      tickIntervalMs: Number(env.MARKET_TICK_MS ?? 1000),
+      tickRetentionMs: Number(env.MARKET_TICK_RETENTION_HOURS ?? 6) * 3_600_000,
+    },
   };
 }

@@ -2,7 +2,7 @@
 // (`npm run db:generate`) and applied at start on PGlite or PostgreSQL.
 import { sql } from 'drizzle-orm';
 import {
-  bigserial, bigint, boolean, index, integer, pgTable, text, timestamp, uniqueIndex, varchar,
+  bigserial, bigint, boolean, index, integer, pgTable, primaryKey, text, timestamp, uniqueIndex, varchar,
 } from 'drizzle-orm/pg-core';
 
 const createdAt = () => timestamp('created_at', { withTimezone: true, mode: 'date' }).notNull().defaultNow();
@@ -73,3 +73,29 @@ export const systemSettings = pgTable('system_settings', {
   value: text('value').notNull(),
   updatedAt: timestamp('updated_at', { withTimezone: true, mode: 'date' }).notNull().defaultNow(),
 });
+
+/**
+ * Every tick the feed produced, with its source and time. A tick used by a settlement is marked
+ * `retained` and never deleted; the rest are pruned after the retention period.
+ */
+export const marketTicks = pgTable('market_ticks', {
+  id: bigserial('id', { mode: 'bigint' }).primaryKey(),
+  symbol: varchar('symbol', { length: 20 }).notNull(),
+  price: bigint('price', { mode: 'bigint' }).notNull(),
+  volume: bigint('volume', { mode: 'bigint' }).notNull(),
+  source: varchar('source', { length: 32 }).notNull(),
+  time: timestamp('time', { withTimezone: true, mode: 'date' }).notNull(),
+  retained: boolean('retained').notNull().default(false),
+}, (t) => [index('market_ticks_symbol_time_idx').on(t.symbol, t.time)]);
+
+/** OHLCV candles of every period, aggregated from ticks (history back-filled by the simulator). */
+export const marketCandles = pgTable('market_candles', {
+  symbol: varchar('symbol', { length: 20 }).notNull(),
+  period: varchar('period', { length: 3 }).notNull(),
+  openTime: timestamp('open_time', { withTimezone: true, mode: 'date' }).notNull(),
+  open: bigint('open', { mode: 'bigint' }).notNull(),
+  high: bigint('high', { mode: 'bigint' }).notNull(),
+  low: bigint('low', { mode: 'bigint' }).notNull(),
+  close: bigint('close', { mode: 'bigint' }).notNull(),
+  volume: bigint('volume', { mode: 'bigint' }).notNull(),
+}, (t) => [primaryKey({ columns: [t.symbol, t.period, t.openTime] })]);

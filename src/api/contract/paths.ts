@@ -20,6 +20,12 @@ export const paths = {
   updatePersonalData: '/user/appUser/updateKYC',
   logout: '/user/appUser/logout',
   settingByKey: '/set/appSysSet/getKeyByParam',
+  symbolList: '/trade/appSymbol/list',
+  symbolPrice: '/trade/appSymbol/price',
+  tickerList: '/public/getTicketList',
+  priceDistribution: '/trade/api/getPriceDistribution',
+  /** Candle history for the chart (not named by the spec): symbol, period, endTime, limit. */
+  kline: '/trade/appSymbol/kline',
 } as const;
 
 /**

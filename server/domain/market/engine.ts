@@ -1,0 +1,189 @@
+// The market engine: runs the price source on a fixed tick interval, folds ticks into candles of
+// every period and the 24 h statistics, stores ticks and candles, and publishes one update per
+// batch on the bus. Only one instance runs it (the holder of the engine lock). Time comes from
+// the injected clock and `tickOnce` can be driven by tests, so the engine is deterministic.
+import { candlePeriods, type CandlePeriod } from '../../../src/api/contract/market.ts';
+import type { Db } from '../../db/client.ts';
+import type { Clock } from '../../lib/time.ts';
+import { isMarketOpen } from './calendar.ts';
+import { applyTick, periodStart, type CandleUnits, type TickLike } from './candles.ts';
+import type { MarketBus, TickerState } from './bus.ts';
+import { buildHistory } from './history.ts';
+import { SymbolSimulator } from './simulator.ts';
+import { countCandles, insertTicks, loadCandles, pruneTicks, upsertCandles } from './store.ts';
+import { parsePrice, symbolSpecs, type SymbolSpec } from './symbols.ts';
+
+/** Where prices come from. The simulator is the default; a venue adapter implements the same. */
+export interface PriceSource {
+  readonly name: string;
+  /** Starts each symbol at its last known price. */
+  init(lastPrices: Map<string, bigint>, startTimeMs: number): Promise<void>;
+  ticksAt(timeMs: number): Promise<TickLike[]>;
+}
+
+export function simulatorSource(seed: string, specs: SymbolSpec[] = symbolSpecs): PriceSource {
+  const simulators: SymbolSimulator[] = [];
+  return {
+    name: 'simulator',
+    async init(lastPrices, startTimeMs) {
+      simulators.length = 0;
+      for (const spec of specs) simulators.push(new SymbolSimulator(spec, seed, startTimeMs, lastPrices.get(spec.symbol)));
+    },
+    async ticksAt(timeMs) {
+      const ticks: TickLike[] = [];
+      for (const simulator of simulators) {
+        const tick = simulator.step(timeMs);
+        if (tick) ticks.push(tick);
+      }
+      return ticks;
+    },
+  };
+}
+
+export interface EngineOptions {
+  db: Db;
+  clock: Clock;
+  bus: MarketBus;
+  source: PriceSource;
+  seed: string;
+  tickIntervalMs: number;
+  tickRetentionMs: number;
+  specs?: SymbolSpec[];
+  onError?: (error: unknown) => void;
+}
+
+const dayMs = 86_400_000;
+const candleFlushIntervalMs = 5_000;
+const pruneIntervalMs = 60_000;
+
+interface SymbolState {
+  spec: SymbolSpec;
+  current: Map<CandlePeriod, CandleUnits>;
+  /** 1m candles of the last 24 h, oldest first, the current one last. */
+  minutes: CandleUnits[];
+  lastTimeMs: number;
+}
+
+export class MarketEngine {
+  readonly #options: EngineOptions;
+  readonly #specs: SymbolSpec[];
+  readonly #states = new Map<string, SymbolState>();
+  readonly #dirty = new Map<string, CandleUnits>();
+  #timer: ReturnType<typeof setInterval> | undefined;
+  #lastFlushMs = 0;
+  #lastPruneMs = 0;
+  #busy = false;
+
+  constructor(options: EngineOptions) {
+    this.#options = options;
+    this.#specs = options.specs ?? symbolSpecs;
+  }
+
+  /** Back-fills history where a symbol and period have none, then loads the current state. */
+  async init() {
+    const { db, clock, seed } = this.#options;
+    const nowMs = clock.now().getTime();
+    for (const spec of this.#specs) {
+      for (const period of candlePeriods) {
+        if (await countCandles(db, spec.symbol, period) === 0) await upsertCandles(db, buildHistory(spec, period, nowMs, seed));
+      }
+    }
+    const lastPrices = new Map<string, bigint>();
+    for (const spec of this.#specs) {
+      const state: SymbolState = { spec, current: new Map(), minutes: [], lastTimeMs: 0 };
+      for (const period of candlePeriods) {
+        const [latest] = await loadCandles(db, spec.symbol, period, nowMs + 1, 1);
+        if (latest) state.current.set(period, latest);
+      }
+      state.minutes = (await loadCandles(db, spec.symbol, '1m', nowMs + 1, 1440))
+        .filter((candle) => candle.openTimeMs > nowMs - dayMs);
+      const lastMinute = state.current.get('1m');
+      lastPrices.set(spec.symbol, lastMinute?.close ?? parsePrice(spec.startPrice, spec.pricePrecision));
+      state.lastTimeMs = lastMinute?.openTimeMs ?? nowMs;
+      this.#states.set(spec.symbol, state);
+    }
+    await this.#options.source.init(lastPrices, nowMs);
+  }
+
+  start() {
+    this.#timer ??= setInterval(() => {
+      if (this.#busy) return;
+      this.#busy = true;
+      this.tickOnce(this.#options.clock.now().getTime())
+        .catch((error: unknown) => this.#options.onError?.(error))
+        .finally(() => { this.#busy = false; });
+    }, this.#options.tickIntervalMs);
+  }
+
+  async stop() {
+    clearInterval(this.#timer);
+    this.#timer = undefined;
+    await this.flush();
+  }
+
+  /** Produces, stores and publishes the ticks at `timeMs`. */
+  async tickOnce(timeMs: number) {
+    const { db, source, bus } = this.#options;
+    const ticks = await source.ticksAt(timeMs);
+    const changed: CandleUnits[] = [];
+    for (const tick of ticks) {
+      const state = this.#states.get(tick.symbol);
+      if (!state) continue;
+      state.lastTimeMs = tick.timeMs;
+      for (const period of candlePeriods) {
+        const next = applyTick(state.current.get(period), tick, period);
+        state.current.set(period, next);
+        changed.push(next);
+        this.#dirty.set(`${next.symbol}|${next.period}|${next.openTimeMs}`, next);
+        if (period === '1m') this.#recordMinute(state, next, timeMs);
+      }
+    }
+    if (ticks.length > 0) await insertTicks(db, ticks, source.name);
+    if (timeMs - this.#lastFlushMs >= candleFlushIntervalMs) await this.flush(timeMs);
+    if (timeMs - this.#lastPruneMs >= pruneIntervalMs) {
+      this.#lastPruneMs = timeMs;
+      await pruneTicks(db, timeMs - this.#options.tickRetentionMs);
+    }
+    await bus.publish({ timeMs, tickers: this.tickers(timeMs), candles: changed });
+  }
+
+  async flush(timeMs = this.#options.clock.now().getTime()) {
+    this.#lastFlushMs = timeMs;
+    const candles = [...this.#dirty.values()];
+    this.#dirty.clear();
+    if (candles.length > 0) await upsertCandles(this.#options.db, candles);
+  }
+
+  #recordMinute(state: SymbolState, minute: CandleUnits, nowMs: number) {
+    const last = state.minutes.at(-1);
+    if (last && last.openTimeMs === minute.openTimeMs) state.minutes[state.minutes.length - 1] = minute;
+    else state.minutes.push(minute);
+    while (state.minutes.length > 0 && state.minutes[0].openTimeMs <= nowMs - dayMs) state.minutes.shift();
+  }
+
+  /** The 24 h statistics of every symbol, from its 1m candles. */
+  tickers(nowMs = this.#options.clock.now().getTime()): TickerState[] {
+    return [...this.#states.values()].map((state) => tickerOf(state, nowMs, this.#options.source.name));
+  }
+}
+
+function tickerOf(state: SymbolState, nowMs: number, source: string): TickerState {
+  const { spec, minutes } = state;
+  const last = state.current.get('1m')?.close ?? parsePrice(spec.startPrice, spec.pricePrecision);
+  const window = minutes.filter((candle) => candle.openTimeMs > periodStart('1m', nowMs) - dayMs);
+  let high = last;
+  let low = last;
+  let volume = 0n;
+  let quoteVolume = 0n;
+  const volumeScale = 10n ** BigInt(spec.volumePrecision);
+  for (const candle of window) {
+    if (candle.high > high) high = candle.high;
+    if (candle.low < low) low = candle.low;
+    volume += candle.volume;
+    quoteVolume += (candle.volume * candle.close) / volumeScale;
+  }
+  return {
+    symbol: spec.symbol, timeMs: state.lastTimeMs, last, open24h: window[0]?.open ?? last, high24h: high, low24h: low,
+    volume24h: volume, quoteVolume24h: quoteVolume, open: isMarketOpen(spec.class, nowMs), source,
+  };
+}

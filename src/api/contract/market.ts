@@ -1,0 +1,112 @@
+// Market data on the wire (issue 3): symbols with 24 h statistics, last prices, the ticker list
+// for rankings, the rise-and-fall distribution, candle history and the realtime socket protocol.
+// Prices and volumes travel as decimal strings, formatted with each symbol's precision.
+import { Type, type Static } from '@sinclair/typebox';
+
+export const SymbolClass = Type.Union([Type.Literal('crypto'), Type.Literal('metal'), Type.Literal('forex')]);
+export type SymbolClass = Static<typeof SymbolClass>;
+
+export const candlePeriods = ['1m', '5m', '15m', '30m', '1h', '4h', '1d', '1w', '1M'] as const;
+export type CandlePeriod = (typeof candlePeriods)[number];
+export const CandlePeriod = Type.Union(candlePeriods.map((period) => Type.Literal(period)));
+
+/** e.g. "BTCUSDT", "XAUUSD", "EURUSD". */
+export const SymbolCode = Type.String({ minLength: 3, maxLength: 20, pattern: '^[A-Z0-9]+$' });
+export const DecimalString = Type.String({ pattern: '^-?[0-9]+(\\.[0-9]+)?$' });
+
+export const Ticker = Type.Object({
+  symbol: SymbolCode,
+  /** "BTC/USDT" */
+  displayName: Type.String(),
+  base: Type.String(),
+  quote: Type.String(),
+  class: SymbolClass,
+  pricePrecision: Type.Integer(),
+  last: DecimalString,
+  open24h: DecimalString,
+  high24h: DecimalString,
+  low24h: DecimalString,
+  /** Traded quantity over 24 h, in the base asset. */
+  volume24h: DecimalString,
+  /** Traded value over 24 h, in the quote asset. */
+  quoteVolume24h: DecimalString,
+  change24h: DecimalString,
+  /** Percent with two decimals, e.g. "-1.25". */
+  changePercent24h: DecimalString,
+  /** Whether the market trades now (forex and metals close at the weekend). */
+  open: Type.Boolean(),
+  /** Time of the last tick, ms since the epoch. */
+  time: Type.Integer(),
+});
+export type Ticker = Static<typeof Ticker>;
+
+export const SymbolListQuery = Type.Object({ class: Type.Optional(SymbolClass) }, { additionalProperties: false });
+export const SymbolQuery = Type.Object({ symbol: SymbolCode }, { additionalProperties: false });
+
+export const LastPrice = Type.Object({ symbol: SymbolCode, price: DecimalString, time: Type.Integer(), source: Type.String() });
+export type LastPrice = Static<typeof LastPrice>;
+
+export const DistributionBucket = Type.Object({
+  /** Lower bound in percent, inclusive; null means unbounded. */
+  fromPercent: Type.Union([Type.Number(), Type.Null()]),
+  /** Upper bound in percent, exclusive; null means unbounded. */
+  toPercent: Type.Union([Type.Number(), Type.Null()]),
+  count: Type.Integer(),
+});
+export const PriceDistribution = Type.Object({
+  rising: Type.Integer(),
+  falling: Type.Integer(),
+  flat: Type.Integer(),
+  buckets: Type.Array(DistributionBucket),
+  time: Type.Integer(),
+});
+export type PriceDistribution = Static<typeof PriceDistribution>;
+
+export const candleLimitMax = 1000;
+export const KlineQuery = Type.Object({
+  symbol: SymbolCode,
+  period: CandlePeriod,
+  /** Only candles that open before this time (ms) are returned; absent means up to now. */
+  endTime: Type.Optional(Type.Integer({ minimum: 0 })),
+  limit: Type.Optional(Type.Integer({ minimum: 1, maximum: candleLimitMax, default: 300 })),
+}, { additionalProperties: false });
+
+export const Candle = Type.Object({
+  /** Opening time of the candle, ms since the epoch. */
+  time: Type.Integer(),
+  open: DecimalString,
+  high: DecimalString,
+  low: DecimalString,
+  close: DecimalString,
+  volume: DecimalString,
+});
+export type Candle = Static<typeof Candle>;
+export const KlineResult = Type.Object({
+  symbol: SymbolCode,
+  period: CandlePeriod,
+  /** Oldest first. Page backwards by passing the first candle's time as the next endTime. */
+  candles: Type.Array(Candle),
+});
+export type KlineResult = Static<typeof KlineResult>;
+
+// Realtime socket at /api/ws (JSON text frames).
+// Channels: "tickers" (every symbol), "ticker.<SYMBOL>", "candle.<SYMBOL>.<PERIOD>".
+export const realtimePath = '/ws';
+export const subscriptionsPerConnectionMax = 50;
+export const heartbeatIntervalMs = 15_000;
+
+export type ClientMessage =
+  | { op: 'subscribe'; channels: string[] }
+  | { op: 'unsubscribe'; channels: string[] }
+  /** Asks for a fresh snapshot after the client saw a gap in `seq`. */
+  | { op: 'resync'; channel: string }
+  | { op: 'ping' };
+
+export type ServerMessage =
+  | { type: 'snapshot'; channel: string; seq: number; data: unknown }
+  | { type: 'update'; channel: string; seq: number; data: unknown }
+  | { type: 'subscribed'; channels: string[] }
+  | { type: 'unsubscribed'; channels: string[] }
+  | { type: 'error'; code: 'malformed' | 'unknown_channel' | 'too_many_subscriptions' | 'not_subscribed'; message: string; channel?: string }
+  | { type: 'heartbeat'; time: number }
+  | { type: 'pong'; time: number };
