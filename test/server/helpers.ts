@@ -11,7 +11,7 @@ import pg from 'pg';
 import { afterAll, beforeAll, beforeEach, describe } from 'vitest';
 import type { FastifyInstance } from 'fastify';
 import { eq, sql } from 'drizzle-orm';
-import { buildApp } from '../../server/app.ts';
+import { buildApp, type BuiltApp } from '../../server/app.ts';
 import { loadConfig, type Limits } from '../../server/config.ts';
 import { openDatabase, pgliteTemplate, type Database, type Db } from '../../server/db/client.ts';
 import { seed } from '../../server/db/seed.ts';
@@ -166,6 +166,9 @@ export interface Account {
 export class TestServer {
   app!: FastifyInstance;
   services!: Services;
+  /** The app's market read side and the bus it listens on (tests drive an engine on it). */
+  market!: BuiltApp['market'];
+  marketBus!: BuiltApp['marketBus'];
   database!: Database;
   dataDir!: string;
   readonly clock = new TestClock();
@@ -194,6 +197,8 @@ export class TestServer {
     const built = await buildApp({ config, database: this.database, keys: keysOfWorker(), clock: this.clock, logger: false });
     this.app = built.app;
     this.services = built.services;
+    this.market = built.market;
+    this.marketBus = built.marketBus;
     await this.app.ready();
     // The key comes the way the client gets it: from the public endpoint.
     const answer = await this.get(paths.publicKey);
