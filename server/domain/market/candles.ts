@@ -14,7 +14,14 @@ export interface CandleUnits {
   volume: bigint;
 }
 
-export interface TickLike { symbol: string; timeMs: number; priceUnits: bigint; volumeUnits: bigint }
+export interface TickLike {
+  symbol: string;
+  timeMs: number;
+  priceUnits: bigint;
+  volumeUnits: bigint;
+  /** Which feed produced the tick, when a batch mixes sources. */
+  source?: string;
+}
 
 const minuteMs = 60_000;
 export const fixedPeriodMs: Partial<Record<CandlePeriod, number>> = {

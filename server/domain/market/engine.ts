@@ -62,6 +62,8 @@ interface SymbolState {
   /** 1m candles of the last 24 h, oldest first, the current one last. */
   minutes: CandleUnits[];
   lastTimeMs: number;
+  /** The source of the symbol's last tick. */
+  source: string;
 }
 
 export class MarketEngine {
@@ -90,7 +92,7 @@ export class MarketEngine {
     }
     const lastPrices = new Map<string, bigint>();
     for (const spec of this.#specs) {
-      const state: SymbolState = { spec, current: new Map(), minutes: [], lastTimeMs: 0 };
+      const state: SymbolState = { spec, current: new Map(), minutes: [], lastTimeMs: 0, source: this.#options.source.name };
       for (const period of candlePeriods) {
         const [latest] = await loadCandles(db, spec.symbol, period, nowMs + 1, 1);
         if (latest) state.current.set(period, latest);
@@ -130,6 +132,7 @@ export class MarketEngine {
       const state = this.#states.get(tick.symbol);
       if (!state) continue;
       state.lastTimeMs = tick.timeMs;
+      state.source = tick.source ?? source.name;
       for (const period of candlePeriods) {
         const next = applyTick(state.current.get(period), tick, period);
         state.current.set(period, next);
@@ -163,11 +166,11 @@ export class MarketEngine {
 
   /** The 24 h statistics of every symbol, from its 1m candles. */
   tickers(nowMs = this.#options.clock.now().getTime()): TickerState[] {
-    return [...this.#states.values()].map((state) => tickerOf(state, nowMs, this.#options.source.name));
+    return [...this.#states.values()].map((state) => tickerOf(state, nowMs));
   }
 }
 
-function tickerOf(state: SymbolState, nowMs: number, source: string): TickerState {
+function tickerOf(state: SymbolState, nowMs: number): TickerState {
   const { spec, minutes } = state;
   const last = state.current.get('1m')?.close ?? parsePrice(spec.startPrice, spec.pricePrecision);
   const window = minutes.filter((candle) => candle.openTimeMs > periodStart('1m', nowMs) - dayMs);
@@ -184,6 +187,6 @@ function tickerOf(state: SymbolState, nowMs: number, source: string): TickerStat
   }
   return {
     symbol: spec.symbol, timeMs: state.lastTimeMs, last, open24h: window[0]?.open ?? last, high24h: high, low24h: low,
-    volume24h: volume, quoteVolume24h: quoteVolume, open: isMarketOpen(spec.class, nowMs), source,
+    volume24h: volume, quoteVolume24h: quoteVolume, open: isMarketOpen(spec.class, nowMs), source: state.source,
   };
 }

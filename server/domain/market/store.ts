@@ -10,7 +10,7 @@ const insertBatchMax = 1000;
 export async function insertTicks(db: Db, ticks: TickLike[], source: string) {
   for (let i = 0; i < ticks.length; i += insertBatchMax) {
     await db.insert(marketTicks).values(ticks.slice(i, i + insertBatchMax).map((tick) => ({
-      symbol: tick.symbol, price: tick.priceUnits, volume: tick.volumeUnits, source, time: new Date(tick.timeMs),
+      symbol: tick.symbol, price: tick.priceUnits, volume: tick.volumeUnits, source: tick.source ?? source, time: new Date(tick.timeMs),
     })));
   }
 }
