@@ -21,6 +21,8 @@ export interface Config {
 }
 
 export interface MarketConfig {
+  /** "simulator", or "ccxt:<exchange id>" for crypto prices from a venue (forex and metals stay simulated). */
+  feed: string;
   /** Seed of the simulated feed: the same seed replays the same prices. */
   seed: string;
   tickIntervalMs: number;
@@ -76,6 +78,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     logLevel: env.LOG_LEVEL ?? 'info',
     limits: { ...defaultLimits },
     market: {
+      feed: env.MARKET_FEED ?? 'simulator',
       seed: env.MARKET_SEED ?? 'bourse',
       tickIntervalMs: Number(env.MARKET_TICK_MS ?? 1000),
       tickRetentionMs: Number(env.MARKET_TICK_RETENTION_HOURS ?? 6) * 3_600_000,
