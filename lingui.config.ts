@@ -1,9 +1,20 @@
 import { defineConfig } from '@lingui/cli';
 import { localeCodes, sourceLocale } from './src/lib/locales.ts';
 
+// Catalogs per locale: `messages` holds what the app shell and the first screen need and loads at
+// start; the others hold the texts of pages off the first screen and load with those pages
+// (lib/i18n.ts, loadFeatureCatalog), so they do not grow the first screen's JS (DESIGN §8):
+// `account` the login, registration and personal pages, `market` the market and chart pages.
+const accountFeatures = ['<rootDir>/src/features/auth/**', '<rootDir>/src/features/profile/**'];
+const marketFeatures = ['<rootDir>/src/features/market/**', '<rootDir>/src/features/kline/**'];
+
 export default defineConfig({
   sourceLocale,
   locales: [...localeCodes],
-  catalogs: [{ path: '<rootDir>/src/locales/{locale}/messages', include: ['<rootDir>/src'] }],
+  catalogs: [
+    { path: '<rootDir>/src/locales/{locale}/messages', include: ['<rootDir>/src'], exclude: [...accountFeatures, ...marketFeatures] },
+    { path: '<rootDir>/src/locales/{locale}/account', include: accountFeatures },
+    { path: '<rootDir>/src/locales/{locale}/market', include: marketFeatures },
+  ],
   orderBy: 'messageId',
 });

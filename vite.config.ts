@@ -76,10 +76,12 @@ export default defineConfig(({ mode }) => ({
       input: { main: 'index.html', pc: 'pc.html' },
       output: {
         // React gets its own chunk: left to the automatic splitter it shares a chunk with the
-        // animation library of the dialogs, which then loads with the first screen.
+        // animation library of the dialogs, which then loads with the first screen. React-Redux
+        // and its useSyncExternalStore shim go with it: once lazily loaded pages inject endpoints
+        // of their own, the splitter otherwise moves them into a separate first-screen chunk.
         codeSplitting: {
           groups: [
-            { name: 'react', test: /node_modules[\\/](react|react-dom|scheduler)[\\/]/ },
+            { name: 'react', test: /node_modules[\\/](react|react-dom|scheduler|react-redux|use-sync-external-store)[\\/]/ },
             { name: 'animation', test: /node_modules[\\/](@react-spring|@use-gesture)[\\/]/ },
           ],
         },

@@ -7,6 +7,7 @@ import { randomBytes } from 'node:crypto';
 import Fastify, { type FastifyInstance, type FastifyError } from 'fastify';
 import helmet from '@fastify/helmet';
 import fastifyStatic from '@fastify/static';
+import websocket from '@fastify/websocket';
 import { TypeBoxValidatorCompiler } from '@fastify/type-provider-typebox';
 import type { Redis } from 'ioredis';
 import { apiPrefix } from '../src/api/contract/paths.ts';
@@ -28,6 +29,9 @@ import { publicRoutes } from './routes/public.ts';
 import { marketRoutes } from './routes/market.ts';
 import { localBus, type MarketBus } from './domain/market/bus.ts';
 import { MarketView } from './domain/market/view.ts';
+import {
+  defaultRealtimeSettings, framePayloadBytesMax, registerRealtime, type RealtimeHub, type RealtimeSettings,
+} from './plugins/realtime.ts';
 
 export interface BuildOptions {
   config: Config;
@@ -40,9 +44,17 @@ export interface BuildOptions {
   logger?: boolean;
   /** Where market updates arrive; an in-process bus by default. */
   marketBus?: MarketBus;
+  /** Realtime socket settings that differ from the defaults (tests use a short heartbeat). */
+  realtime?: Partial<RealtimeSettings>;
 }
 
-export interface BuiltApp { app: FastifyInstance; services: Services; market: MarketView; marketBus: MarketBus }
+export interface BuiltApp {
+  app: FastifyInstance;
+  services: Services;
+  market: MarketView;
+  marketBus: MarketBus;
+  realtime: RealtimeHub;
+}
 
 export async function buildApp(options: BuildOptions): Promise<BuiltApp> {
   const { config, database, keys } = options;
@@ -84,6 +96,9 @@ export async function buildApp(options: BuildOptions): Promise<BuiltApp> {
     },
     crossOriginEmbedderPolicy: false,
   });
+  // Before every route, so an upgrade request to a plain route is refused rather than half-handled.
+  const realtimeSettings = { ...defaultRealtimeSettings, ...options.realtime };
+  await app.register(websocket, { options: { maxPayload: framePayloadBytesMax(realtimeSettings) } });
   installErrorHandling(app);
   registerEncryptedBodies(app, {
     keys,
@@ -97,7 +112,9 @@ export async function buildApp(options: BuildOptions): Promise<BuiltApp> {
   const market = new MarketView(database.db, marketBus);
   app.addHook('onClose', async () => market.close());
 
+  let realtime!: RealtimeHub;
   await app.register(async (api) => {
+    realtime = registerRealtime(api, { view: market, clock, settings: realtimeSettings });
     publicRoutes(api, services, keys.publicKeyPem);
     marketRoutes(api, services, market);
     appRoutes(api, services);
@@ -113,7 +130,7 @@ export async function buildApp(options: BuildOptions): Promise<BuiltApp> {
     }
     return reply.header('cache-control', 'no-cache').sendFile('index.html');
   });
-  return { app, services, market, marketBus };
+  return { app, services, market, marketBus, realtime };
 }
 
 function installErrorHandling(app: FastifyInstance) {

@@ -1,36 +1,34 @@
-// Start-up: configuration, database (migrated), keys, seed, the app; graceful shutdown on signals.
-import { Redis } from 'ioredis';
+// Start-up: configuration, database (migrated), seed, keys, one server instance (the app, and the
+// market engine while this instance holds the engine lock); graceful shutdown on signals.
+import path from 'node:path';
+import fs from 'node:fs';
 import { loadConfig } from './config.ts';
 import { openDatabase } from './db/client.ts';
 import { seed } from './db/seed.ts';
-import { buildApp } from './app.ts';
+import { startInstance } from './instance.ts';
 import { loadOrCreateKeys } from './plugins/encryption.ts';
-import { MarketEngine, simulatorSource } from './domain/market/engine.ts';
-import { systemClock } from './lib/time.ts';
-import path from 'node:path';
-import fs from 'node:fs';
+import { createPriceSource } from './domain/market/sources.ts';
 
 const config = loadConfig();
 fs.mkdirSync(config.dataDir, { recursive: true });
 const database = await openDatabase({ databaseUrl: config.databaseUrl, pgliteDir: path.join(config.dataDir, 'pgdata') });
-const redis = config.redisUrl ? new Redis(config.redisUrl, { lazyConnect: false, maxRetriesPerRequest: 2 }) : undefined;
-const { app, marketBus } = await buildApp({ config, database, keys: loadOrCreateKeys(config.dataDir), redis });
-const engine = new MarketEngine({
-  db: database.db, clock: systemClock, bus: marketBus, source: simulatorSource(config.market.seed), seed: config.market.seed,
-  tickIntervalMs: config.market.tickIntervalMs, tickRetentionMs: config.market.tickRetentionMs,
-  onError: (error) => app.log.error({ err: error }, 'market engine tick failed'),
+const demo = await seed(database.db, { demo: config.seedDemo });
+// Chosen once at start (MARKET_FEED); the engine re-initialises it whenever this instance leads.
+const priceSource = await createPriceSource(config.market.feed, config.market.seed);
+const instance = await startInstance({
+  config, database, keys: loadOrCreateKeys(config.dataDir), priceSource: () => priceSource,
 });
+const { app } = instance;
 
 if (database.kind === 'pglite') {
   app.log.warn(`Embedded PGlite database in ${path.join(config.dataDir, 'pgdata')}: for evaluation and `
     + 'single-user installs only. It runs one transaction at a time and may lose recent commits on power '
     + 'loss; set DATABASE_URL to a PostgreSQL server for real funds.');
 }
-const demo = await seed(database.db, { demo: config.seedDemo });
-const engineStartedMs = Date.now();
-await engine.init();
-app.log.info(`market engine ready in ${Date.now() - engineStartedMs} ms`);
-engine.start();
+if (!instance.leadership.leading) {
+  if (config.redisUrl) app.log.info('another instance holds the engine lock: following its market updates over Redis');
+  else app.log.warn('another instance holds the engine lock and REDIS_URL is unset: this instance will get no market updates');
+}
 await app.listen({ port: config.port, host: config.host });
 const shownHost = config.host === '0.0.0.0' ? 'localhost' : config.host;
 console.log(`\n  Bourse is running at http://${shownHost}:${config.port}/`);
@@ -45,9 +43,7 @@ async function shutdown(signal: string) {
   const force = setTimeout(() => process.exit(1), 10_000);
   force.unref();
   try {
-    await engine.stop();
-    await app.close();
-    await redis?.quit();
+    await instance.close();
     await database.close();
     process.exit(0);
   } catch (error) {

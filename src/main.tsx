@@ -1,5 +1,6 @@
 // Start-up: root font scaling, the language, the store (rehydrated from IndexedDB), the API's
-// hooks into the app, the router, then background work and the service worker.
+// hooks into the app, the router, then (loaded after the first render) background work and the
+// service worker.
 import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 import { Provider } from 'react-redux';
@@ -16,8 +17,6 @@ import { watchInstallPrompt } from './lib/install.ts';
 import { createAppStore } from './app/store.ts';
 import { createAppRouter } from './app/router.tsx';
 import { loginPath, preloadPages } from './app/routes.ts';
-import { redirectDesktop, startBackgroundWork } from './app/background.ts';
-import { offerReload, registerServiceWorker } from './app/updates.ts';
 import { showToast } from './components/feedback.tsx';
 import './styles.css';
 
@@ -65,9 +64,12 @@ async function start() {
     if (document.visibilityState === 'hidden') void flushStorage();
   });
   preloadPages();
-  startBackgroundWork(store, () => void offerReload());
-  void registerServiceWorker();
-  void redirectDesktop(store);
+  // The status check, the desktop redirect and the service worker do not draw the first screen:
+  // their code loads right after it (DESIGN §8 budget).
+  const [background, updates] = await Promise.all([import('./app/background.ts'), import('./app/updates.ts')]);
+  background.startBackgroundWork(store, () => void updates.offerReload());
+  void updates.registerServiceWorker();
+  void background.redirectDesktop(store);
 }
 
 void start();

@@ -1,10 +1,11 @@
 /// <reference lib="webworker" />
 // The service worker (DESIGN §4): precaches the shell with a navigation fallback (never for
-// /api/), caches locale catalogs cache-first, and activates a new version only when the user
-// asks (SKIP_WAITING from the "new version — reload" prompt). POSTs are never cached or replayed.
+// /api/), caches locale catalogs cache-first and the market lists stale-while-revalidate, and
+// activates a new version only when the user asks (SKIP_WAITING from the "new version — reload"
+// prompt). POSTs are never cached or replayed.
 import { cleanupOutdatedCaches, createHandlerBoundToURL, precacheAndRoute } from 'workbox-precaching';
 import { NavigationRoute, registerRoute } from 'workbox-routing';
-import { CacheFirst } from 'workbox-strategies';
+import { CacheFirst, StaleWhileRevalidate } from 'workbox-strategies';
 import { ExpirationPlugin } from 'workbox-expiration';
 
 declare const self: ServiceWorkerGlobalScope & { __WB_MANIFEST: Array<{ url: string; revision: string | null }> };
@@ -20,6 +21,16 @@ registerRoute(({ url, request }) => request.method === 'GET' && /\/assets\/local
   new CacheFirst({
     cacheName: 'bourse-locales',
     plugins: [new ExpirationPlugin({ maxEntries: 20, maxAgeSeconds: 90 * 24 * 3600 })],
+  }));
+
+// The market lists (spec §7 paths): shown at once from the cache, refreshed behind it, and still
+// there offline. Only GETs match; the app polls or streams live prices on top, and shows the age
+// of what it has when it is offline.
+const marketListPaths = new Set(['/api/public/getTicketList', '/api/trade/appSymbol/list', '/api/trade/api/getPriceDistribution']);
+registerRoute(({ url, request }) => request.method === 'GET' && url.origin === self.location.origin && marketListPaths.has(url.pathname),
+  new StaleWhileRevalidate({
+    cacheName: 'bourse-market-lists',
+    plugins: [new ExpirationPlugin({ maxEntries: 16, maxAgeSeconds: 7 * 24 * 3600 })],
   }));
 
 self.addEventListener('message', (event) => {

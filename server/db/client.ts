@@ -38,6 +38,10 @@ export interface OpenOptions {
 export async function openDatabase(options: OpenOptions): Promise<Database> {
   if (options.databaseUrl) {
     const pool = new pg.Pool({ connectionString: options.databaseUrl, max: 10 });
+    // An idle connection can end under the pool (a server restart, an administrator, a dropped
+    // database); without a listener that error would crash the process. The pool discards the
+    // connection and opens another for the next query, so a line in the log is all it needs.
+    pool.on('error', (error) => console.error(`database connection lost while idle: ${error.message}`));
     const db = drizzlePg(pool, { schema }) as unknown as Db;
     await migratePg(drizzlePg(pool, { schema }), { migrationsFolder });
     return { db, kind: 'postgres', close: () => pool.end() };

@@ -16,15 +16,23 @@ export function outboxSender(dataDir: string, log: FastifyBaseLogger): MessageSe
     async send(message) {
       await fs.mkdir(dir, { recursive: true });
       const stamp = new Date().toISOString().replace(/[:.]/g, '-');
-      for (let attempt = 0; ; attempt += 1) {
-        const file = path.join(dir, `${stamp}${attempt ? `-${attempt}` : ''}-${message.channel}.json`);
-        try {
-          await fs.writeFile(file, JSON.stringify(message, null, 2), { flag: 'wx' });
-          log.info({ outbox: file, to: message.to, channel: message.channel }, `outbox: ${message.text}`);
-          return;
-        } catch (error) {
-          if ((error as NodeJS.ErrnoException).code !== 'EEXIST' || attempt > 100) throw error;
+      // Written whole to a temporary name, then linked into place, so a reader never sees half a
+      // message and an existing message is never overwritten.
+      const temporary = path.join(dir, `.${stamp}-${process.pid}-${Math.random().toString(36).slice(2)}.tmp`);
+      await fs.writeFile(temporary, JSON.stringify(message, null, 2));
+      try {
+        for (let attempt = 0; ; attempt += 1) {
+          const file = path.join(dir, `${stamp}${attempt ? `-${attempt}` : ''}-${message.channel}.json`);
+          try {
+            await fs.link(temporary, file);
+            log.info({ outbox: file, to: message.to, channel: message.channel }, `outbox: ${message.text}`);
+            return;
+          } catch (error) {
+            if ((error as NodeJS.ErrnoException).code !== 'EEXIST' || attempt > 100) throw error;
+          }
         }
+      } finally {
+        await fs.unlink(temporary).catch(() => undefined);
       }
     },
   };

@@ -21,6 +21,11 @@ export interface RequestArgs {
   body?: unknown;
   /** For the route guard's user-info check: a 401 there only means "not logged in". */
   quietUnauthorized?: boolean;
+  /**
+   * For background reads (market lists, polling): failures are returned but not toasted, since
+   * the page shows them in place (offline, stale data) and a poll would repeat the toast.
+   */
+  quiet?: boolean;
 }
 
 export type ApiError =
@@ -55,10 +60,10 @@ function buildUrl(url: string, params?: RequestArgs['params']) {
 }
 
 export function createBaseQuery(deps: BaseQueryDeps): BaseQueryFn<RequestArgs | string, unknown, ApiError> {
-  const httpFailure = (message: string, status?: number) => {
+  const httpFailure = (message: string, status?: number, quiet = false) => {
     // Spec §8: an HTTP failure whose message mentions 401 resolves quietly.
     if (message.includes('401')) return { data: null };
-    deps.notify(message);
+    if (!quiet) deps.notify(message);
     return { error: { kind: 'network', status, message } as ApiError };
   };
 
@@ -78,7 +83,7 @@ export function createBaseQuery(deps: BaseQueryDeps): BaseQueryFn<RequestArgs | 
           body = await deps.encrypt(args.body ?? {});
         } catch {
           // Without the server's key (offline, server down) nothing can be sent.
-          return httpFailure(deps.networkErrorText());
+          return httpFailure(deps.networkErrorText(), undefined, args.quiet);
         }
       }
     } else {
@@ -94,7 +99,7 @@ export function createBaseQuery(deps: BaseQueryDeps): BaseQueryFn<RequestArgs | 
       // A fetch that throws never reached an HTTP answer (offline, DNS, CORS, time-out); its
       // message is the browser's own English ("Failed to fetch"), so the user gets ours.
       clearTimeout(timer);
-      return httpFailure(deps.networkErrorText());
+      return httpFailure(deps.networkErrorText(), undefined, args.quiet);
     }
     let payload: unknown;
     try {
@@ -107,7 +112,7 @@ export function createBaseQuery(deps: BaseQueryDeps): BaseQueryFn<RequestArgs | 
 
     if (Array.isArray(payload)) return { data: payload };
     if (!isEnvelope(payload)) {
-      return httpFailure(`Request failed with status code ${response.status}`, response.status);
+      return httpFailure(`Request failed with status code ${response.status}`, response.status, args.quiet);
     }
     if ((successCodes as readonly number[]).includes(payload.code)) return { data: payload.result };
     if (payload.code === unauthorizedCode) {
@@ -117,7 +122,7 @@ export function createBaseQuery(deps: BaseQueryDeps): BaseQueryFn<RequestArgs | 
     const result = (payload.result ?? {}) as { error?: string; retryAfterSeconds?: number };
     if (result.error === 'body_undecryptable') deps.forgetServerKey();
     const message = deps.translateError(result.error) ?? (payload.message || deps.genericErrorText());
-    deps.notify(message);
+    if (!args.quiet) deps.notify(message);
     return {
       error: { kind: 'api', code: payload.code, error: result.error, message, retryAfterSeconds: result.retryAfterSeconds },
     };

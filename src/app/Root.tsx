@@ -4,6 +4,7 @@ import { useEffect, useRef, useState } from 'react';
 import { Outlet, useLocation, useNavigation } from 'react-router-dom';
 import { useLingui } from '@lingui/react/macro';
 import { routeFor } from './routes.ts';
+import { OfflineBanner } from '../components/OfflineBanner.tsx';
 
 export const overlayMinimumMs = 300;
 
@@ -37,6 +38,7 @@ export function Root() {
   const target = routeFor(navigation.location?.pathname ?? location.pathname);
   return (
     <>
+      <OfflineBanner />
       <Outlet />
       {shownSince !== null && (
         <div className="page-loading" role="status" aria-live="polite"

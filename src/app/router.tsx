@@ -44,7 +44,11 @@ function toRoute(store: AppStore, entry: RouteEntry): RouteObject {
     path: entry.path,
     handle: entry,
     loader: guard(store, entry),
-    lazy: async () => ({ Component: (await entry.load!()).default }),
+    lazy: async () => {
+      const page = await entry.load!();
+      await page.prepare?.();
+      return { Component: page.default };
+    },
   };
 }
 

@@ -13,7 +13,8 @@ export interface RouteEntry {
   layout: boolean;
   /** Tab of the bottom bar this page is, if any. */
   tab?: 'home' | 'market' | 'contract' | 'personal';
-  load?: () => Promise<{ default: ComponentType }>;
+  /** The page module; `prepare`, when present, loads what the page needs first (its texts). */
+  load?: () => Promise<{ default: ComponentType; prepare?: () => Promise<void> }>;
 }
 
 const white = '#ffffff';
@@ -29,7 +30,7 @@ export const routeTable: RouteEntry[] = [
   page('tuanduiYaoqing', msg`Team invitation`, true),
   page('zichanCenter', msg`Asset centre`, true),
   page('zhangbianRecord', msg`Account ledger records`, true),
-  page('hangqing', msg`Market`, false, { tab: 'market' }),
+  page('hangqing', msg`Market`, false, { tab: 'market', load: () => import('../features/market/MarketPage.tsx') }),
   page('heyue', msg`Contracts`, true, { tab: 'contract' }),
   page('my', msg`My`, true, { tab: 'personal', load: () => import('../features/profile/MyPage.tsx') }),
   page('chongzhitixianRecord', msg`Deposit and withdrawal records`, true),
@@ -61,7 +62,7 @@ export const routeTable: RouteEntry[] = [
   page('ieo', msg`Token offering`, true),
   // Outside the layout: empty title, kept alive.
   page('demotrading', msg`Demo trading`, false, { layout: false }),
-  page('kline', msg`Chart`, false, { layout: false }),
+  page('kline', msg`Chart`, false, { layout: false, load: () => import('../features/kline/KlinePage.tsx') }),
   page('outlink', msg`External link`, false, { layout: false, load: () => import('../features/outlink/OutlinkPage.tsx') }),
   page('login', msg`Log in`, false, { layout: false, load: () => import('../features/auth/LoginPage.tsx') }),
 ];
@@ -81,6 +82,6 @@ export function preloadPages() {
   const idle = (globalThis as { requestIdleCallback?: (fn: () => void) => void }).requestIdleCallback
     ?? ((fn: () => void) => setTimeout(fn, 1500));
   idle(() => {
-    for (const entry of builtRoutes) void entry.load?.().catch(() => undefined);
+    for (const entry of builtRoutes) void entry.load?.().then((page) => page.prepare?.()).catch(() => undefined);
   });
 }

@@ -1,4 +1,5 @@
-// The store: the one api, the user slice, persisted into IndexedDB (redux-persist + idb-keyval).
+// The store: the one api, the user and market slices, persisted into IndexedDB (redux-persist +
+// idb-keyval).
 // The token is mirrored to localStorage `token`; at start it is also taken from the `token` cookie.
 import { combineReducers, configureStore } from '@reduxjs/toolkit';
 import { setupListeners } from '@reduxjs/toolkit/query';
@@ -7,12 +8,14 @@ import {
 } from 'redux-persist';
 import { api } from '../api/api.ts';
 import { userSlice, loggedIn } from '../features/auth/userSlice.ts';
+import { marketSlice } from '../features/market/marketSlice.ts';
 import { indexedDbStorage, readCookie, readLocal, storageKeys, writeLocal } from '../lib/storage.ts';
 import { migrations, persistVersion, validatePersisted } from './persistence.ts';
 
 const rootReducer = combineReducers({
   [api.reducerPath]: api.reducer,
   user: userSlice.reducer,
+  market: marketSlice.reducer,
 });
 
 const migrate = createMigrate(migrations, { debug: false });
@@ -20,7 +23,7 @@ const persistedReducer = persistReducer({
   key: 'bourse',
   version: persistVersion,
   storage: indexedDbStorage,
-  whitelist: ['user'],
+  whitelist: ['user', 'market'],
   migrate: async (state, version) => {
     const migrated = await migrate(state, version);
     if (!migrated) return migrated;

@@ -3,6 +3,8 @@
 //     the default catalog), from the Vite build manifest. Budget: ≤ 120 kB.
 //  2. Password-login latency p50/p99 through the real protocol (encrypted body over HTTP), on
 //     embedded PGlite and, when BENCH_DATABASE_URL or TEST_DATABASE_URL is set, on PostgreSQL.
+//  Last, market ticks to 1 000 and 5 000 WebSocket clients (test/bench/realtime.ts): p50/p99
+//     tick-to-client latency, server CPU and RSS. Budget: p99 ≤ 50 ms at 5 000 clients.
 import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
@@ -17,6 +19,8 @@ import { hashPassword } from '../../server/domain/passwords.ts';
 import { users } from '../../server/db/schema.ts';
 import { encryptBody, importServerKey } from '../../src/api/crypto.ts';
 import { paths, requestTimeField } from '../../src/api/contract/paths.ts';
+import { realtimeBench } from './realtime.ts';
+import { candleQueryLatency } from './candles.ts';
 
 const root = path.resolve(import.meta.dirname, '../..');
 
@@ -35,7 +39,7 @@ function homeScreenJs() {
   };
   visit('index.html');
   visit('src/features/home/HomePage.tsx');
-  const catalog = Object.keys(manifest).find((key) => key.includes('locales/en-us/'));
+  const catalog = Object.keys(manifest).find((key) => key.includes('locales/en-us/messages.po'));
   if (catalog) visit(catalog);
   let rawBytes = 0;
   let brotliBytes = 0;
@@ -111,3 +115,8 @@ if (postgresUrl) {
 } else {
   console.log('login latency on PostgreSQL: skipped (set BENCH_DATABASE_URL or TEST_DATABASE_URL)');
 }
+
+const candles = await candleQueryLatency();
+console.log(`candle history on PGlite: p50 ${candles.p50.toFixed(1)} ms, p99 ${candles.p99.toFixed(1)} ms `
+  + `(${candles.rounds} queries of 300 candles over HTTP; first-start back-fill took ${(candles.initMs / 1000).toFixed(1)} s)`);
+await realtimeBench();

@@ -40,10 +40,14 @@ export async function phoneContext(browser: Browser): Promise<BrowserContext> {
 export async function codeFromOutbox(dataDir: string, to: string): Promise<string> {
   const outbox = path.join(dataDir, 'outbox');
   for (let attempt = 0; attempt < 40; attempt += 1) {
-    const files = fs.existsSync(outbox) ? fs.readdirSync(outbox).sort().reverse() : [];
+    const files = fs.existsSync(outbox) ? fs.readdirSync(outbox).filter((file) => file.endsWith('.json')).sort().reverse() : [];
     for (const file of files) {
-      const message = JSON.parse(fs.readFileSync(path.join(outbox, file), 'utf8')) as { to: string; code: string };
-      if (message.to === to) return message.code;
+      try {
+        const message = JSON.parse(fs.readFileSync(path.join(outbox, file), 'utf8')) as { to: string; code: string };
+        if (message.to === to) return message.code;
+      } catch {
+        // Unreadable for a moment: try again on the next round.
+      }
     }
     await new Promise((resolve) => setTimeout(resolve, 250));
   }

@@ -18,6 +18,7 @@ import { seed } from '../../server/db/seed.ts';
 import { sessions, users, verificationCodes } from '../../server/db/schema.ts';
 import { createKeys, type ServerKeys } from '../../server/plugins/encryption.ts';
 import type { Services } from '../../server/services.ts';
+import type { RealtimeSettings } from '../../server/plugins/realtime.ts';
 import { encryptBody, importServerKey } from '../../src/api/crypto.ts';
 import { apiPrefix, paths, requestTimeField } from '../../src/api/contract/paths.ts';
 import type { CodePurpose } from '../../src/api/contract/accounts.ts';
@@ -150,6 +151,8 @@ export interface PostOptions extends RequestOptions {
 export interface SuiteOptions {
   /** Limits that differ from the defaults for this suite. */
   limits?: Partial<Limits>;
+  /** Realtime socket settings that differ from the defaults (a short heartbeat, say). */
+  realtime?: Partial<RealtimeSettings>;
 }
 
 export interface Account {
@@ -194,7 +197,9 @@ export class TestServer {
     await seed(this.database.db, { demo: false });
     const config = { ...loadConfig({}), dataDir: this.dataDir, webRoot: path.join(this.dataDir, 'no-web') };
     config.limits = { ...config.limits, ...this.options.limits };
-    const built = await buildApp({ config, database: this.database, keys: keysOfWorker(), clock: this.clock, logger: false });
+    const built = await buildApp({
+      config, database: this.database, keys: keysOfWorker(), clock: this.clock, logger: false, realtime: this.options.realtime,
+    });
     this.app = built.app;
     this.services = built.services;
     this.market = built.market;

@@ -198,6 +198,31 @@ describe('createBaseQuery: HTTP and network failures', () => {
   });
 });
 
+describe('createBaseQuery: quiet background reads', () => {
+  it('returns a network failure without a toast', async () => {
+    const { call, deps } = client(() => Promise.reject(new TypeError('Failed to fetch')));
+    const result = await call({ url: '/public/getTicketList', quiet: true });
+    expect(deps.notify).not.toHaveBeenCalled();
+    expect(result.error).toMatchObject({ kind: 'network', message: texts.network });
+  });
+
+  it('returns an HTTP failure and an envelope error without a toast', async () => {
+    const unavailable = client(() => json(envelope(503, { error: 'market_unavailable' }, 'Market data is starting.'), 503));
+    expect((await unavailable.call({ url: '/public/getTicketList', quiet: true })).error)
+      .toMatchObject({ kind: 'api', code: 503, message: 'Market data is starting.' });
+    expect(unavailable.deps.notify).not.toHaveBeenCalled();
+    const broken = client(() => new Response('<html>Bad gateway</html>', { status: 502 }));
+    expect((await broken.call({ url: '/public/getTicketList', quiet: true })).error).toMatchObject({ kind: 'network', status: 502 });
+    expect(broken.deps.notify).not.toHaveBeenCalled();
+  });
+
+  it('still sends the user to log in on a 401', async () => {
+    const { call, deps } = client(() => json(envelope(401, null, 'Please log in.')));
+    await call({ url: '/user/appUser/getMyUserInfo', quiet: true });
+    expect(deps.onUnauthorized).toHaveBeenCalledOnce();
+  });
+});
+
 /** A fetch that never answers on its own and rejects the way fetch does once aborted. */
 const hangUntilAborted = (request: SentRequest) => new Promise<Response>((_, reject) => {
   const signal = request.init.signal!;

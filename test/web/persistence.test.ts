@@ -2,8 +2,10 @@
 // parse, anything damaged falls back to them, and the old version migrates with the token kept.
 import { describe, expect, it } from 'vitest';
 import { createMigrate, type PersistedState } from 'redux-persist';
-import { migrations, parseUserState, persistVersion, validatePersisted } from '../../src/app/persistence.ts';
+import { migrations, parseMarketState, parseUserState, persistVersion, validatePersisted } from '../../src/app/persistence.ts';
 import { initialUserState, type UserState } from '../../src/features/auth/userSlice.ts';
+import { favouritesMax, initialMarketState, type MarketState } from '../../src/features/market/marketSlice.ts';
+import type { Ticker } from '../../src/api/contract/market.ts';
 import { countries } from '../../src/lib/countries.ts';
 import { defaultCountry } from '../../src/lib/country.ts';
 
@@ -42,8 +44,8 @@ describe('persisted user state: defaults', () => {
     expect(defaultCountry).toEqual(initialUserState.countryInfo);
   });
 
-  it('is at version 1', () => {
-    expect(persistVersion).toBe(1);
+  it('is at version 2', () => {
+    expect(persistVersion).toBe(2);
   });
 });
 
@@ -89,15 +91,51 @@ describe('persisted user state: damaged fields fall back to defaults', () => {
   });
 });
 
+const btc: Ticker = {
+  symbol: 'BTCUSDT', displayName: 'BTC/USDT', base: 'BTC', quote: 'USDT', class: 'crypto', pricePrecision: 2,
+  last: '67328.08', open24h: '69974.71', high24h: '70466.13', low24h: '66100.06', volume24h: '22110.6452',
+  quoteVolume24h: '1503502975.20', change24h: '-2646.63', changePercent24h: '-3.78', open: true, time: 1_795_331_505_062,
+};
+const savedMarket: MarketState = { favourites: ['BTCUSDT', 'XAUUSD'], tickers: [btc], tickersSavedAtMs: 1_795_331_506_000 };
+
+describe('persisted market state', () => {
+  it('parses nothing into the defaults: no favourites, no saved list', () => {
+    expect(initialMarketState).toEqual({ favourites: [], tickers: [], tickersSavedAtMs: 0 });
+    for (const value of [undefined, null, 'x', [], {}]) expect(parseMarketState(value), JSON.stringify(value)).toEqual(initialMarketState);
+  });
+
+  it('keeps a good state intact', () => {
+    expect(parseMarketState(savedMarket)).toEqual(savedMarket);
+  });
+
+  it('keeps only well-formed, distinct favourites, up to the limit', () => {
+    const favourites = ['BTCUSDT', 'btcusdt', 'BTCUSDT', 7, null, 'X', 'ETHUSDT', '<script>'];
+    expect(parseMarketState({ favourites }).favourites).toEqual(['BTCUSDT', 'ETHUSDT']);
+    const many = Array.from({ length: favouritesMax + 20 }, (_, index) => `SYM${index}`);
+    expect(parseMarketState({ favourites: many }).favourites).toHaveLength(favouritesMax);
+  });
+
+  it('drops saved tickers that are not whole, and the save time with them when none is left', () => {
+    const damaged = [
+      { ...btc, last: 67328.08 }, { ...btc, symbol: 'btc' }, { ...btc, class: 'stock' }, { ...btc, time: '1' },
+      { ...btc, changePercent24h: 'n/a' }, { ...btc, open: 'yes' }, 'BTCUSDT', null,
+    ];
+    expect(parseMarketState({ ...savedMarket, tickers: damaged })).toEqual({ ...savedMarket, tickers: [], tickersSavedAtMs: 0 });
+    expect(parseMarketState({ ...savedMarket, tickers: [...damaged, btc] }).tickers).toEqual([btc]);
+    expect(parseMarketState({ ...savedMarket, tickersSavedAtMs: 'yesterday' }).tickersSavedAtMs).toBe(0);
+  });
+});
+
 describe('persisted state: validation', () => {
   it('keeps a good state intact', () => {
-    expect(validatePersisted({ user: loggedInUser })).toEqual({ user: loggedInUser });
+    expect(validatePersisted({ user: loggedInUser, market: savedMarket })).toEqual({ user: loggedInUser, market: savedMarket });
   });
 
   it('gives the defaults for a state that is not an object or has no user', () => {
-    expect(validatePersisted(undefined)).toEqual({ user: initialUserState });
-    expect(validatePersisted('garbage')).toEqual({ user: initialUserState });
-    expect(validatePersisted({ user: null })).toEqual({ user: initialUserState });
+    const defaults = { user: initialUserState, market: initialMarketState };
+    expect(validatePersisted(undefined)).toEqual(defaults);
+    expect(validatePersisted('garbage')).toEqual(defaults);
+    expect(validatePersisted({ user: null, market: 3 })).toEqual(defaults);
   });
 });
 
@@ -137,8 +175,29 @@ describe('persisted state: migration from version 0', () => {
     expect(state.user).toEqual(initialUserState);
   });
 
-  it('leaves a current-version state as it is', async () => {
-    const state = await rehydrate({ user: loggedInUser, _persist: { version: 1, rehydrated: false } });
+  it('arrives at the current version with an empty market state', async () => {
+    const state = await rehydrate(version0);
+    expect(state.market).toEqual(initialMarketState);
+  });
+});
+
+describe('persisted state: migration from version 1', () => {
+  const version1 = { user: loggedInUser, _persist: { version: 1, rehydrated: false } };
+
+  it('adds the market state with its defaults and keeps the user as it was', async () => {
+    const state = await rehydrate(version1);
     expect(state.user).toEqual(loggedInUser);
+    expect(state.market).toEqual(initialMarketState);
+  });
+
+  it('migration 2 alone keeps everything else', () => {
+    const migrated = migrations[2](version1 as unknown as PersistedState) as unknown as Record<string, unknown>;
+    expect(migrated).toEqual({ ...version1, market: initialMarketState });
+  });
+
+  it('leaves a current-version state as it is', async () => {
+    const state = await rehydrate({ user: loggedInUser, market: savedMarket, _persist: { version: 2, rehydrated: false } });
+    expect(state.user).toEqual(loggedInUser);
+    expect(state.market).toEqual(savedMarket);
   });
 });

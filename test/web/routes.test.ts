@@ -91,3 +91,18 @@ describe('routeFor', () => {
     for (const route of routeTable.filter((route) => !route.load)) expect(routeFor(`/${route.path}`), route.path).toBeUndefined();
   });
 });
+
+describe('market routes', () => {
+  it('registers the market tab in the layout and the chart outside it, both public', () => {
+    expect(routeFor('/hangqing?tab=crypto')).toMatchObject({ path: 'hangqing', tab: 'market', layout: true, login: false });
+    expect(routeFor('/kline?symbol=BTCUSDT&period=1h')).toMatchObject({ path: 'kline', layout: false, login: false });
+  });
+
+  it('loads each market page with its texts', async () => {
+    for (const path of ['hangqing', 'kline']) {
+      const page = await routeFor(`/${path}`)!.load!();
+      expect(typeof page.default, path).toBe('function');
+      expect(typeof page.prepare, path).toBe('function');
+    }
+  });
+});

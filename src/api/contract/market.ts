@@ -2,11 +2,13 @@
 // for rankings, the rise-and-fall distribution, candle history and the realtime socket protocol.
 // Prices and volumes travel as decimal strings, formatted with each symbol's precision.
 import { Type, type Static } from '@sinclair/typebox';
+import { candleLimitMax, candlePeriods, heartbeatIntervalMs, realtimePath, subscriptionsPerConnectionMax } from './marketConstants.ts';
+
+export { candleLimitMax, candlePeriods, heartbeatIntervalMs, realtimePath, subscriptionsPerConnectionMax };
 
 export const SymbolClass = Type.Union([Type.Literal('crypto'), Type.Literal('metal'), Type.Literal('forex')]);
 export type SymbolClass = Static<typeof SymbolClass>;
 
-export const candlePeriods = ['1m', '5m', '15m', '30m', '1h', '4h', '1d', '1w', '1M'] as const;
 export type CandlePeriod = (typeof candlePeriods)[number];
 export const CandlePeriod = Type.Union(candlePeriods.map((period) => Type.Literal(period)));
 
@@ -62,7 +64,6 @@ export const PriceDistribution = Type.Object({
 });
 export type PriceDistribution = Static<typeof PriceDistribution>;
 
-export const candleLimitMax = 1000;
 export const KlineQuery = Type.Object({
   symbol: SymbolCode,
   period: CandlePeriod,
@@ -91,9 +92,6 @@ export type KlineResult = Static<typeof KlineResult>;
 
 // Realtime socket at /api/ws (JSON text frames).
 // Channels: "tickers" (every symbol), "ticker.<SYMBOL>", "candle.<SYMBOL>.<PERIOD>".
-export const realtimePath = '/ws';
-export const subscriptionsPerConnectionMax = 50;
-export const heartbeatIntervalMs = 15_000;
 
 export type ClientMessage =
   | { op: 'subscribe'; channels: string[] }

@@ -11,9 +11,13 @@ import { CodeLogin } from './CodeLogin.tsx';
 import { RegisterForm } from './RegisterForm.tsx';
 import { ForgotForm } from './ForgotForm.tsx';
 import { GuestForm } from './GuestForm.tsx';
+import { prepareAccountTexts } from './accountTexts.ts';
 
 export type LoginMode = 'login' | 'register' | 'forgot' | 'guest';
 const modes: LoginMode[] = ['login', 'register', 'forgot', 'guest'];
+
+/** The router awaits this before the page shows: its texts. */
+export const prepare = prepareAccountTexts;
 
 export default function LoginPage() {
   const { t } = useLingui();

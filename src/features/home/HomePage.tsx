@@ -1,5 +1,6 @@
-// Home: the account card (log in / register, or the user's greeting) and shortcuts to what is
-// built. Shortcuts for features not built yet are not shown (DESIGN §1).
+// Home: the account card (log in / register, or the user's greeting), shortcuts to what is
+// built, and the market card (rankings). Shortcuts for features not built yet are not shown
+// (DESIGN §1).
 import { lazy, Suspense, useState } from 'react';
 import { useNavigate } from 'react-router-dom';
 import { useSelector } from 'react-redux';
@@ -9,6 +10,12 @@ import type { UserState } from '../auth/userSlice.ts';
 
 // The picker (a popup with animation) loads when first opened, keeping it off the first screen.
 const LanguagePicker = lazy(() => import('../../components/LanguagePicker.tsx').then((module) => ({ default: module.LanguagePicker })));
+// The market card brings the market API, the socket and its rows: it loads right after the first
+// screen instead of with it (DESIGN §8 budget). Its place is reserved so nothing jumps.
+const HomeMarkets = lazy(() => import('../market/HomeMarkets.tsx').then(async (module) => {
+  await module.prepare();
+  return module;
+}));
 
 export default function HomePage() {
   const { t } = useLingui();
@@ -67,6 +74,10 @@ export default function HomePage() {
           ))}
         </ul>
       </section>
+
+      <Suspense fallback={<div className="home-markets-placeholder" />}>
+        <HomeMarkets />
+      </Suspense>
 
       <section className="home-note" aria-label={t`About`}>
         <h2>{t`Honest by construction`}</h2>

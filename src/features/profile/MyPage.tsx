@@ -15,8 +15,12 @@ import { useGetMyUserInfoQuery, useLogoutMutation } from '../auth/authApi.ts';
 import { loggedOut, userInfoReceived, type UserState } from '../auth/userSlice.ts';
 import { ChangePasswordPopup } from './ChangePasswordPopup.tsx';
 import { confirmDialog } from '../../components/feedback.tsx';
+import { prepareAccountTexts } from '../auth/accountTexts.ts';
 
 declare const __APP_VERSION__: string;
+
+/** The router awaits this before the page shows: its texts. */
+export const prepare = prepareAccountTexts;
 
 export default function MyPage() {
   const { t, i18n } = useLingui();

@@ -13,6 +13,7 @@ import { locales } from '../../lib/locales.ts';
 import { useGetMyUserInfoQuery, useUpdatePersonalDataMutation } from '../auth/authApi.ts';
 import { userInfoReceived } from '../auth/userSlice.ts';
 import { showToast } from '../../components/feedback.tsx';
+import { prepareAccountTexts } from '../auth/accountTexts.ts';
 
 type Values = Omit<PersonalDataBody, 'birthday'> & { birthday?: Date };
 
@@ -28,6 +29,9 @@ function changedFields(values: Values, user: UserInfo): PersonalDataBody {
   }
   return body as PersonalDataBody;
 }
+
+/** The router awaits this before the page shows: its texts. */
+export const prepare = prepareAccountTexts;
 
 export default function PersonalDataPage() {
   const { t, i18n } = useLingui();

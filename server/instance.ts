@@ -1,0 +1,137 @@
+// One server instance: the app, the market bus its view listens on (Redis when REDIS_URL is set,
+// so every instance sees the leader's ticks), and the market engine, which runs only while this
+// instance holds the engine lock. main.ts starts one; the scale-out tests start two of them on
+// one PostgreSQL and one Redis, so they exercise the same wiring.
+import { Redis } from 'ioredis';
+import type { FastifyBaseLogger } from 'fastify';
+import { buildApp, type BuildOptions, type BuiltApp } from './app.ts';
+import { localBus } from './domain/market/bus.ts';
+import { MarketEngine, type PriceSource } from './domain/market/engine.ts';
+import {
+  advisoryLockLeadership, lockRetryIntervalMs, singleProcessLeadership, type Leadership,
+} from './domain/market/leader.ts';
+import { redisBus } from './domain/market/redisBus.ts';
+import type { SymbolSpec } from './domain/market/symbols.ts';
+import { systemClock } from './lib/time.ts';
+
+export interface InstanceOptions extends Omit<BuildOptions, 'marketBus' | 'redis'> {
+  /** A new price source for each term as leader (the engine starts from the stored state each time). */
+  priceSource: () => PriceSource;
+  /** The symbols the engine quotes; all of them by default (tests take a few). */
+  engineSpecs?: SymbolSpec[];
+  /** The Redis pub/sub channel of the market; instances that share it see the same market. */
+  marketChannel?: string;
+  /** Pace of the engine-lock attempts and checks. */
+  lockRetryIntervalMs?: number;
+}
+
+export interface Instance extends BuiltApp {
+  leadership: Leadership;
+  /** The running engine while this instance leads, else undefined. */
+  readonly engine: MarketEngine | undefined;
+  /** Stops the engine, gives up the lock, closes the app and the Redis connections (not the database). */
+  close(): Promise<void>;
+}
+
+export async function startInstance(options: InstanceOptions): Promise<Instance> {
+  const { config, database } = options;
+  const clock = options.clock ?? systemClock;
+  let log: FastifyBaseLogger | undefined;
+  const logError = (message: string) => (error: unknown) => log?.error({ err: error }, message);
+  const redis = config.redisUrl ? new Redis(config.redisUrl, { maxRetriesPerRequest: 2 }) : undefined;
+  redis?.on('error', logError('redis connection failed'));
+  const marketBus = config.redisUrl
+    ? await redisBus(config.redisUrl, { channel: options.marketChannel, onError: logError('market bus failed') })
+    : localBus();
+  const built = await buildApp({ ...options, redis, marketBus });
+  log = built.app.log;
+
+  const leadership = database.kind === 'postgres' && config.databaseUrl
+    ? advisoryLockLeadership({
+      databaseUrl: config.databaseUrl, retryIntervalMs: options.lockRetryIntervalMs, onError: logError('engine lock session failed'),
+    })
+    : singleProcessLeadership();
+  const runner = new EngineRunner(() => new MarketEngine({
+    db: database.db, clock, bus: marketBus, source: options.priceSource(), seed: config.market.seed,
+    specs: options.engineSpecs, tickIntervalMs: config.market.tickIntervalMs, tickRetentionMs: config.market.tickRetentionMs,
+    onError: logError('market engine tick failed'),
+  }), built.app.log, options.lockRetryIntervalMs ?? lockRetryIntervalMs);
+  await leadership.start((leading) => runner.follow(leading));
+  // At start-up the leader back-fills and loads the market before the instance takes requests.
+  await runner.settled();
+
+  return {
+    ...built,
+    leadership,
+    get engine() { return runner.engine; },
+    async close() {
+      await runner.close();
+      await leadership.stop();
+      await built.app.close();
+      await marketBus.close();
+      await redis?.quit();
+    },
+  };
+}
+
+/**
+ * Starts the engine when the instance gains the lock and stops it when it loses it, one change at
+ * a time, so a quick loss and gain never runs two engines in one process. Each term gets a fresh
+ * engine that starts from what the previous leader stored.
+ */
+class EngineRunner {
+  #engine: MarketEngine | undefined;
+  #leading = false;
+  #queue: Promise<void> = Promise.resolve();
+  #closed = false;
+  #retryTimer: ReturnType<typeof setTimeout> | undefined;
+
+  constructor(
+    private readonly makeEngine: () => MarketEngine,
+    private readonly log: FastifyBaseLogger,
+    private readonly retryIntervalMs: number,
+  ) {}
+
+  get engine() { return this.#engine; }
+
+  follow(leading: boolean) {
+    this.#leading = leading;
+    this.#queue = this.#queue.then(() => this.#apply()).catch((error: unknown) => {
+      this.log.error({ err: error }, 'market engine failed to start or stop');
+      // A leader whose engine failed to start tries again, rather than holding the lock idle.
+      if (this.#leading && !this.#engine && !this.#closed) {
+        clearTimeout(this.#retryTimer);
+        this.#retryTimer = setTimeout(() => this.follow(this.#leading), this.retryIntervalMs);
+      }
+    });
+  }
+
+  settled() { return this.#queue; }
+
+  async close() {
+    this.#closed = true;
+    clearTimeout(this.#retryTimer);
+    await this.#queue;
+    const engine = this.#engine;
+    this.#engine = undefined;
+    await engine?.stop();
+  }
+
+  async #apply() {
+    if (this.#closed) return;
+    if (this.#leading && !this.#engine) {
+      const startedMs = Date.now();
+      const engine = this.makeEngine();
+      await engine.init();
+      if (this.#closed || !this.#leading) return;
+      this.#engine = engine;
+      engine.start();
+      this.log.info(`this instance leads: market engine ready in ${Date.now() - startedMs} ms`);
+    } else if (!this.#leading && this.#engine) {
+      const engine = this.#engine;
+      this.#engine = undefined;
+      this.log.warn('this instance lost the engine lock: market engine stopped');
+      await engine.stop();
+    }
+  }
+}

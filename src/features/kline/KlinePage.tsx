@@ -1,0 +1,138 @@
+// /kline?symbol=BTCUSDT&period=1h: one symbol's 24 h figures, its candlestick chart with a period
+// switcher and indicator toggles, and a way back. The period is kept in the address so a reload
+// or back returns to the same chart. No trade buttons until trading exists (DESIGN §1).
+import { useState } from 'react';
+import { Link, useSearchParams } from 'react-router-dom';
+import { useLingui } from '@lingui/react/macro';
+import type { MessageDescriptor } from '@lingui/core';
+import { msg } from '@lingui/core/macro';
+import type { CandlePeriod, Ticker } from '../../api/contract/market.ts';
+import { candlePeriods } from '../../api/contract/marketConstants.ts';
+import { PageHeader } from '../../components/PageHeader.tsx';
+import { ChangeBadge, StarButton, useFlash } from '../market/TickerRow.tsx';
+import { StaleNotice } from '../market/MarketStates.tsx';
+import { decimalsOf, directionOf, formatChange, formatCompact, formatPrice, intlOf, tickerPrice } from '../market/format.ts';
+import { useFavourites, useTickers } from '../market/useMarketData.ts';
+import { KlineChart } from './KlineChart.tsx';
+import { defaultIndicators, indicatorNames, type IndicatorName } from './chartData.ts';
+import './kline.css';
+import { prepareMarketTexts } from '../market/catalog.ts';
+
+export const defaultSymbol = 'BTCUSDT';
+export const defaultPeriod: CandlePeriod = '15m';
+
+/** Visible label and spoken name of each period. */
+const periodLabels: Record<CandlePeriod, { short: MessageDescriptor; long: MessageDescriptor }> = {
+  '1m': { short: msg`1m`, long: msg`1 minute` },
+  '5m': { short: msg`5m`, long: msg`5 minutes` },
+  '15m': { short: msg`15m`, long: msg`15 minutes` },
+  '30m': { short: msg`30m`, long: msg`30 minutes` },
+  '1h': { short: msg`1h`, long: msg`1 hour` },
+  '4h': { short: msg`4h`, long: msg`4 hours` },
+  '1d': { short: msg`1D`, long: msg`1 day` },
+  '1w': { short: msg`1W`, long: msg`1 week` },
+  '1M': { short: msg`1M`, long: msg`1 month` },
+};
+
+const indicatorTitles: Record<IndicatorName, MessageDescriptor> = {
+  MA: msg`Moving average`,
+  EMA: msg`Exponential moving average`,
+  BOLL: msg`Bollinger bands`,
+  VOL: msg`Volume`,
+  MACD: msg`Moving average convergence divergence`,
+  RSI: msg`Relative strength index`,
+};
+
+const isPeriod = (value: unknown): value is CandlePeriod => candlePeriods.includes(value as CandlePeriod);
+
+function Stats({ ticker, intl }: { ticker: Ticker; intl: string }) {
+  const { t } = useLingui();
+  const { base, quote } = ticker;
+  const flash = useFlash(ticker.last);
+  const direction = directionOf(ticker.changePercent24h);
+  return (
+    <section className="kline-stats" aria-label={t`24h figures`}>
+      <div className="kline-last">
+        <p className={`kline-price ${direction}${flash ? ` flash-${flash}` : ''}`} data-testid="kline-last">
+          <span className="visually-hidden">{t`Last price`} </span>{tickerPrice(ticker)}
+        </p>
+        <p className={`kline-change ${direction}`}>
+          <span className="visually-hidden">{t`24h change`} </span>
+          {formatChange(ticker.change24h, ticker.pricePrecision)} <ChangeBadge percent={ticker.changePercent24h} />
+        </p>
+        {!ticker.open && <p className="closed-badge large">{t`Market closed`}</p>}
+      </div>
+      <dl className="kline-figures">
+        <div><dt>{t`24h high`}</dt><dd>{formatPrice(ticker.high24h, ticker.pricePrecision)}</dd></div>
+        <div><dt>{t`24h low`}</dt><dd>{formatPrice(ticker.low24h, ticker.pricePrecision)}</dd></div>
+        <div><dt>{t`24h volume (${base})`}</dt><dd>{formatCompact(ticker.volume24h, intl)}</dd></div>
+        <div><dt>{t`24h turnover (${quote})`}</dt><dd>{formatCompact(ticker.quoteVolume24h, intl)}</dd></div>
+      </dl>
+    </section>
+  );
+}
+
+/** The router awaits this before the page shows: its texts. */
+export const prepare = prepareMarketTexts;
+
+export default function KlinePage() {
+  const { t, i18n } = useLingui();
+  const [params, setParams] = useSearchParams();
+  const symbol = (params.get('symbol') ?? defaultSymbol).toUpperCase();
+  const period = isPeriod(params.get('period')) ? params.get('period') as CandlePeriod : defaultPeriod;
+  const [indicators, setIndicators] = useState<IndicatorName[]>(defaultIndicators);
+  const view = useTickers();
+  const { favourites, toggle } = useFavourites();
+  const ticker = view.tickers?.find((candidate) => candidate.symbol === symbol);
+  const intl = intlOf(i18n.locale);
+
+  const choosePeriod = (next: CandlePeriod) => {
+    const updated = new URLSearchParams(params);
+    updated.set('period', next);
+    setParams(updated, { replace: true });
+  };
+  const toggleIndicator = (name: IndicatorName) => setIndicators((current) =>
+    (current.includes(name) ? current.filter((shown) => shown !== name) : [...current, name]));
+
+  const title = ticker?.displayName ?? symbol;
+  const periodName = i18n._(periodLabels[period].long);
+  return (
+    <div className="kline-page">
+      <PageHeader title={title} fallback="/hangqing"
+        right={ticker && <StarButton ticker={ticker} starred={favourites.includes(ticker.symbol)} onToggle={toggle} />} />
+      {view.stale && <StaleNotice asOfMs={view.asOfMs} offline={view.offline} />}
+      {ticker && <Stats ticker={ticker} intl={intl} />}
+      {!ticker && view.loading && <p className="center-note" role="status">{t`Loading...`}</p>}
+      {!ticker && !view.loading && (
+        <div className="center-note" role="alert">
+          <p>{view.failed ? t`The markets could not be loaded.` : t`There is no market ${symbol}.`}</p>
+          {view.failed
+            ? <button type="button" className="retry-button" onClick={() => void view.refetch()}>{t`Retry`}</button>
+            : <Link to="/hangqing">{t`All markets`}</Link>}
+        </div>
+      )}
+      <div className="kline-periods" role="radiogroup" aria-label={t`Chart period`}>
+        {candlePeriods.map((code) => (
+          <button key={code} type="button" role="radio" aria-checked={period === code}
+            aria-label={i18n._(periodLabels[code].long)} className={`period-button${period === code ? ' active' : ''}`}
+            onClick={() => choosePeriod(code)}>
+            {i18n._(periodLabels[code].short)}
+          </button>
+        ))}
+      </div>
+      {ticker && (
+        <KlineChart symbol={ticker.symbol} displayName={ticker.displayName} pricePrecision={ticker.pricePrecision} volumePrecision={decimalsOf(ticker.volume24h)}
+          period={period} indicators={indicators} label={t`Candlestick chart of ${title}, ${periodName} candles`} />
+      )}
+      <div className="kline-indicators" role="group" aria-label={t`Indicators`}>
+        {indicatorNames.map((name) => (
+          <button key={name} type="button" aria-pressed={indicators.includes(name)} title={i18n._(indicatorTitles[name])}
+            aria-label={`${name}: ${i18n._(indicatorTitles[name])}`} className={`indicator-button${indicators.includes(name) ? ' active' : ''}`}
+            onClick={() => toggleIndicator(name)}>
+            {name}
+          </button>
+        ))}
+      </div>
+    </div>
+  );
+}

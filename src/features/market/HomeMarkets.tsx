@@ -1,0 +1,68 @@
+// The home page's market card, loaded after the first screen (React.lazy): the 24 h trading
+// ranking, hot, gainers and losers (see `rank` for what each means), five rows each, with "More"
+// leading to the matching view of /hangqing. Plain elements only, no antd-mobile.
+import { useState } from 'react';
+import { Link } from 'react-router-dom';
+import { useLingui } from '@lingui/react/macro';
+import type { MessageDescriptor } from '@lingui/core';
+import { msg } from '@lingui/core/macro';
+import { FailedNotice, LoadingRows, StaleNotice } from './MarketStates.tsx';
+import { TickerRow } from './TickerRow.tsx';
+import { intlOf } from './format.ts';
+import { rank, rankings, type Ranking } from './tickers.ts';
+import { useTickers } from './useMarketData.ts';
+import { prepareMarketTexts } from './catalog.ts';
+
+export const homeRowsMax = 5;
+
+const titles: Record<Ranking, MessageDescriptor> = {
+  volume: msg`24h trading ranking`,
+  hot: msg`Hot`,
+  gainers: msg`Gainers`,
+  losers: msg`Losers`,
+};
+
+/** Where "More" goes: the market page in the order that continues the list. */
+const moreLinks: Record<Ranking, string> = {
+  volume: '/hangqing?sort=volume-desc',
+  hot: '/hangqing',
+  gainers: '/hangqing?sort=change-desc',
+  losers: '/hangqing?sort=change-asc',
+};
+
+/** The router awaits this before the page shows: its texts. */
+export const prepare = prepareMarketTexts;
+
+export default function HomeMarkets() {
+  const { t, i18n } = useLingui();
+  const [ranking, setRanking] = useState<Ranking>('volume');
+  const view = useTickers();
+  const intl = intlOf(i18n.locale);
+  const rows = view.tickers ? rank(view.tickers, ranking, homeRowsMax) : [];
+  const title = i18n._(titles[ranking]);
+  return (
+    <section className="home-markets" aria-label={t`Markets`}>
+      <div className="home-markets-tabs" role="tablist" aria-label={t`Market rankings`}>
+        {rankings.map((key) => (
+          <button key={key} type="button" role="tab" id={`ranking-${key}`} aria-selected={ranking === key}
+            aria-controls="ranking-panel" className={`ranking-tab${ranking === key ? ' active' : ''}`}
+            onClick={() => setRanking(key)}>
+            {i18n._(titles[key])}
+          </button>
+        ))}
+      </div>
+      <div id="ranking-panel" role="tabpanel" aria-labelledby={`ranking-${ranking}`}>
+        {view.stale && <StaleNotice asOfMs={view.asOfMs} offline={view.offline} />}
+        {view.loading && <LoadingRows label={t`Loading markets`} />}
+        {view.failed && <FailedNotice offline={view.offline} onRetry={() => void view.refetch()} />}
+        {view.tickers && rows.length === 0 && <p className="empty-note">{t`No markets in this list right now.`}</p>}
+        {rows.length > 0 && (
+          <ul className="ticker-list" aria-label={title}>
+            {rows.map((ticker) => <TickerRow key={ticker.symbol} ticker={ticker} intl={intl} />)}
+          </ul>
+        )}
+        <Link className="more-link" to={moreLinks[ranking]} aria-label={t`More: ${title}`}>{t`More`}</Link>
+      </div>
+    </section>
+  );
+}

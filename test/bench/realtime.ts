@@ -1,0 +1,200 @@
+// Realtime fan-out benchmark (DESIGN §8: market ticks to 5 000 WebSocket clients, p99
+// tick-to-client ≤ 50 ms). The server runs here, in-process on PGlite, with the market engine
+// driven on an interval; the clients run in a child process (test/bench/realtimeClients.ts), so
+// this process's CPU is the server's. Each client holds "tickers" and one "ticker.<SYMBOL>"; a
+// latency sample is a frame's arrival time minus the tick time it carries (the engine's clock,
+// taken when the tick is made, so storing the ticks is part of it). Measured, never asserted.
+import { execFileSync, fork, type ChildProcess } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { loadConfig } from '../../server/config.ts';
+import { openDatabase } from '../../server/db/client.ts';
+import { buildApp } from '../../server/app.ts';
+import { localBus, type MarketBus } from '../../server/domain/market/bus.ts';
+import { MarketEngine, simulatorSource } from '../../server/domain/market/engine.ts';
+import { symbolSpecs } from '../../server/domain/market/symbols.ts';
+import { createKeys } from '../../server/plugins/encryption.ts';
+import { systemClock } from '../../server/lib/time.ts';
+import { apiPrefix } from '../../src/api/contract/paths.ts';
+import { realtimePath } from '../../src/api/contract/market.ts';
+import type { ClientCommand, ClientReport } from './realtimeClients.ts';
+
+const tickIntervalMs = Number(process.env.BENCH_REALTIME_TICK_MS ?? 200);
+const ticksPerRound = Number(process.env.BENCH_REALTIME_TICKS ?? 50);
+const clientCounts = (process.env.BENCH_REALTIME_CLIENTS ?? '1000,5000').split(',').map(Number);
+/** File descriptors a process needs besides its sockets (PGlite, modules, stdio, the listener). */
+const fdSpare = 256;
+const connectLimitMs = 120_000;
+const drainMs = 1_000;
+
+const percentile = (sorted: number[], p: number) => sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)];
+
+function openFileLimit(): number {
+  try {
+    const text = execFileSync('sh', ['-c', 'ulimit -n'], { encoding: 'utf8' }).trim();
+    return text === 'unlimited' ? Number.POSITIVE_INFINITY : Number(text);
+  } catch {
+    return Number.NaN;
+  }
+}
+
+/** A bus that times each publish: with the in-process bus that is the view update and the whole fan-out. */
+function timedBus(inner: MarketBus, samples: number[]): MarketBus {
+  return {
+    async publish(update) {
+      const started = performance.now();
+      await inner.publish(update);
+      samples.push(performance.now() - started);
+    },
+    subscribe: (listener) => inner.subscribe(listener),
+    close: () => inner.close(),
+  };
+}
+
+class ClientProcess {
+  readonly #child: ChildProcess;
+  #waiting: ((report: ClientReport) => void) | undefined;
+
+  constructor() {
+    this.#child = fork(path.join(import.meta.dirname, 'realtimeClients.ts'), [], {
+      execArgv: ['--import', 'tsx'], stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
+    });
+    this.#child.on('message', (report: ClientReport) => this.#waiting?.(report));
+  }
+
+  ask(command: ClientCommand, limitMs: number): Promise<ClientReport> {
+    return new Promise((resolve, reject) => {
+      const timer = setTimeout(() => reject(new Error(`the client process did not answer ${command.type} within ${limitMs} ms`)), limitMs);
+      this.#waiting = (report) => {
+        clearTimeout(timer);
+        this.#waiting = undefined;
+        resolve(report);
+      };
+      this.#child.send(command);
+    });
+  }
+
+  send(command: ClientCommand) {
+    this.#child.send(command);
+  }
+
+  async stop() {
+    await this.ask({ type: 'close' }, 30_000).catch(() => this.#child.kill());
+  }
+}
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+/** The server under test: the app on PGlite, its realtime hub, and an engine ticked on demand. */
+async function startBenchServer() {
+  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'bourse-bench-realtime-'));
+  const database = await openDatabase({ pgliteDir: path.join(dataDir, 'pgdata') });
+  const config = { ...loadConfig({ DATA_DIR: dataDir }), webRoot: path.join(dataDir, 'no-web') };
+  const publishMs: number[] = [];
+  const bus = timedBus(localBus(), publishMs);
+  const { app, realtime } = await buildApp({ config, database, keys: createKeys(), logger: false, marketBus: bus });
+  const engine = new MarketEngine({
+    db: database.db, clock: systemClock, bus, source: simulatorSource('bench'), seed: 'bench',
+    tickIntervalMs, tickRetentionMs: 3_600_000,
+  });
+  const initStartedMs = Date.now();
+  await engine.init();
+  console.log(`realtime: market engine ready on PGlite in ${Date.now() - initStartedMs} ms (${symbolSpecs.length} symbols); `
+    + `ticks every ${tickIntervalMs} ms, ${ticksPerRound} ticks per round`);
+  await app.listen({ port: 0, host: '127.0.0.1', backlog: 4096 });
+  const url = `ws://127.0.0.1:${(app.server.address() as { port: number }).port}${apiPrefix}${realtimePath}`;
+  const tickMs: number[] = [];
+  let ticking = false;
+  return {
+    url, realtime, publishMs, tickMs,
+    get ticking() { return ticking; },
+    /** One engine tick at the wall clock, skipped while the previous one runs (as the engine's timer does). */
+    async tick() {
+      if (ticking) return;
+      ticking = true;
+      const started = performance.now();
+      try {
+        await engine.tickOnce(Date.now());
+      } finally {
+        tickMs.push(performance.now() - started);
+        ticking = false;
+      }
+    },
+    async close() {
+      await app.close();
+      await database.close();
+      fs.rmSync(dataDir, { recursive: true, force: true });
+    },
+  };
+}
+
+type BenchServer = Awaited<ReturnType<typeof startBenchServer>>;
+
+/** Connects `count` clients, warms up, publishes a round of ticks on the interval and prints the figures. */
+async function measureRound(server: BenchServer, clients: ClientProcess, count: number) {
+  const symbols = symbolSpecs.filter((spec) => spec.class === 'crypto').map((spec) => spec.symbol);
+  const ready = await clients.ask({ type: 'connect', url: server.url, count, symbols, concurrency: 64, limitMs: connectLimitMs },
+    connectLimitMs + 10_000);
+  if (ready.type !== 'ready') throw new Error(`unexpected answer ${ready.type}`);
+  if (ready.failed > 0) console.log(`realtime, ${count} clients: ${ready.failed} failed to connect (${ready.firstError ?? 'time limit'})`);
+  for (let i = 0; i < 5; i += 1) {
+    await server.tick();
+    await sleep(tickIntervalMs);
+  }
+  await clients.ask({ type: 'report' }, 30_000);
+  clients.send({ type: 'reset' });
+  server.publishMs.length = 0;
+  server.tickMs.length = 0;
+  const skippedBefore = server.realtime.stats.updatesSkipped;
+  const cpuBefore = process.cpuUsage();
+  const startedMs = performance.now();
+  for (let published = 0; published < ticksPerRound; published += 1) {
+    await sleep(tickIntervalMs);
+    void server.tick();
+  }
+  while (server.ticking) await sleep(10);
+  const cpu = process.cpuUsage(cpuBefore);
+  const cpuPercent = ((cpu.user + cpu.system) / 1000 / (performance.now() - startedMs)) * 100;
+  await sleep(drainMs);
+  const report = await clients.ask({ type: 'report' }, 30_000);
+  if (report.type !== 'report') throw new Error(`unexpected answer ${report.type}`);
+
+  const rssMb = process.memoryUsage().rss / 2 ** 20;
+  const fanOut = [...server.publishMs].sort((a, b) => a - b);
+  const engineOnly = server.tickMs.map((total, index) => total - (server.publishMs[index] ?? 0)).sort((a, b) => a - b);
+  const ms = (value: number | undefined) => `${(value ?? Number.NaN).toFixed(1)} ms`;
+  console.log(`realtime, ${ready.connected} clients × 2 channels, ${fanOut.length} ticks: tick-to-client `
+    + `p50 ${ms(report.p50Ms)}, p99 ${ms(report.p99Ms)}, max ${ms(report.maxMs)} over ${report.updates} updates (budget p99 ≤ 50 ms)`);
+  console.log(`  server CPU ${cpuPercent.toFixed(0)} % of one core, RSS ${rssMb.toFixed(0)} MB (PGlite included); `
+    + `per tick: engine (simulate, store ticks) p50 ${ms(percentile(engineOnly, 50))}, fan-out to every socket `
+    + `p50 ${ms(percentile(fanOut, 50))}, p99 ${ms(percentile(fanOut, 99))}`);
+  console.log(`  client process CPU ${report.cpuPercent.toFixed(0)} % of one core; seq gaps ${report.gaps}, updates skipped `
+    + `for backpressure ${server.realtime.stats.updatesSkipped - skippedBefore}, sockets closed ${report.closed}`);
+}
+
+export async function realtimeBench() {
+  const fdLimit = openFileLimit();
+  const server = await startBenchServer();
+  try {
+    for (const count of clientCounts) {
+      if (!(fdLimit >= count + fdSpare)) {
+        console.log(`realtime, ${count} clients: skipped: the open-file limit is ${fdLimit}, and the server and the client `
+          + `process each need about ${count + fdSpare}. Raise it in the shell first (ulimit -n ${count * 2 + fdSpare}) and run again.`);
+        continue;
+      }
+      const clients = new ClientProcess();
+      try {
+        await measureRound(server, clients, count);
+      } finally {
+        await clients.stop();
+      }
+      // Let the server see the closes before the next round.
+      for (let waitedMs = 0; server.realtime.stats.connections > 0 && waitedMs < 10_000; waitedMs += 50) await sleep(50);
+    }
+  } finally {
+    await server.close();
+  }
+}
+
+if (process.argv[1] && path.resolve(process.argv[1]) === import.meta.filename) await realtimeBench();
