@@ -3,6 +3,8 @@
 // helper and treated as 0 by the other.
 import { describe, expect, it } from 'vitest';
 import { formatAmount, truncateDecimals, truncateOrZero, withThousands } from '../../src/lib/number.ts';
+// The simulator's seeded generator, so a failure can be reproduced.
+import { seededRandom } from '../../server/domain/market/simulator.ts';
 
 describe('truncateDecimals', () => {
   it('truncates instead of rounding', () => {
@@ -147,18 +149,6 @@ describe('formatAmount', () => {
 // Property-style check: for many random decimal strings, the helper must agree with a plain
 // string-slicing oracle, and the result may only move toward zero.
 describe('truncateDecimals on random decimal strings', () => {
-  /** A small seeded generator (mulberry32) so that a failure can be reproduced. */
-  function seeded(seed: number) {
-    let state = seed >>> 0;
-    return () => {
-      state = (state + 0x6d2b79f5) >>> 0;
-      let t = state;
-      t = Math.imul(t ^ (t >>> 15), t | 1);
-      t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-      return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-    };
-  }
-
   function randomDecimal(random: () => number): string {
     const digits = (count: number) => Array.from({ length: count }, () => Math.floor(random() * 10)).join('');
     const sign = random() < 0.3 ? '-' : '';
@@ -188,7 +178,7 @@ describe('truncateDecimals on random decimal strings', () => {
   const abs = (value: bigint) => (value < 0n ? -value : value);
 
   it('matches the string-slicing oracle and only ever moves toward zero', () => {
-    const random = seeded(20260102);
+    const random = seededRandom(20260102);
     for (let run = 0; run < 2000; run += 1) {
       const value = randomDecimal(random);
       const decimals = Math.floor(random() * 10);
