@@ -20,10 +20,7 @@ export function ForgotForm({ onDone }: { onDone: () => void }) {
   const [resetPassword, { isLoading }] = useResetPasswordMutation();
   return (
     <>
-      <AccountTypeTabs value={accountType} onChange={(value) => {
-        setAccountType(value);
-        form.resetFields(['account', 'code']);
-      }} />
+      <AccountTypeTabs value={accountType} onChange={setAccountType} form={form} />
       <Form form={form} layout="vertical" requiredMarkStyle="none"
         onFinish={async (values: Values) => {
           const result = await resetPassword({

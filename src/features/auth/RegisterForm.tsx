@@ -36,10 +36,7 @@ export function RegisterForm({ onLogin }: { onLogin: () => void }) {
 
   return (
     <>
-      <AccountTypeTabs value={accountType} onChange={(value) => {
-        setAccountType(value);
-        form.resetFields(['account', 'code']);
-      }} />
+      <AccountTypeTabs value={accountType} onChange={setAccountType} form={form} />
       <Form form={form} layout="vertical" requiredMarkStyle="none"
         initialValues={{ inviteCode: params.get('inviteCode') ?? '', agreed: false }}
         onFinish={async (values: Values) => {
