@@ -4,7 +4,7 @@
 // two periods agree at the present but not candle by candle in the past (stated in the README).
 import type { CandlePeriod } from '../../../src/api/contract/market.ts';
 import { isMarketOpen } from './calendar.ts';
-import { fixedPeriodMs, nextPeriodStart, periodStart, previousPeriodStart, type CandleUnits } from './candles.ts';
+import { nextPeriodStart, periodStart, previousPeriodStart, type CandleUnits } from './candles.ts';
 import { SymbolSimulator } from './simulator.ts';
 import { parsePrice, type SymbolSpec } from './symbols.ts';
 
@@ -58,5 +58,3 @@ export function buildHistory(spec: SymbolSpec, period: CandlePeriod, nowMs: numb
     open: units(candle.open), high: units(candle.high), low: units(candle.low), close: units(candle.close), volume: candle.volume,
   }));
 }
-
-export const periodLengthMs = (period: CandlePeriod) => fixedPeriodMs[period] ?? 31 * 86_400_000;

@@ -4,7 +4,7 @@
 // (see useMarketData.ts). Every read is quiet: the pages show failures in place (offline, stale).
 import { api } from '../../api/api.ts';
 import type {
-  Candle, CandlePeriod, KlineResult, LastPrice, PriceDistribution, SymbolClass, Ticker,
+  Candle, CandlePeriod, KlineResult, PriceDistribution, Ticker,
 } from '../../api/contract/market.ts';
 import { paths } from '../../api/contract/paths.ts';
 import { realtime } from '../../api/realtime.ts';
@@ -21,10 +21,6 @@ const newerCandle = (current: Candle | null, incoming: Candle | null) =>
 
 export const marketApi = api.injectEndpoints({
   endpoints: (build) => ({
-    /** Symbols with 24 h statistics, optionally of one class. */
-    getSymbols: build.query<Ticker[], SymbolClass | undefined>({
-      query: (klass) => ({ url: paths.symbolList, params: { class: klass }, quiet: true }),
-    }),
     /** Every symbol's ticker: the market page, the home rankings and the chart header. */
     getTickerList: build.query<Ticker[], void>({
       query: () => ({ url: paths.tickerList, quiet: true }),
@@ -42,9 +38,6 @@ export const marketApi = api.injectEndpoints({
         await cacheEntryRemoved;
         stop();
       },
-    }),
-    getLastPrice: build.query<LastPrice, string>({
-      query: (symbol) => ({ url: paths.symbolPrice, params: { symbol }, quiet: true }),
     }),
     getPriceDistribution: build.query<PriceDistribution, void>({
       query: () => ({ url: paths.priceDistribution, quiet: true }),
@@ -76,6 +69,6 @@ export const marketApi = api.injectEndpoints({
 });
 
 export const {
-  useGetSymbolsQuery, useGetTickerListQuery, useGetLastPriceQuery, useGetPriceDistributionQuery, useGetCandlesQuery,
+  useGetTickerListQuery, useGetPriceDistributionQuery, useGetCandlesQuery,
   useGetLiveCandleQuery,
 } = marketApi;
