@@ -45,8 +45,9 @@ export const userSlice = createSlice({
       state.countryInfo = action.payload;
     },
     redirectRemembered(state, action: PayloadAction<string>) {
-      // The login page itself is never a redirect target (spec §2).
-      state.redirectTo = action.payload.startsWith('/login') ? '' : action.payload;
+      // The login page itself is never a redirect target (spec §2); asking to remember it keeps
+      // the page remembered before, so a 401 answered on /login does not lose the way back.
+      if (!action.payload.startsWith('/login')) state.redirectTo = action.payload;
     },
     redirectConsumed(state) {
       state.redirectTo = '';
