@@ -1,6 +1,6 @@
 // End-to-end journeys of the foundation in Chromium at a phone viewport, against the real server.
 import { describe, expect, inject, it, onTestFailed } from 'vitest';
-import { browserForFile, codeFromOutbox, phoneContext, settled } from './browser.ts';
+import { browserForFile, codeFromOutbox, phonePage, settled } from './browser.ts';
 
 const baseUrl = inject('baseUrl');
 const dataDir = inject('dataDir');
@@ -8,8 +8,7 @@ const browser = browserForFile();
 
 describe('accounts in the browser', () => {
   it('registers with the e-mailed code, keeps the session and Korean across a reload, and logs out', async () => {
-    const context = await phoneContext(browser());
-    const page = await context.newPage();
+    const { page } = await phonePage(browser());
     onTestFailed(async () => {
       await page.screenshot({ path: 'test-results/register-journey.png' });
     });
@@ -48,12 +47,10 @@ describe('accounts in the browser', () => {
     expect(await page.evaluate(() => localStorage.getItem('token'))).toBeNull();
     await page.goto(`${baseUrl}/#/my`);
     await page.waitForURL(/#\/login/);
-    await context.close();
   });
 
   it('sends a guarded route to /login and back there after logging in', async () => {
-    const context = await phoneContext(browser());
-    const page = await context.newPage();
+    const { page } = await phonePage(browser());
     await page.goto(`${baseUrl}/#/gerenziliao`);
     await page.waitForURL(/#\/login/);
     await settled(page);
@@ -62,12 +59,10 @@ describe('accounts in the browser', () => {
     await page.getByRole('button', { name: 'Log in', exact: true }).click();
     await page.waitForURL(/#\/gerenziliao/);
     await expect.poll(() => page.getByPlaceholder('Surname').inputValue()).toBe('Demo');
-    await context.close();
   });
 
   it('gives a new guest an initial password once and lets them in', async () => {
-    const context = await phoneContext(browser());
-    const page = await context.newPage();
+    const { page } = await phonePage(browser());
     await page.goto(`${baseUrl}/#/login?mode=guest`);
     await settled(page);
     await page.getByPlaceholder('Account name').fill(`guest_${Date.now()}`);
@@ -78,6 +73,5 @@ describe('accounts in the browser', () => {
     await page.waitForURL(/#\/home/);
     await page.goto(`${baseUrl}/#/my`);
     await page.getByText('You are still using the initial password. Please change it.').waitFor({ state: 'visible' });
-    await context.close();
   });
 });

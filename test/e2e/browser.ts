@@ -3,7 +3,7 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { afterAll, beforeAll } from 'vitest';
+import { afterAll, beforeAll, onTestFinished } from 'vitest';
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
 
 export const chromiumPath = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
@@ -26,8 +26,20 @@ export async function persistentPhoneContext(): Promise<BrowserContext> {
       '--disable-component-update', '--disable-sync'],
   });
   context.setDefaultTimeout(20_000);
+  // A persistent context is a browser of its own: close it with the test, however it ends.
+  onTestFinished(() => context.close());
   context.once('close', () => setTimeout(() => fs.rm(profile, { recursive: true, force: true, maxRetries: 5 }, () => undefined), 500));
   return context;
+}
+
+/**
+ * A phone-sized context and page for the running test, closed when the test finishes (passed
+ * or failed).
+ */
+export async function phonePage(browser: Browser): Promise<{ context: BrowserContext; page: Page }> {
+  const context = await phoneContext(browser);
+  onTestFinished(() => context.close());
+  return { context, page: await context.newPage() };
 }
 
 export async function phoneContext(browser: Browser): Promise<BrowserContext> {

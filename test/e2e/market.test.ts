@@ -4,7 +4,7 @@
 // chart and its periods, and the saved list with its age when the network is down.
 import { describe, expect, inject, it, onTestFailed } from 'vitest';
 import type { Page } from 'playwright-core';
-import { browserForFile, phoneContext, settled } from './browser.ts';
+import { browserForFile, phonePage, settled } from './browser.ts';
 
 const baseUrl = inject('baseUrl');
 const browser = browserForFile();
@@ -39,8 +39,7 @@ const chartPicture = (page: Page) => page.evaluate(() =>
 
 describe('market quotes in the browser', () => {
   it('moves the prices on /hangqing while the page is open (realtime socket)', async () => {
-    const context = await phoneContext(browser());
-    const page = await context.newPage();
+    const { page } = await phonePage(browser());
     onTestFailed(async () => {
       await page.screenshot({ path: 'test-results/market-live.png' });
     });
@@ -53,12 +52,10 @@ describe('market quotes in the browser', () => {
     expect(first.length).toBeGreaterThanOrEqual(10);
     await expect.poll(() => prices(page), { timeout: 20_000, interval: 500 }).not.toEqual(first);
     expect(tickerUpdates).toBeGreaterThan(0);
-    await context.close();
   });
 
   it('still moves the prices by polling when the socket is refused', async () => {
-    const context = await phoneContext(browser());
-    const page = await context.newPage();
+    const { page } = await phonePage(browser());
     // Every socket to /api/ws is closed at once, as a proxy without WebSocket support would.
     await page.routeWebSocket(/\/api\/ws$/, (socket) => void socket.close({ code: 1011, reason: 'refused by the test' }));
     let tickerCalls = 0;
@@ -69,12 +66,10 @@ describe('market quotes in the browser', () => {
     const first = await prices(page);
     await expect.poll(() => prices(page), { timeout: 20_000, interval: 500 }).not.toEqual(first);
     expect(tickerCalls).toBeGreaterThanOrEqual(2);
-    await context.close();
   });
 
   it('filters by class, searches, sorts by price and keeps a starred market in favourites after a reload', async () => {
-    const context = await phoneContext(browser());
-    const page = await context.newPage();
+    const { page } = await phonePage(browser());
     await openMarket(page);
     const classes = page.getByRole('tablist', { name: 'Market classes' });
 
@@ -99,12 +94,10 @@ describe('market quotes in the browser', () => {
     await settled(page);
     await page.getByRole('tablist', { name: 'Market classes' }).getByRole('tab', { name: 'Favourites' }).click();
     await expect.poll(() => rowNames(page)).toEqual(['ETH']);
-    await context.close();
   });
 
   it('shows the home rankings and opens the chart of a row, with a way back', async () => {
-    const context = await phoneContext(browser());
-    const page = await context.newPage();
+    const { page } = await phonePage(browser());
     await page.goto(`${baseUrl}/#/home`);
     await settled(page);
     const rankings = page.getByRole('tablist', { name: 'Market rankings' });
@@ -119,12 +112,10 @@ describe('market quotes in the browser', () => {
     await page.getByRole('radiogroup', { name: 'Chart period' }).waitFor();
     await page.getByRole('button', { name: 'Back' }).click();
     await page.waitForURL(/#\/home/);
-    await context.close();
   });
 
   it('draws the candlestick chart and reloads it when the period changes', async () => {
-    const context = await phoneContext(browser());
-    const page = await context.newPage();
+    const { page } = await phonePage(browser());
     onTestFailed(async () => {
       await page.screenshot({ path: 'test-results/market-chart.png' });
     });
@@ -149,12 +140,10 @@ describe('market quotes in the browser', () => {
 
     await page.getByRole('button', { name: 'MACD: Moving average convergence divergence' }).click();
     await expect.poll(() => page.getByRole('button', { name: /^MACD/ }).getAttribute('aria-pressed')).toBe('true');
-    await context.close();
   });
 
   it('shows the market list with its age when the network is down after one visit', async () => {
-    const context = await phoneContext(browser());
-    const page = await context.newPage();
+    const { context, page } = await phonePage(browser());
     onTestFailed(async () => {
       await page.screenshot({ path: 'test-results/market-offline.png' });
     });
@@ -181,6 +170,5 @@ describe('market quotes in the browser', () => {
     expect(await rowNames(page)).toEqual(online);
     await expect.poll(() => page.getByTestId('stale-notice').textContent())
       .toMatch(/^Offline\. Prices as of \d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2}$/);
-    await context.close();
   });
 });

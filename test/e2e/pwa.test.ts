@@ -1,6 +1,6 @@
 // The app is installable and, after one visit, its shell opens without a network.
 import { describe, expect, inject, it } from 'vitest';
-import { browserForFile, persistentPhoneContext, phoneContext, settled } from './browser.ts';
+import { browserForFile, persistentPhoneContext, phonePage, settled } from './browser.ts';
 
 const baseUrl = inject('baseUrl');
 const browser = browserForFile();
@@ -23,12 +23,10 @@ describe('the installable PWA', () => {
       installabilityErrors: Array<{ errorId: string }>;
     };
     expect(installabilityErrors.map((error) => error.errorId)).toEqual([]);
-    await context.close();
   });
 
   it('opens the shell offline after one visit', async () => {
-    const context = await phoneContext(browser());
-    const page = await context.newPage();
+    const { context, page } = await phonePage(browser());
     await page.goto(`${baseUrl}/#/home`);
     await settled(page);
     await page.evaluate(async () => {
@@ -41,6 +39,5 @@ describe('the installable PWA', () => {
     await page.reload();
     await settled(page);
     await page.getByRole('heading', { name: 'Trade crypto, gold and forex' }).waitFor({ state: 'visible' });
-    await context.close();
   });
 });
