@@ -18,9 +18,8 @@ import { failure } from './lib/envelope.ts';
 import { memoryRateLimiter, redisRateLimiter } from './lib/rateLimiter.ts';
 import { systemClock, type Clock } from './lib/time.ts';
 import { outboxSender, smtpSender, type MessageSender } from './domain/delivery.ts';
-import {
-  memoryReplayGuard, redisReplayGuard, registerEncryptedBodies, type ServerKeys,
-} from './plugins/encryption.ts';
+import { registerEncryptedBodies, type ServerKeys } from './plugins/encryption.ts';
+import { databaseReplayStore } from './lib/replayStore.ts';
 import type { Services } from './services.ts';
 import { appRoutes } from './routes/app.ts';
 import { userRoutes } from './routes/user.ts';
@@ -69,6 +68,11 @@ export async function buildApp(options: BuildOptions): Promise<BuiltApp> {
   // the contract says string is refused instead of being coerced (Ajv's coerceTypes did that).
   app.setValidatorCompiler(TypeBoxValidatorCompiler);
   const fallbackSender = outboxSender(config.dataDir, app.log);
+  const replayStore = databaseReplayStore({
+    db: database.db, now: () => clock.now().getTime(), entriesMax: config.limits.replayStoreEntriesMax,
+    pruneIntervalMs: config.limits.replayPruneIntervalMs, onError: (error) => app.log.error({ err: error }, 'replay store prune failed'),
+  });
+  app.addHook('onClose', async () => replayStore.close());
   const services: Services = {
     db: database.db,
     limits: config.limits,
@@ -76,6 +80,7 @@ export async function buildApp(options: BuildOptions): Promise<BuiltApp> {
     limiter: options.redis ? redisRateLimiter(options.redis) : memoryRateLimiter(() => clock.now().getTime()),
     sender: options.sender ?? (config.smtpUrl ? smtpSender(config.smtpUrl, config.smtpFrom, fallbackSender) : fallbackSender),
     pepper: pepperFor(config.dataDir),
+    replayStore,
     version: readVersion(config.webRoot),
   };
 
@@ -100,11 +105,16 @@ export async function buildApp(options: BuildOptions): Promise<BuiltApp> {
   const realtimeSettings = { ...defaultRealtimeSettings, ...options.realtime };
   await app.register(websocket, { options: { maxPayload: framePayloadBytesMax(realtimeSettings) } });
   installErrorHandling(app);
+  // Every envelope is stamped with the injected clock's time, so tests and the server agree.
+  app.addHook('preSerialization', async (_request, _reply, payload) => {
+    if (isEnvelope(payload)) payload.timestamp = clock.now().getTime();
+    return payload;
+  });
   registerEncryptedBodies(app, {
     keys,
-    replayGuard: options.redis ? redisReplayGuard(options.redis)
-      : memoryReplayGuard(config.limits.replayCacheEntriesMax, () => clock.now().getTime()),
+    replayStore,
     freshnessMs: config.limits.requestFreshnessMs,
+    replayWindowMs: config.limits.replayWindowMs,
     now: () => clock.now().getTime(),
   });
 
@@ -132,6 +142,9 @@ export async function buildApp(options: BuildOptions): Promise<BuiltApp> {
   });
   return { app, services, market, marketBus, realtime };
 }
+
+const isEnvelope = (payload: unknown): payload is { timestamp: number } =>
+  typeof payload === 'object' && payload !== null && 'success' in payload && 'timestamp' in payload;
 
 function installErrorHandling(app: FastifyInstance) {
   app.setErrorHandler((error: FastifyError | AppError, request, reply) => {

@@ -43,8 +43,13 @@ export interface Limits {
   guestCreationsPerIpPerHour: number;
   sessionIdleMs: number;
   sessionAbsoluteMs: number;
+  /** How far a body's optional `_ts` may be from the server's time. */
   requestFreshnessMs: number;
-  replayCacheEntriesMax: number;
+  /** How long the key of a body without `_ts` is remembered: its replays are refused meanwhile. */
+  replayWindowMs: number;
+  /** Live rows of the replay store beyond which new bodies are refused (429) rather than forgotten. */
+  replayStoreEntriesMax: number;
+  replayPruneIntervalMs: number;
 }
 
 export const defaultLimits: Limits = {
@@ -60,7 +65,9 @@ export const defaultLimits: Limits = {
   sessionIdleMs: 7 * 24 * 3_600_000,
   sessionAbsoluteMs: 30 * 24 * 3_600_000,
   requestFreshnessMs: 5 * 60_000,
-  replayCacheEntriesMax: 200_000,
+  replayWindowMs: 24 * 3_600_000,
+  replayStoreEntriesMax: 5_000_000,
+  replayPruneIntervalMs: 60_000,
 };
 
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
@@ -76,7 +83,11 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     webRoot: path.resolve(env.WEB_ROOT ?? './dist'),
     seedDemo: env.SEED_DEMO !== '0',
     logLevel: env.LOG_LEVEL ?? 'info',
-    limits: { ...defaultLimits },
+    limits: {
+      ...defaultLimits,
+      replayWindowMs: Math.max(24, Number(env.REPLAY_WINDOW_HOURS ?? 24)) * 3_600_000,
+      replayStoreEntriesMax: Number(env.REPLAY_STORE_ENTRIES_MAX ?? defaultLimits.replayStoreEntriesMax),
+    },
     market: {
       feed: env.MARKET_FEED ?? 'simulator',
       seed: env.MARKET_SEED ?? 'bourse',

@@ -5,6 +5,7 @@ import type { Limits } from './config.ts';
 import type { Clock } from './lib/time.ts';
 import type { RateLimiter } from './lib/rateLimiter.ts';
 import type { MessageSender } from './domain/delivery.ts';
+import type { ReplayStore } from './lib/replayStore.ts';
 
 export interface Services {
   db: Db;
@@ -13,6 +14,8 @@ export interface Services {
   limiter: RateLimiter;
   sender: MessageSender;
   pepper: Buffer;
+  /** The keys of accepted encrypted bodies (refuses replays). */
+  replayStore: ReplayStore;
   /** Identifies the web build being served (dist/version.json), or "dev". */
   version: string;
 }

@@ -99,3 +99,14 @@ export const marketCandles = pgTable('market_candles', {
   close: bigint('close', { mode: 'bigint' }).notNull(),
   volume: bigint('volume', { mode: 'bigint' }).notNull(),
 }, (t) => [primaryKey({ columns: [t.symbol, t.period, t.openTime] })]);
+
+/**
+ * The replay guard of encrypted POST bodies (spec §7): one row per body accepted, keyed by a
+ * digest of its unwrapped AES key (random per request), kept until `expires_at` and then pruned.
+ * In the database, so a replay is refused after a restart and by every instance.
+ */
+export const requestReplayKeys = pgTable('request_replay_keys', {
+  /** base64url of the first 16 bytes of SHA-256 over the body's AES key. */
+  digest: varchar('digest', { length: 22 }).primaryKey(),
+  expiresAt: timestamp('expires_at', { withTimezone: true, mode: 'date' }).notNull(),
+}, (t) => [index('request_replay_keys_expires_idx').on(t.expiresAt)]);

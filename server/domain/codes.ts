@@ -38,19 +38,22 @@ const purposeText: Record<CodePurpose, string> = {
 export async function sendCode(deps: CodeDeps, to: CodeTarget, purpose: CodePurpose, callerIp: string) {
   const { limits } = deps;
   const now = deps.clock.now();
-  const [latest] = await deps.db.select({ createdAt: verificationCodes.createdAt }).from(verificationCodes)
-    .where(and(eq(verificationCodes.target, to.target), eq(verificationCodes.purpose, purpose)))
-    .orderBy(desc(verificationCodes.createdAt)).limit(1);
-  if (latest && now.getTime() - latest.createdAt.getTime() < limits.codeResendIntervalMs) {
-    const retryAfterSeconds = Math.ceil((latest.createdAt.getTime() + limits.codeResendIntervalMs - now.getTime()) / 1000);
-    throw new AppError(429, 'code_send_too_soon', `Please wait ${retryAfterSeconds} seconds before requesting another code.`,
-      { retryAfterSeconds });
-  }
-  await deps.limiter.hit(`code-ip:${callerIp}`, limits.codeSendsPerIpPerHour, hourMs);
-  await deps.limiter.hit(`code-target:${to.target}`, limits.codeSendsPerTargetPerHour, hourMs);
-
   const code = String(randomInt(0, 1_000_000)).padStart(6, '0');
   await deps.db.transaction(async (tx) => {
+    // One sender per target and purpose at a time: the lock makes the resend check and the insert
+    // one step, so two simultaneous requests cannot both pass the check and both send.
+    await tx.execute(sql`select pg_advisory_xact_lock(hashtextextended(${`code|${to.target}|${purpose}`}, 0))`);
+    const [latest] = await tx.select({ createdAt: verificationCodes.createdAt }).from(verificationCodes)
+      .where(and(eq(verificationCodes.target, to.target), eq(verificationCodes.purpose, purpose)))
+      .orderBy(desc(verificationCodes.createdAt)).limit(1);
+    if (latest && now.getTime() - latest.createdAt.getTime() < limits.codeResendIntervalMs) {
+      const retryAfterSeconds = Math.ceil((latest.createdAt.getTime() + limits.codeResendIntervalMs - now.getTime()) / 1000);
+      throw new AppError(429, 'code_send_too_soon', `Please wait ${retryAfterSeconds} seconds before requesting another code.`,
+        { retryAfterSeconds });
+    }
+    // Counted only when the send goes ahead; a refusal of the limiter rolls the transaction back.
+    await deps.limiter.hit(`code-ip:${callerIp}`, limits.codeSendsPerIpPerHour, hourMs);
+    await deps.limiter.hit(`code-target:${to.target}`, limits.codeSendsPerTargetPerHour, hourMs);
     // Only the newest code of a target and purpose is valid.
     await tx.update(verificationCodes).set({ usedAt: now })
       .where(and(eq(verificationCodes.target, to.target), eq(verificationCodes.purpose, purpose),

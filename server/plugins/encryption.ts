@@ -1,14 +1,15 @@
 // Encrypted POST bodies (spec §7). The client wraps a random 32-character AES key with this
 // server's RSA public key (OAEP, SHA-256) and encrypts the JSON body with AES-256-ECB/PKCS#7;
 // the body arrives as "base64(wrappedKey).base64(ciphertext)". Here it is unwrapped before schema
-// validation, refused when stale or seen before (bounded by the freshness window), and handed on.
-import { createDecipheriv, createHash, generateKeyPairSync, privateDecrypt, constants, type KeyObject, createPrivateKey, createPublicKey } from 'node:crypto';
+// validation, refused when its optional `_ts` is stale or when its key was seen before (the replay
+// store, in the database), and handed on without `_ts`.
+import { createDecipheriv, generateKeyPairSync, privateDecrypt, constants, type KeyObject, createPrivateKey, createPublicKey } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import type { FastifyInstance } from 'fastify';
-import type { Redis } from 'ioredis';
 import { requestTimeField } from '../../src/api/contract/paths.ts';
-import { AppError, badRequest } from '../lib/errors.ts';
+import { badRequest } from '../lib/errors.ts';
+import type { ReplayStore } from '../lib/replayStore.ts';
 
 export interface ServerKeys { privateKey: KeyObject; publicKeyPem: string }
 
@@ -38,19 +39,39 @@ const bodyPattern = /^[A-Za-z0-9+/]+={0,2}\.[A-Za-z0-9+/]+={0,2}$/;
 const undecryptable = () => badRequest('body_undecryptable',
   'The request could not be decrypted. Please reload the page and try again.');
 
-export function decryptBody(raw: string, privateKey: KeyObject): Record<string, unknown> {
+/**
+ * Decodes standard base64 and insists on its one canonical spelling: node's decoder ignores the
+ * unused low bits before "=" padding (and padding itself), so several texts decode to the same
+ * bytes; only the text that re-encodes to itself is accepted.
+ */
+function canonicalBase64(text: string): Buffer {
+  const bytes = Buffer.from(text, 'base64');
+  if (bytes.toString('base64') !== text) {
+    throw badRequest('body_not_encrypted', 'The request body must be two parts of canonical, padded base64.');
+  }
+  return bytes;
+}
+
+export interface OpenedBody {
+  /** The 32 bytes of the AES key the client drew for this request: unique per request. */
+  aesKey: Buffer;
+  value: Record<string, unknown>;
+}
+
+export function decryptBody(raw: string, privateKey: KeyObject): OpenedBody {
   if (!bodyPattern.test(raw)) {
     throw badRequest('body_not_encrypted', 'The request body must be encrypted.');
   }
-  const [wrappedKey, ciphertext] = raw.split('.');
+  const [wrappedText, ciphertextText] = raw.split('.');
+  const wrappedKey = canonicalBase64(wrappedText);
+  const ciphertext = canonicalBase64(ciphertextText);
+  let aesKey: Buffer;
   let plaintext: string;
   try {
-    const key = privateDecrypt(
-      { key: privateKey, padding: constants.RSA_PKCS1_OAEP_PADDING, oaepHash: 'sha256' },
-      Buffer.from(wrappedKey, 'base64'));
-    if (key.length !== 32) throw undecryptable();
-    const decipher = createDecipheriv('aes-256-ecb', key, null);
-    plaintext = Buffer.concat([decipher.update(Buffer.from(ciphertext, 'base64')), decipher.final()]).toString('utf8');
+    aesKey = privateDecrypt({ key: privateKey, padding: constants.RSA_PKCS1_OAEP_PADDING, oaepHash: 'sha256' }, wrappedKey);
+    if (aesKey.length !== 32) throw undecryptable();
+    const decipher = createDecipheriv('aes-256-ecb', aesKey, null);
+    plaintext = Buffer.concat([decipher.update(ciphertext), decipher.final()]).toString('utf8');
   } catch {
     throw undecryptable();
   }
@@ -61,66 +82,47 @@ export function decryptBody(raw: string, privateKey: KeyObject): Record<string, 
     throw undecryptable();
   }
   if (typeof value !== 'object' || value === null || Array.isArray(value)) throw undecryptable();
-  return value as Record<string, unknown>;
-}
-
-/** Remembers body digests for the freshness window, so a replayed body is refused. */
-export interface ReplayGuard { firstSeen(digest: string, ttlMs: number): Promise<boolean> }
-
-export function memoryReplayGuard(entriesMax: number, now: () => number = Date.now): ReplayGuard {
-  const seen = new Map<string, number>();
-  return {
-    async firstSeen(digest, ttlMs) {
-      const nowMs = now();
-      if (seen.size >= entriesMax) {
-        for (const [key, expiresMs] of seen) if (expiresMs <= nowMs) seen.delete(key);
-        // Still full means more fresh requests than the cache holds: refuse rather than forget.
-        if (seen.size >= entriesMax) throw new AppError(429, 'rate_limited', 'The server is busy, please try again.');
-      }
-      const expiresMs = seen.get(digest);
-      if (expiresMs !== undefined && expiresMs > nowMs) return false;
-      seen.set(digest, nowMs + ttlMs);
-      return true;
-    },
-  };
-}
-
-export function redisReplayGuard(redis: Redis): ReplayGuard {
-  return {
-    async firstSeen(digest, ttlMs) {
-      return (await redis.set(`bourse:replay:${digest}`, '1', 'PX', ttlMs, 'NX')) === 'OK';
-    },
-  };
+  return { aesKey, value: value as Record<string, unknown> };
 }
 
 export interface EncryptionOptions {
   keys: ServerKeys;
-  replayGuard: ReplayGuard;
+  replayStore: ReplayStore;
+  /** How far `_ts`, when a body carries it, may be from the server's time. */
   freshnessMs: number;
+  /** How long a body without `_ts` is remembered (at least 24 h): its replay is refused meanwhile. */
+  replayWindowMs: number;
   now: () => number;
 }
 
 export function registerEncryptedBodies(app: FastifyInstance, options: EncryptionOptions) {
   app.removeContentTypeParser(['application/json', 'text/plain']);
   app.addContentTypeParser(['application/json', 'text/plain'], { parseAs: 'string' }, (_request, body, done) => {
-    // Every POST body is encrypted, even an empty object: an empty body would skip the freshness
-    // and replay checks.
+    // Every POST body is encrypted, even an empty object: an empty body would skip the replay check.
     const raw = (body as string).trim();
     openBody(raw, options).then((value) => done(null, value), (error: Error) => done(error, undefined));
   });
 }
 
+/**
+ * Decrypts, checks `_ts` when present, and claims the body's key in the replay store. A body with
+ * `_ts` can only be fresh within the freshness window, so its key is kept for twice the window; a
+ * body without it (a client written from the spec alone) is kept for the replay window.
+ */
 async function openBody(raw: string, options: EncryptionOptions) {
-  const value = decryptBody(raw, options.keys.privateKey);
-  const sentMs = value[requestTimeField];
+  const { aesKey, value } = decryptBody(raw, options.keys.privateKey);
   const nowMs = options.now();
-  if (typeof sentMs !== 'number' || Math.abs(nowMs - sentMs) > options.freshnessMs) {
-    throw badRequest('request_stale', 'The request has expired. Please check your device clock and try again.');
+  let keepMs = options.replayWindowMs;
+  if (requestTimeField in value) {
+    const sentMs = value[requestTimeField];
+    if (typeof sentMs !== 'number' || Math.abs(nowMs - sentMs) > options.freshnessMs) {
+      throw badRequest('request_stale', 'The request has expired. Please check your device clock and try again.');
+    }
+    keepMs = 2 * options.freshnessMs;
+    delete value[requestTimeField];
   }
-  const digest = createHash('sha256').update(raw).digest('base64url');
-  if (!(await options.replayGuard.firstSeen(digest, 2 * options.freshnessMs))) {
+  if (!(await options.replayStore.claim(aesKey, nowMs + keepMs))) {
     throw badRequest('request_replayed', 'This request was already received.');
   }
-  delete value[requestTimeField];
   return value;
 }

@@ -27,6 +27,15 @@ forEachDatabase((server) => {
       expect(row.expiresAt.getTime() - server.clock.now().getTime()).toBe(10 * 60_000);
     });
 
+    it('sends one code when several requests for the same address arrive at once; the others get 429', async () => {
+      const email = server.uniqueEmail();
+      const replies = await Promise.all(Array.from({ length: 6 }, () => server.requestEmailCode(email, 'register')));
+      expect(replies.filter((reply) => reply.status === 200)).toHaveLength(1);
+      for (const reply of replies.filter((other) => other.status !== 200)) expectRefused(reply, 429, 'code_send_too_soon');
+      expect(server.outbox(email)).toHaveLength(1);
+      expect(await server.codesOf(email)).toHaveLength(1);
+    });
+
     it('sends to the address in lower case', async () => {
       const email = server.uniqueEmail();
       expectOk(await server.requestEmailCode(email.toUpperCase(), 'register'));

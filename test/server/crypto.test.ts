@@ -91,7 +91,9 @@ describe('encryptBody (client body encryption)', () => {
 
   it('is decrypted by the server to the same object', async () => {
     const sent = await encryptBody({ ...body, _ts: 1 }, serverKey);
-    expect(decryptBody(sent, privateKey)).toEqual({ ...dropNulls(body) as object, _ts: 1 });
+    const opened = decryptBody(sent, privateKey);
+    expect(opened.value).toEqual({ ...dropNulls(body) as object, _ts: 1 });
+    expect(opened.aesKey).toHaveLength(32);
   });
 
   it('wraps with a key imported by @peculiar/webcrypto just as well (the SubtleCrypto is injectable)', async () => {

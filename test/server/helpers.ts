@@ -195,6 +195,16 @@ export class TestServer {
     this.database = opened.database;
     this.#drop = opened.drop;
     await seed(this.database.db, { demo: false });
+    await this.#build();
+  }
+
+  /** Closes the app and builds a new one on the same database, keys and clock: a server restart. */
+  async restartApp() {
+    await this.app.close();
+    await this.#build();
+  }
+
+  async #build() {
     const config = { ...loadConfig({}), dataDir: this.dataDir, webRoot: path.join(this.dataDir, 'no-web') };
     config.limits = { ...config.limits, ...this.options.limits };
     const built = await buildApp({
@@ -250,7 +260,7 @@ export class TestServer {
     return { status: response.statusCode, headers: response.headers, body: parse(response.body) };
   }
 
-  /** Encrypts `body` exactly as the client does (with `_ts` added) and posts it. */
+  /** Encrypts `body` exactly as the client does (with `_ts` added, unless `ts` is null) and posts it. */
   async post(pathUnderApi: string, body: Record<string, unknown> = {}, options: PostOptions = {}): Promise<Reply> {
     return this.postRaw(pathUnderApi, await this.encrypt(body, options.ts), options);
   }
@@ -320,7 +330,7 @@ export class TestServer {
     return { token: answer.body.result.token, password, account: phone, phone, countryCode };
   }
 
-  async count(table: 'users' | 'sessions' | 'verification_codes'): Promise<number> {
+  async count(table: 'users' | 'sessions' | 'verification_codes' | 'request_replay_keys'): Promise<number> {
     const result = await this.db.execute(sql.raw(`select count(*)::int as n from ${table}`));
     const rows = (result as unknown as { rows: { n: number }[] }).rows;
     return Number(rows[0].n);

@@ -16,6 +16,14 @@ async function handmadeBody(wrapKey: CryptoKey, keyText: string, plaintext: stri
   return `${wrapped.toString('base64')}.${ciphertext.toString('base64')}`;
 }
 
+/** The same bytes in another base64 spelling: `bit` set in the unused low bits before "=". */
+function respell(base64: string, bit: number): string {
+  const alphabet = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/';
+  const at = base64.replace(/=+$/, '').length - 1;
+  const value = alphabet.indexOf(base64[at]) ^ bit;
+  return `${base64.slice(0, at)}${alphabet[value]}${base64.slice(at + 1)}`;
+}
+
 function flipByte(base64: string, index: number): string {
   const bytes = Buffer.from(base64, 'base64');
   bytes[(index + bytes.length) % bytes.length] ^= 0x5a;
@@ -89,11 +97,72 @@ forEachDatabase((server) => {
       expect(reply.status).toBe(200);
     });
 
-    it('refuses a body without _ts with request_stale', async () => {
-      const before = await snapshot();
+    it('accepts a body without _ts, as a client written from the spec alone sends it', async () => {
       const reply = await server.post(paths.login, { account: account.account, password: account.password }, { ts: null });
-      expectRefused(reply, 400, 'request_stale');
+      expect(reply.status).toBe(200);
+      expect(reply.body).toMatchObject({ success: true, code: 200, result: { token: expect.any(String) } });
+    });
+
+    it('refuses a body without _ts replayed a day later, and after a restart, opening no second session', async () => {
+      const body = await server.encrypt({ account: account.account, password: account.password }, null);
+      expect((await server.postRaw(paths.login, body)).status).toBe(200);
+      const before = await snapshot();
+      server.clock.advance(server.limits.replayWindowMs - 60_000);
+      expectRefused(await server.postRaw(paths.login, body), 400, 'request_replayed');
+      await server.restartApp();
+      expectRefused(await server.postRaw(paths.login, body), 400, 'request_replayed');
       expect(await snapshot()).toEqual(before);
+    });
+
+    it('refuses a body with _ts replayed after a restart', async () => {
+      const body = await server.encrypt({ account: account.account, password: account.password });
+      expect((await server.postRaw(paths.login, body)).status).toBe(200);
+      await server.restartApp();
+      const before = await snapshot();
+      expectRefused(await server.postRaw(paths.login, body), 400, 'request_replayed');
+      expect(await snapshot()).toEqual(before);
+    });
+
+    it('refuses the same bytes spelt in another base64 text (unused low bits before the padding)', async () => {
+      const body = await server.encrypt({ account: account.account, password: account.password }, null);
+      expect((await server.postRaw(paths.login, body)).status).toBe(200);
+      const before = await snapshot();
+      const [wrappedKey, ciphertext] = body.split('.');
+      // 256 bytes of wrapped key end in "=": the character before it carries two unused bits.
+      expect(wrappedKey.endsWith('=')).toBe(true);
+      for (const bit of [1, 2, 3]) {
+        const respelt = respell(wrappedKey, bit);
+        expect(Buffer.from(respelt, 'base64')).toEqual(Buffer.from(wrappedKey, 'base64'));
+        expectRefused(await server.postRaw(paths.login, `${respelt}.${ciphertext}`), 400, 'body_not_encrypted');
+      }
+      // Without padding the bytes are the same too: refused, never a second session.
+      expectRefused(await server.postRaw(paths.login, `${wrappedKey.replace(/=+$/, '')}.${ciphertext}`), 400, 'body_not_encrypted');
+      expect(await snapshot()).toEqual(before);
+    });
+
+    it('refuses a second, different body under a key already used as a replay', async () => {
+      const keyText = 'ABCDEFGHJKMNPQRSTWXYZabcdefhijk2';
+      const login = JSON.stringify({ account: account.account, password: account.password });
+      expect((await server.postRaw(paths.login, await handmadeBody(server.serverKey, keyText, login))).status).toBe(200);
+      const before = await snapshot();
+      // A fresh RSA wrapping (OAEP is randomised) of the same key, with other blocks after it.
+      const other = JSON.stringify({ password: account.password, account: account.account });
+      expectRefused(await server.postRaw(paths.login, await handmadeBody(server.serverKey, keyText, other)), 400, 'request_replayed');
+      expect(await snapshot()).toEqual(before);
+    });
+
+    it('remembers a body with _ts for twice the freshness window, one without for the replay window, then prunes', async () => {
+      const start = await server.count('request_replay_keys');
+      await server.post(paths.login, { account: account.account, password: account.password });
+      await server.post(paths.login, { account: account.account, password: account.password }, { ts: null });
+      expect(await server.count('request_replay_keys')).toBe(start + 2);
+      server.clock.advance(2 * server.limits.requestFreshnessMs + 1);
+      const afterFreshness = await server.count('request_replay_keys');
+      await server.services.replayStore.prune();
+      expect(await server.count('request_replay_keys')).toBeLessThan(afterFreshness);
+      server.clock.advance(server.limits.replayWindowMs);
+      await server.services.replayStore.prune();
+      expect(await server.count('request_replay_keys')).toBe(0);
     });
 
     it('refuses a body whose _ts is not a number with request_stale', async () => {
@@ -200,7 +269,8 @@ forEachDatabase((server) => {
       expect(reply.status).toBe(200);
       expect(Object.keys(reply.body).sort()).toEqual(envelopeKeys);
       expect(reply.body).toMatchObject({ success: true, code: 200, message: 'OK' });
-      expect(Number.isInteger(reply.body.timestamp)).toBe(true);
+      // The server's (injected) clock, not the machine's.
+      expect(reply.body.timestamp).toBe(server.clock.now().getTime());
       expect(reply.headers['content-type']).toMatch(/^application\/json/);
     });
 
@@ -208,7 +278,7 @@ forEachDatabase((server) => {
       const reply = await server.post(paths.login, { account: account.account, password: 'Wrong1password' });
       expect(Object.keys(reply.body).sort()).toEqual(envelopeKeys);
       expectRefused(reply, 400, 'credentials_invalid');
-      expect(Number.isInteger(reply.body.timestamp)).toBe(true);
+      expect(reply.body.timestamp).toBe(server.clock.now().getTime());
     });
 
     it('answers an unknown /api path with a 404 envelope, whatever the method', async () => {
