@@ -1,7 +1,8 @@
 import { defineConfig } from 'vitest/config';
 
-// Three projects: the web code in jsdom, the server against real databases, and the end-to-end
-// journeys in Debian's Chromium against the built app. `npm test` runs all three.
+// Four projects: the web code in jsdom, the server against real databases, the end-to-end
+// journeys in Debian's Chromium against the built app, and the conformance suite: a client written
+// from the spec alone talking HTTP to a real server process. `npm test` runs all four.
 export default defineConfig({
   test: {
     reporters: ['default', './test/summaryReporter.ts'],
@@ -21,6 +22,12 @@ export default defineConfig({
           name: 'e2e', environment: 'node', include: ['test/e2e/**/*.test.ts'],
           globalSetup: ['test/e2e/globalSetup.ts'], testTimeout: 120_000, hookTimeout: 180_000,
           fileParallelism: false,
+        },
+      },
+      {
+        test: {
+          name: 'conformance', environment: 'node', include: ['test/conformance/**/*.test.ts'],
+          testTimeout: 120_000, hookTimeout: 180_000, fileParallelism: false,
         },
       },
     ],
