@@ -4,9 +4,8 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { randomBytes } from 'node:crypto';
-import Fastify, { type FastifyInstance, type FastifyError } from 'fastify';
+import Fastify, { type FastifyInstance, type FastifyError, type FastifyReply } from 'fastify';
 import helmet from '@fastify/helmet';
-import fastifyStatic from '@fastify/static';
 import websocket from '@fastify/websocket';
 import { TypeBoxValidatorCompiler } from '@fastify/type-provider-typebox';
 import type { Redis } from 'ioredis';
@@ -15,12 +14,16 @@ import type { Config } from './config.ts';
 import type { Database } from './db/client.ts';
 import { AppError } from './lib/errors.ts';
 import { failure } from './lib/envelope.ts';
+import { httpServerOptions } from './lib/httpServerOptions.ts';
 import { memoryRateLimiter, redisRateLimiter } from './lib/rateLimiter.ts';
 import { systemClock, type Clock } from './lib/time.ts';
 import { outboxSender, smtpSender, type MessageSender } from './domain/delivery.ts';
 import { registerEncryptedBodies, type ServerKeys } from './plugins/encryption.ts';
 import { databaseReplayStore } from './lib/replayStore.ts';
-import type { Services } from './services.ts';
+import { logSerializers, pathOnly } from './lib/redact.ts';
+import { assertSafeText } from './lib/textGuard.ts';
+import { compressAnswers, serveWeb } from './plugins/web.ts';
+import type { HealthSignals, Services } from './services.ts';
 import { appRoutes } from './routes/app.ts';
 import { userRoutes } from './routes/user.ts';
 import { setRoutes } from './routes/set.ts';
@@ -29,7 +32,7 @@ import { marketRoutes } from './routes/market.ts';
 import { localBus, type MarketBus } from './domain/market/bus.ts';
 import { MarketView } from './domain/market/view.ts';
 import {
-  defaultRealtimeSettings, framePayloadBytesMax, registerRealtime, type RealtimeHub, type RealtimeSettings,
+  defaultRealtimeSettings, framePayloadBytesMax, realtimeSettingsOf, registerRealtime, type RealtimeHub, type RealtimeSettings,
 } from './plugins/realtime.ts';
 
 export interface BuildOptions {
@@ -59,15 +62,46 @@ export async function buildApp(options: BuildOptions): Promise<BuiltApp> {
   const { config, database, keys } = options;
   const clock = options.clock ?? systemClock;
   const app = Fastify({
-    logger: options.logger === false ? false : { level: config.logLevel },
+    logger: options.logger === false ? false : { level: config.logLevel, serializers: logSerializers },
     bodyLimit: 256 * 1024,
-    trustProxy: process.env.TRUST_PROXY === '1',
+    // Request, header, idle and keep-alive timeouts (server/lib/httpServerOptions.ts).
+    ...httpServerOptions(config.limits),
+    // Fastify refuses a bare hop count (it cannot check the peer), so hops become a function:
+    // the socket's peer and the next hops-1 entries are proxies, the entry after them the client.
+    trustProxy: typeof config.trustProxy === 'number'
+      ? ((hops: number) => (_address: string, hop: number) => hop < hops)(config.trustProxy)
+      : config.trustProxy,
+    // Errors Fastify meets before routing (a malformed URL, say) answer in the envelope too.
+    frameworkErrors: (error, _request, reply) => {
+      const status = error.statusCode && error.statusCode < 500 ? error.statusCode : 400;
+      void (reply as unknown as FastifyReply).status(status).send(failure(status, 'Invalid request.', { error: 'invalid_request' }));
+    },
+    // Requests Node's HTTP parser refuses (headers too large: 431, malformed: 400) never reach
+    // Fastify; they get the envelope here, written straight to the socket.
+    clientErrorHandler: (error: Error & { code?: string }, socket) => {
+      if (!socket.writable) return void socket.destroy();
+      const status = error.code === 'HPE_HEADER_OVERFLOW' ? 431 : error.code === 'ERR_HTTP_REQUEST_TIMEOUT' ? 408 : 400;
+      const message = status === 431 ? 'Request headers too large.' : status === 408 ? 'Request timed out.' : 'Invalid request.';
+      const body = JSON.stringify(failure(status, message, { error: 'invalid_request' }));
+      socket.end(`HTTP/1.1 ${status} ${status === 431 ? 'Request Header Fields Too Large' : status === 408 ? 'Request Timeout' : 'Bad Request'}\r\n`
+        + `content-type: application/json; charset=utf-8\r\ncontent-length: ${Buffer.byteLength(body)}\r\nconnection: close\r\n\r\n${body}`);
+    },
   });
   // Validation with the contract's TypeBox schemas: query strings are converted to the schema's
   // types (they arrive as text), JSON bodies are not, so a number or a one-element array where
   // the contract says string is refused instead of being coerced (Ajv's coerceTypes did that).
   app.setValidatorCompiler(TypeBoxValidatorCompiler);
   const fallbackSender = outboxSender(config.dataDir, app.log);
+  // What the health answer reports beyond readiness: when Redis last failed a call.
+  const signals: HealthSignals = { redisFailedAtMs: undefined };
+  const noteRedisOutage = (error: unknown) => {
+    const nowMs = clock.now().getTime();
+    // One line a minute at most: an outage must not flood the log at the request rate.
+    if (signals.redisFailedAtMs === undefined || nowMs - signals.redisFailedAtMs > 60_000) {
+      app.log.warn({ err: error }, 'Redis call failed: rate limits fall back to this instance\'s counters');
+    }
+    signals.redisFailedAtMs = nowMs;
+  };
   const replayStore = databaseReplayStore({
     db: database.db, now: () => clock.now().getTime(), entriesMax: config.limits.replayStoreEntriesMax,
     pruneIntervalMs: config.limits.replayPruneIntervalMs, onError: (error) => app.log.error({ err: error }, 'replay store prune failed'),
@@ -77,7 +111,10 @@ export async function buildApp(options: BuildOptions): Promise<BuiltApp> {
     db: database.db,
     limits: config.limits,
     clock,
-    limiter: options.redis ? redisRateLimiter(options.redis) : memoryRateLimiter(() => clock.now().getTime()),
+    limiter: options.redis
+      ? redisRateLimiter(options.redis, { fallback: memoryRateLimiter(() => clock.now().getTime()), onOutage: (error) => noteRedisOutage(error) })
+      : memoryRateLimiter(() => clock.now().getTime()),
+    signals,
     sender: options.sender ?? (config.smtpUrl ? smtpSender(config.smtpUrl, config.smtpFrom, fallbackSender) : fallbackSender),
     pepper: pepperFor(config.dataDir),
     replayStore,
@@ -100,9 +137,16 @@ export async function buildApp(options: BuildOptions): Promise<BuiltApp> {
       },
     },
     crossOriginEmbedderPolicy: false,
+    // Strict-Transport-Security means nothing over plain HTTP (and phones on a local network use
+    // it): it is sent below only on answers to HTTPS requests.
+    strictTransportSecurity: false,
   });
+  app.addHook('onSend', async (request, reply) => {
+    if (request.protocol === 'https') void reply.header('strict-transport-security', 'max-age=31536000; includeSubDomains');
+  });
+  await compressAnswers(app);
   // Before every route, so an upgrade request to a plain route is refused rather than half-handled.
-  const realtimeSettings = { ...defaultRealtimeSettings, ...options.realtime };
+  const realtimeSettings = { ...defaultRealtimeSettings, ...realtimeSettingsOf(config.limits), ...options.realtime };
   await app.register(websocket, { options: { maxPayload: framePayloadBytesMax(realtimeSettings) } });
   installErrorHandling(app);
   // Every envelope is stamped with the injected clock's time, so tests and the server agree.
@@ -110,9 +154,16 @@ export async function buildApp(options: BuildOptions): Promise<BuiltApp> {
     if (isEnvelope(payload)) payload.timestamp = clock.now().getTime();
     return payload;
   });
+  // Query strings and route parameters pass the same text check as decrypted bodies.
+  app.addHook('preValidation', async (request) => {
+    assertSafeText(request.query, 'query');
+    assertSafeText(request.params, 'path');
+  });
   registerEncryptedBodies(app, {
     keys,
     replayStore,
+    limiter: services.limiter,
+    bodiesPerIpPerMinute: config.limits.encryptedBodiesPerIpPerMinute,
     freshnessMs: config.limits.requestFreshnessMs,
     replayWindowMs: config.limits.replayWindowMs,
     now: () => clock.now().getTime(),
@@ -135,13 +186,16 @@ export async function buildApp(options: BuildOptions): Promise<BuiltApp> {
   const hasWeb = fs.existsSync(path.join(config.webRoot, 'index.html'));
   if (hasWeb) await serveWeb(app, config.webRoot);
   app.setNotFoundHandler((request, reply) => {
-    if (!hasWeb || request.url.startsWith(`${apiPrefix}/`) || request.method !== 'GET') {
+    // Any spelling of /api (say /API/…) is an API path: it answers in the envelope, never the page.
+    if (!hasWeb || request.url.toLowerCase().startsWith(`${apiPrefix}/`) || request.method !== 'GET') {
       return reply.status(404).send(failure(404, 'Not found.', { error: 'not_found' }));
     }
     return reply.header('cache-control', 'no-cache').sendFile('index.html');
   });
   return { app, services, market, marketBus, realtime };
 }
+
+const truncate = (text: string, lengthMax: number) => (text.length > lengthMax ? `${text.slice(0, lengthMax)}…` : text);
 
 const isEnvelope = (payload: unknown): payload is { timestamp: number } =>
   typeof payload === 'object' && payload !== null && 'success' in payload && 'timestamp' in payload;
@@ -156,31 +210,16 @@ function installErrorHandling(app: FastifyInstance) {
     }
     const fastifyError = error as FastifyError;
     if (fastifyError.validation) {
-      const message = `Invalid request: ${fastifyError.message}`;
+      // Bounded: a message naming a 50 kB unknown key must not echo it back.
+      const message = `Invalid request: ${truncate(fastifyError.message, 200)}`;
       return reply.status(400).send(failure(400, message, { error: 'invalid_request' }));
     }
     const status = fastifyError.statusCode ?? 500;
     if (status < 500) {
-      return reply.status(status).send(failure(status, fastifyError.message, { error: 'invalid_request' }));
+      return reply.status(status).send(failure(status, truncate(fastifyError.message, 200), { error: 'invalid_request' }));
     }
-    request.log.error({ err: error, url: request.url }, 'request failed');
+    request.log.error({ err: error, url: pathOnly(request.url) }, 'request failed');
     return reply.status(500).send(failure(500, 'Something went wrong on our side. Please try again.', { error: 'internal_error' }));
-  });
-}
-
-async function serveWeb(app: FastifyInstance, webRoot: string) {
-  await app.register(fastifyStatic, {
-    root: webRoot,
-    wildcard: true,
-    cacheControl: false,
-    setHeaders(res, filePath) {
-      // Hashed build output never changes; the entry pages and the worker must always revalidate.
-      if (filePath.includes(`${path.sep}assets${path.sep}`)) {
-        res.setHeader('cache-control', 'public, max-age=31536000, immutable');
-      } else {
-        res.setHeader('cache-control', 'no-cache');
-      }
-    },
   });
 }
 

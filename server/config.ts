@@ -16,6 +16,13 @@ export interface Config {
   /** Whether start-up seeds the demo account. */
   seedDemo: boolean;
   logLevel: string;
+  /**
+   * Which proxies may name the client's address in X-Forwarded-For: a hop count (`1` = the one
+   * proxy in front of us; its entry is the last one) or a comma-separated list of addresses and
+   * CIDR ranges. Unset: none, the socket's address is the client's. A hop count trusts whoever
+   * connects, so it is for servers reachable only through their proxy; a list is safer.
+   */
+  trustProxy: number | string[] | false;
   limits: Limits;
   market: MarketConfig;
 }
@@ -37,8 +44,21 @@ export interface Limits {
   codeResendIntervalMs: number;
   codeSendsPerTargetPerHour: number;
   codeSendsPerIpPerHour: number;
-  loginFailuresPerAccountPer15Min: number;
+  /**
+   * Password guesses (a login per account and address, a password change per user) allowed back
+   * to back; the last starts a lockout of passwordLockoutBaseMs that doubles with each further
+   * guess, up to passwordLockoutMaxMs. A success ends it; so does a reset by code.
+   */
+  passwordAttemptsFree: number;
+  passwordLockoutBaseMs: number;
+  passwordLockoutMaxMs: number;
+  /** Failed logins one address may make per hour, across accounts. */
+  loginFailuresPerIpPerHour: number;
+  /** Failed logins on one account per hour from all addresses; past it, only addresses that logged in to it before may try. */
+  loginFailuresPerAccountPerHour: number;
   loginAttemptsPerIpPerMinute: number;
+  /** Codes one address may present per hour (register, reset, e-mail and phone logins). */
+  codeChecksPerIpPerHour: number;
   checkAccountPerIpPerMinute: number;
   guestCreationsPerIpPerHour: number;
   sessionIdleMs: number;
@@ -50,6 +70,20 @@ export interface Limits {
   /** Live rows of the replay store beyond which new bodies are refused (429) rather than forgotten. */
   replayStoreEntriesMax: number;
   replayPruneIntervalMs: number;
+  /** Encrypted bodies one address may send per minute, before any decryption. */
+  encryptedBodiesPerIpPerMinute: number;
+  /** Realtime sockets in all; the server keeps it below the open-file limit with room for HTTP. */
+  realtimeConnectionsMax: number;
+  /** Realtime sockets from one address (an IPv6 client counts by its /64). */
+  realtimeConnectionsPerAddressMax: number;
+  /** Time to receive a whole HTTP request, headers and body; then 408 and the connection closes. */
+  httpRequestTimeoutMs: number;
+  /** Time to receive a request's headers (at most the request timeout). */
+  httpHeadersTimeoutMs: number;
+  /** A connection with no byte moving either way for this long is closed (not realtime sockets). */
+  httpIdleTimeoutMs: number;
+  /** How long an idle keep-alive connection stays open: above the 60 s of common proxies. */
+  httpKeepAliveTimeoutMs: number;
 }
 
 export const defaultLimits: Limits = {
@@ -58,8 +92,13 @@ export const defaultLimits: Limits = {
   codeResendIntervalMs: 60_000,
   codeSendsPerTargetPerHour: 5,
   codeSendsPerIpPerHour: 30,
-  loginFailuresPerAccountPer15Min: 5,
+  passwordAttemptsFree: 5,
+  passwordLockoutBaseMs: 60_000,
+  passwordLockoutMaxMs: 3_600_000,
+  loginFailuresPerIpPerHour: 50,
+  loginFailuresPerAccountPerHour: 30,
   loginAttemptsPerIpPerMinute: 30,
+  codeChecksPerIpPerHour: 60,
   checkAccountPerIpPerMinute: 30,
   guestCreationsPerIpPerHour: 10,
   sessionIdleMs: 7 * 24 * 3_600_000,
@@ -68,6 +107,13 @@ export const defaultLimits: Limits = {
   replayWindowMs: 24 * 3_600_000,
   replayStoreEntriesMax: 5_000_000,
   replayPruneIntervalMs: 60_000,
+  encryptedBodiesPerIpPerMinute: 600,
+  realtimeConnectionsMax: 20_000,
+  realtimeConnectionsPerAddressMax: 20,
+  httpRequestTimeoutMs: 30_000,
+  httpHeadersTimeoutMs: 10_000,
+  httpIdleTimeoutMs: 60_000,
+  httpKeepAliveTimeoutMs: 72_000,
 };
 
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
@@ -83,10 +129,14 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     webRoot: path.resolve(env.WEB_ROOT ?? './dist'),
     seedDemo: env.SEED_DEMO !== '0',
     logLevel: env.LOG_LEVEL ?? 'info',
+    trustProxy: parseTrustProxy(env.TRUST_PROXY),
     limits: {
       ...defaultLimits,
       replayWindowMs: Math.max(24, Number(env.REPLAY_WINDOW_HOURS ?? 24)) * 3_600_000,
       replayStoreEntriesMax: Number(env.REPLAY_STORE_ENTRIES_MAX ?? defaultLimits.replayStoreEntriesMax),
+      realtimeConnectionsMax: Number(env.REALTIME_CONNECTIONS_MAX ?? defaultLimits.realtimeConnectionsMax),
+      realtimeConnectionsPerAddressMax: Number(env.REALTIME_CONNECTIONS_PER_ADDRESS_MAX ?? defaultLimits.realtimeConnectionsPerAddressMax),
+      httpRequestTimeoutMs: Number(env.HTTP_REQUEST_TIMEOUT_MS ?? defaultLimits.httpRequestTimeoutMs),
     },
     market: {
       feed: env.MARKET_FEED ?? 'simulator',
@@ -95,4 +145,20 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       tickRetentionMs: Number(env.MARKET_TICK_RETENTION_HOURS ?? 6) * 3_600_000,
     },
   };
+}
+
+/**
+ * TRUST_PROXY: a hop count or a list of proxy addresses. "true" (trust every hop) is refused: any
+ * client could then pick its own address by sending X-Forwarded-For.
+ */
+export function parseTrustProxy(value: string | undefined): number | string[] | false {
+  const text = value?.trim();
+  if (!text || text === '0') return false;
+  if (/^\d+$/.test(text)) return Number(text);
+  const entries = text.split(',').map((entry) => entry.trim()).filter(Boolean);
+  const addressOrRange = /^(?:[0-9.]+|[0-9a-fA-F:]+)(?:\/\d{1,3})?$/;
+  if (entries.length === 0 || !entries.every((entry) => addressOrRange.test(entry))) {
+    throw new Error(`TRUST_PROXY must be a hop count or a comma-separated list of proxy addresses or CIDR ranges, not "${text}"`);
+  }
+  return entries;
 }

@@ -16,6 +16,13 @@ export interface Services {
   pepper: Buffer;
   /** The keys of accepted encrypted bodies (refuses replays). */
   replayStore: ReplayStore;
+  /** Signals the health answer reports. */
+  signals: HealthSignals;
   /** Identifies the web build being served (dist/version.json), or "dev". */
   version: string;
+}
+
+export interface HealthSignals {
+  /** When a Redis call last failed (the limiter then used this instance's counters). */
+  redisFailedAtMs: number | undefined;
 }

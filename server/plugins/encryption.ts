@@ -10,6 +10,8 @@ import type { FastifyInstance } from 'fastify';
 import { requestTimeField } from '../../src/api/contract/paths.ts';
 import { badRequest } from '../lib/errors.ts';
 import type { ReplayStore } from '../lib/replayStore.ts';
+import type { RateLimiter } from '../lib/rateLimiter.ts';
+import { assertSafeText } from '../lib/textGuard.ts';
 
 export interface ServerKeys { privateKey: KeyObject; publicKeyPem: string }
 
@@ -88,6 +90,9 @@ export function decryptBody(raw: string, privateKey: KeyObject): OpenedBody {
 export interface EncryptionOptions {
   keys: ServerKeys;
   replayStore: ReplayStore;
+  /** Counts bodies per caller address before any RSA work or replay-store write. */
+  limiter: RateLimiter;
+  bodiesPerIpPerMinute: number;
   /** How far `_ts`, when a body carries it, may be from the server's time. */
   freshnessMs: number;
   /** How long a body without `_ts` is remembered (at least 24 h): its replay is refused meanwhile. */
@@ -97,10 +102,14 @@ export interface EncryptionOptions {
 
 export function registerEncryptedBodies(app: FastifyInstance, options: EncryptionOptions) {
   app.removeContentTypeParser(['application/json', 'text/plain']);
-  app.addContentTypeParser(['application/json', 'text/plain'], { parseAs: 'string' }, (_request, body, done) => {
+  app.addContentTypeParser(['application/json', 'text/plain'], { parseAs: 'string' }, (request, body, done) => {
     // Every POST body is encrypted, even an empty object: an empty body would skip the replay check.
     const raw = (body as string).trim();
-    openBody(raw, options).then((value) => done(null, value), (error: Error) => done(error, undefined));
+    // Limited per address first: decryption costs an RSA operation and every accepted body a row
+    // in the replay store, which one address must not be able to fill for everyone.
+    options.limiter.hit(`body-ip:${request.ip}`, options.bodiesPerIpPerMinute, 60_000)
+      .then(() => openBody(raw, options))
+      .then((value) => done(null, value), (error: Error) => done(error, undefined));
   });
 }
 
@@ -111,6 +120,7 @@ export function registerEncryptedBodies(app: FastifyInstance, options: Encryptio
  */
 async function openBody(raw: string, options: EncryptionOptions) {
   const { aesKey, value } = decryptBody(raw, options.keys.privateKey);
+  assertSafeText(value, 'body');
   const nowMs = options.now();
   let keepMs = options.replayWindowMs;
   if (requestTimeField in value) {

@@ -12,7 +12,7 @@ import { afterAll, beforeAll, beforeEach, describe } from 'vitest';
 import type { FastifyInstance } from 'fastify';
 import { eq, sql } from 'drizzle-orm';
 import { buildApp, type BuiltApp } from '../../server/app.ts';
-import { loadConfig, type Limits } from '../../server/config.ts';
+import { loadConfig, parseTrustProxy, type Limits } from '../../server/config.ts';
 import { openDatabase, pgliteTemplate, type Database, type Db } from '../../server/db/client.ts';
 import { seed } from '../../server/db/seed.ts';
 import { sessions, users, verificationCodes } from '../../server/db/schema.ts';
@@ -153,6 +153,8 @@ export interface SuiteOptions {
   limits?: Partial<Limits>;
   /** Realtime socket settings that differ from the defaults (a short heartbeat, say). */
   realtime?: Partial<RealtimeSettings>;
+  /** TRUST_PROXY as the server would read it ("1", a list of proxies). */
+  trustProxy?: string;
 }
 
 export interface Account {
@@ -207,6 +209,7 @@ export class TestServer {
   async #build() {
     const config = { ...loadConfig({}), dataDir: this.dataDir, webRoot: path.join(this.dataDir, 'no-web') };
     config.limits = { ...config.limits, ...this.options.limits };
+    config.trustProxy = parseTrustProxy(this.options.trustProxy);
     const built = await buildApp({
       config, database: this.database, keys: keysOfWorker(), clock: this.clock, logger: false, realtime: this.options.realtime,
     });

@@ -64,11 +64,14 @@ export const PriceDistribution = Type.Object({
 });
 export type PriceDistribution = Static<typeof PriceDistribution>;
 
+/** The last millisecond of the year 9999: every time parameter is bounded by it (a Date holds it). */
+export const timeMsMax = 253_402_300_799_999;
+
 export const KlineQuery = Type.Object({
   symbol: SymbolCode,
   period: CandlePeriod,
   /** Only candles that open before this time (ms) are returned; absent means up to now. */
-  endTime: Type.Optional(Type.Integer({ minimum: 0 })),
+  endTime: Type.Optional(Type.Integer({ minimum: 0, maximum: timeMsMax })),
   limit: Type.Optional(Type.Integer({ minimum: 1, maximum: candleLimitMax, default: 300 })),
 }, { additionalProperties: false });
 
@@ -105,6 +108,17 @@ export type ServerMessage =
   | { type: 'update'; channel: string; seq: number; data: unknown }
   | { type: 'subscribed'; channels: string[] }
   | { type: 'unsubscribed'; channels: string[] }
-  | { type: 'error'; code: 'malformed' | 'unknown_channel' | 'too_many_subscriptions' | 'not_subscribed'; message: string; channel?: string }
+  /**
+   * One per client message at most. `channel` is the first name the message had refused and `code`
+   * its reason; `channels` lists the first few refused names (the message counts them all).
+   * `rate_limited`: the connection asked for more replies than its byte budget; it is then closed.
+   */
+  | {
+    type: 'error';
+    code: 'malformed' | 'unknown_channel' | 'too_many_subscriptions' | 'not_subscribed' | 'rate_limited';
+    message: string;
+    channel?: string;
+    channels?: string[];
+  }
   | { type: 'heartbeat'; time: number }
   | { type: 'pong'; time: number };
