@@ -11,7 +11,9 @@ import pg from 'pg';
 import { afterAll, beforeAll, beforeEach, describe } from 'vitest';
 import type { FastifyInstance } from 'fastify';
 import { eq, sql } from 'drizzle-orm';
+import type { Redis } from 'ioredis';
 import { buildApp, type BuiltApp } from '../../server/app.ts';
+import { redisClient } from '../../server/lib/redisClient.ts';
 import { loadConfig, parseTrustProxy, type Limits } from '../../server/config.ts';
 import { openDatabase, pgliteTemplate, type Database, type Db } from '../../server/db/client.ts';
 import { seed } from '../../server/db/seed.ts';
@@ -155,6 +157,8 @@ export interface SuiteOptions {
   realtime?: Partial<RealtimeSettings>;
   /** TRUST_PROXY as the server would read it ("1", a list of proxies). */
   trustProxy?: string;
+  /** Redis for the rate limits, connected as the server connects it (an outage proxy, say). */
+  redisUrl?: string;
 }
 
 export interface Account {
@@ -175,6 +179,7 @@ export class TestServer {
   market!: BuiltApp['market'];
   marketBus!: BuiltApp['marketBus'];
   database!: Database;
+  redis: Redis | undefined;
   dataDir!: string;
   readonly clock = new TestClock();
   #serverKey!: CryptoKey;
@@ -210,8 +215,11 @@ export class TestServer {
     const config = { ...loadConfig({}), dataDir: this.dataDir, webRoot: path.join(this.dataDir, 'no-web') };
     config.limits = { ...config.limits, ...this.options.limits };
     config.trustProxy = parseTrustProxy(this.options.trustProxy);
+    this.redis?.disconnect();
+    this.redis = this.options.redisUrl ? redisClient(this.options.redisUrl, () => {}) : undefined;
     const built = await buildApp({
       config, database: this.database, keys: keysOfWorker(), clock: this.clock, logger: false, realtime: this.options.realtime,
+      redis: this.redis,
     });
     this.app = built.app;
     this.services = built.services;
@@ -233,6 +241,7 @@ export class TestServer {
 
   async stop() {
     await this.app?.close();
+    this.redis?.disconnect();
     if (this.database) await this.closeDatabase();
     await this.#drop?.();
     if (this.dataDir) fs.rmSync(this.dataDir, { recursive: true, force: true });
