@@ -10,6 +10,7 @@ import websocket from '@fastify/websocket';
 import { TypeBoxValidatorCompiler } from '@fastify/type-provider-typebox';
 import type { Redis } from 'ioredis';
 import { apiPrefix } from '../src/api/contract/paths.ts';
+import { realtimePath } from '../src/api/contract/market.ts';
 import type { Config } from './config.ts';
 import type { Database } from './db/client.ts';
 import { AppError } from './lib/errors.ts';
@@ -148,6 +149,13 @@ export async function buildApp(options: BuildOptions): Promise<BuiltApp> {
   // Before every route, so an upgrade request to a plain route is refused rather than half-handled.
   const realtimeSettings = { ...defaultRealtimeSettings, ...realtimeSettingsOf(config.limits), ...options.realtime };
   await app.register(websocket, { options: { maxPayload: framePayloadBytesMax(realtimeSettings) } });
+  // An upgrade request to any other path gets a plain answer in the envelope, never a socket
+  // opened only to be closed.
+  app.addHook('onRequest', async (request, reply) => {
+    if (request.ws && pathOnly(request.url) !== `${apiPrefix}${realtimePath}`) {
+      return reply.status(400).send(failure(400, 'This address does not accept a socket connection.', { error: 'invalid_request' }));
+    }
+  });
   installErrorHandling(app);
   // Every envelope is stamped with the injected clock's time, so tests and the server agree.
   app.addHook('preSerialization', async (_request, _reply, payload) => {

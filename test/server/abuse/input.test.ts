@@ -135,6 +135,10 @@ forEachDatabase((server) => {
         const huge = await rawHttp(port, `GET /api/public/getServerTime HTTP/1.1\r\nHost: x\r\nX-Big: ${'a'.repeat(20_000)}\r\n\r\n`);
         expect(huge).toMatch(/^HTTP\/1\.1 431/);
         expect(envelopeOf(huge)).toMatchObject({ code: 431, result: { error: 'invalid_request' } });
+        const upgrade = await rawHttp(port, 'GET /api/public/getServerTime HTTP/1.1\r\nHost: x\r\nUpgrade: websocket\r\n'
+          + 'Connection: Upgrade\r\nSec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\nSec-WebSocket-Version: 13\r\n\r\n');
+        expect(upgrade).toMatch(/^HTTP\/1\.1 400/);
+        expect(envelopeOf(upgrade)).toMatchObject({ code: 400, result: { error: 'invalid_request' } });
         const garbage = await rawHttp(port, 'NOT A REQUEST\r\n\r\n');
         expect(garbage).toMatch(/^HTTP\/1\.1 400/);
         expect(envelopeOf(garbage)).toMatchObject({ code: 400 });
