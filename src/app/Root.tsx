@@ -1,17 +1,31 @@
 // The frame around every page: the "Loading..." overlay on navigation (route background, shown
-// at least 300 ms), the document title, and scrolling back to the top after each navigation.
+// at least 300 ms), the document title, scrolling back to the top after each navigation, and the
+// kept-alive pages (KeepAlive.tsx), drawn beside the <Outlet/> so that they outlive a visit.
 import { useEffect, useRef, useState } from 'react';
+import { useSelector } from 'react-redux';
 import { Outlet, useLocation, useNavigation } from 'react-router-dom';
 import { useLingui } from '@lingui/react/macro';
+import type { I18n } from '@lingui/core';
 import { routeFor } from './routes.ts';
+import { KeepAlive, type KeptPages } from './KeepAlive.tsx';
 import { OfflineBanner } from '../components/OfflineBanner.tsx';
+import type { UserState } from '../features/auth/userSlice.ts';
 
 export const overlayMinimumMs = 300;
+export const appName = 'Bourse';
 
-export function Root() {
+/** "<route title> · Bourse", or the app's name alone for a route without a title (spec §2). */
+export function documentTitle(pathname: string, i18n: I18n): string {
+  const entry = routeFor(pathname);
+  const title = entry?.title.id ? i18n._(entry.title) : '';
+  return title ? `${title} · ${appName}` : appName;
+}
+
+export function Root({ keptPages }: { keptPages: KeptPages }) {
   const navigation = useNavigation();
   const location = useLocation();
   const { t, i18n } = useLingui();
+  const session = useSelector((state: { user: UserState }) => state.user.token);
   const busy = navigation.state !== 'idle';
   const [shownSince, setShownSince] = useState<number | null>(null);
   const hideTimer = useRef<ReturnType<typeof setTimeout> | undefined>(undefined);
@@ -31,8 +45,7 @@ export function Root() {
   useEffect(() => {
     window.scrollTo(0, 0);
     document.querySelector('main')?.scrollTo?.(0, 0);
-    const entry = routeFor(location.pathname);
-    document.title = entry ? `${i18n._(entry.title)} · Bourse` : 'Bourse';
+    document.title = documentTitle(location.pathname, i18n);
   }, [location.pathname, i18n]);
 
   const target = routeFor(navigation.location?.pathname ?? location.pathname);
@@ -40,6 +53,7 @@ export function Root() {
     <>
       <OfflineBanner />
       <Outlet />
+      <KeepAlive pages={keptPages} session={session} />
       {shownSince !== null && (
         <div className="page-loading" role="status" aria-live="polite"
           style={{ '--route-background': target?.background ?? '#ffffff' } as React.CSSProperties}>

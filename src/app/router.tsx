@@ -1,6 +1,8 @@
 // The hash router built from the route table. Every registered route runs the guard of spec §2
 // before its page shows: with a token but no user id it fetches the user; a login-only route
-// without a user remembers where the user was going and sends them to /login.
+// without a user remembers where the user was going and sends them to /login. A kept-alive route
+// (`keepAlive`) still runs the guard on every visit, but its page is drawn by Root's KeepAlive,
+// not in the <Outlet/>, so that it outlives the visit.
 import { createHashRouter, redirect, type LoaderFunctionArgs, type RouteObject } from 'react-router-dom';
 import { loggedOut, redirectRemembered, userInfoCleared, userInfoReceived } from '../features/auth/userSlice.ts';
 import { paths } from '../api/contract/paths.ts';
@@ -10,6 +12,7 @@ import { builtRoutes, defaultRedirect, loginPath, type RouteEntry } from './rout
 import type { AppStore } from './store.ts';
 import { Root } from './Root.tsx';
 import { Layout } from './Layout.tsx';
+import { KeptRouteSlot, type KeptPages } from './KeepAlive.tsx';
 
 async function refreshUser(store: AppStore) {
   const { token, userInfo } = store.getState().user;
@@ -39,7 +42,7 @@ function guard(store: AppStore, entry: RouteEntry) {
   };
 }
 
-function toRoute(store: AppStore, entry: RouteEntry): RouteObject {
+function toRoute(store: AppStore, entry: RouteEntry, keptPages: KeptPages): RouteObject {
   return {
     path: entry.path,
     handle: entry,
@@ -47,17 +50,20 @@ function toRoute(store: AppStore, entry: RouteEntry): RouteObject {
     lazy: async () => {
       const page = await entry.load!();
       await page.prepare?.();
-      return { Component: page.default };
+      if (!entry.keepAlive) return { Component: page.default };
+      keptPages.set(entry.path, page.default);
+      return { Component: KeptRouteSlot };
     },
   };
 }
 
 export function createAppRouter(store: AppStore) {
-  const layoutRoutes = builtRoutes.filter((entry) => entry.layout).map((entry) => toRoute(store, entry));
-  const topRoutes = builtRoutes.filter((entry) => !entry.layout).map((entry) => toRoute(store, entry));
+  const keptPages: KeptPages = new Map();
+  const layoutRoutes = builtRoutes.filter((entry) => entry.layout).map((entry) => toRoute(store, entry, keptPages));
+  const topRoutes = builtRoutes.filter((entry) => !entry.layout).map((entry) => toRoute(store, entry, keptPages));
   return createHashRouter([{
     path: '/',
-    Component: Root,
+    element: <Root keptPages={keptPages} />,
     children: [
       { index: true, loader: () => redirect(defaultRedirect) },
       { Component: Layout, children: layoutRoutes },

@@ -13,11 +13,18 @@ export interface RouteEntry {
   layout: boolean;
   /** Tab of the bottom bar this page is, if any. */
   tab?: 'home' | 'market' | 'contract' | 'personal';
+  /**
+   * Kept alive (spec §2): once visited, the page stays mounted, hidden, while the user is
+   * elsewhere, and shows again with its state (app/KeepAlive.tsx).
+   */
+  keepAlive?: boolean;
   /** The page module; `prepare`, when present, loads what the page needs first (its texts). */
   load?: () => Promise<{ default: ComponentType; prepare?: () => Promise<void> }>;
 }
 
 const white = '#ffffff';
+/** The title of the pages outside the layout (spec §2: empty); the document shows the app's name. */
+const noTitle: MessageDescriptor = { id: '' };
 const page = (path: string, title: MessageDescriptor, login: boolean, extra: Partial<RouteEntry> = {}): RouteEntry =>
   ({ path, title, login, background: white, layout: true, ...extra });
 
@@ -61,10 +68,10 @@ export const routeTable: RouteEntry[] = [
   page('articleDetail', msg`Article`, false),
   page('ieo', msg`Token offering`, true),
   // Outside the layout: empty title, kept alive.
-  page('demotrading', msg`Demo trading`, false, { layout: false }),
-  page('kline', msg`Chart`, false, { layout: false, load: () => import('../features/kline/KlinePage.tsx') }),
-  page('outlink', msg`External link`, false, { layout: false, load: () => import('../features/outlink/OutlinkPage.tsx') }),
-  page('login', msg`Log in`, false, { layout: false, load: () => import('../features/auth/LoginPage.tsx') }),
+  page('demotrading', noTitle, false, { layout: false, keepAlive: true }),
+  page('kline', noTitle, false, { layout: false, keepAlive: true, load: () => import('../features/kline/KlinePage.tsx') }),
+  page('outlink', noTitle, false, { layout: false, keepAlive: true, load: () => import('../features/outlink/OutlinkPage.tsx') }),
+  page('login', noTitle, false, { layout: false, keepAlive: true, load: () => import('../features/auth/LoginPage.tsx') }),
 ];
 
 export const defaultRedirect = '/home';

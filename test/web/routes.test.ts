@@ -47,8 +47,8 @@ describe('route table', () => {
     expect(tabs).toEqual({ home: 'home', market: 'hangqing', contract: 'heyue', personal: 'my' });
   });
 
-  it('gives every route a title message', () => {
-    for (const route of routeTable) expect(route.title.id, route.path).toBeTruthy();
+  it('gives every route in the layout a title message, and the pages outside it an empty title', () => {
+    for (const route of routeTable) expect(Boolean(route.title.id), route.path).toBe(route.layout);
   });
 
   it('redirects to /home by default and logs in at /login', () => {

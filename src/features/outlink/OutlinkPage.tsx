@@ -1,14 +1,15 @@
 // /outlink?url=…: the outside-link page (link mode 4). It names the site the user is about to
 // open and lets them continue or go back; only http(s) targets are offered.
-import { useNavigate, useSearchParams } from 'react-router-dom';
+import { useSearchParams } from 'react-router-dom';
 import { Button, ErrorBlock } from 'antd-mobile';
 import { useLingui } from '@lingui/react/macro';
 import { PageHeader } from '../../components/PageHeader.tsx';
+import { useBack } from '../../components/useBack.ts';
 import { isSafeExternalUrl } from '../../lib/links.ts';
 
 export default function OutlinkPage() {
   const { t } = useLingui();
-  const navigate = useNavigate();
+  const back = useBack();
   const [params] = useSearchParams();
   const url = params.get('url') ?? '';
   const safe = isSafeExternalUrl(url);
@@ -21,7 +22,7 @@ export default function OutlinkPage() {
           <p className="outlink-host">{new URL(url).host}</p>
           <p className="outlink-url">{url}</p>
           <Button block color="primary" size="large" onClick={() => window.location.assign(url)}>{t`Continue`}</Button>
-          <Button block fill="none" onClick={() => navigate(-1)}>{t`Back`}</Button>
+          <Button block fill="none" onClick={back}>{t`Back`}</Button>
         </section>
       ) : (
         <ErrorBlock status="default" title={t`This link cannot be opened.`} description={url} />
