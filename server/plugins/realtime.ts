@@ -5,13 +5,21 @@
 // one JSON.stringify per channel per update rather than one per socket. A socket that does not
 // keep up misses updates instead of growing an unbounded buffer; the gap in seq tells its client
 // to ask for a fresh snapshot (resync).
+// Nobody logs in to use it, so everything a client can make it do is bounded: sockets per address
+// and in all (below the open-file limit), messages per window, channel names per message, one
+// error frame per message, and the bytes of replies to the client's own requests (a token bucket
+// per connection and one per address, so reconnecting does not refill it).
+import fs from 'node:fs';
+import type { IncomingMessage } from 'node:http';
 import type { Socket } from 'node:net';
-import type { FastifyBaseLogger, FastifyInstance } from 'fastify';
+import type { FastifyBaseLogger, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { RawData, WebSocket } from 'ws';
 import {
   candlePeriods, heartbeatIntervalMs, realtimePath, subscriptionsPerConnectionMax,
   type CandlePeriod, type ClientMessage, type ServerMessage,
 } from '../../src/api/contract/market.ts';
+import { defaultLimits, type Limits } from '../config.ts';
+import { failure } from '../lib/envelope.ts';
 import type { MarketUpdate } from '../domain/market/bus.ts';
 import { symbolByCode } from '../domain/market/symbols.ts';
 import { toCandle, toTicker, type MarketView } from '../domain/market/view.ts';
@@ -31,7 +39,22 @@ export interface RealtimeSettings {
   updateBufferedBytesMax: number;
   /** A socket whose unsent bytes exceed this is not reading at all and is terminated. */
   bufferedBytesMax: number;
+  /** Channel names one subscribe or unsubscribe may carry; a longer list is refused whole. */
+  channelsPerMessageMax: number;
+  /**
+   * Replies to a connection's own requests (snapshots, acknowledgements, errors, pongs) draw their
+   * bytes from a bucket of this size that refills at `replyBytesPerSecond`; when a reply does not
+   * fit, the connection gets one error and is closed (1008). Market updates are not counted.
+   */
+  replyBytesBurstMax: number;
+  replyBytesPerSecond: number;
+  /** The same, shared by every connection of one address and kept across its reconnections. */
+  addressReplyBytesBurstMax: number;
+  addressReplyBytesPerSecond: number;
+  /** Sockets in all; the hub keeps the cap below the process's open-file limit (`connectionsCap`). */
   connectionsMax: number;
+  /** Sockets from one address (an IPv6 client counts by its /64), as `request.ip` names it. */
+  connectionsPerAddressMax: number;
 }
 
 export const defaultRealtimeSettings: RealtimeSettings = {
@@ -43,8 +66,73 @@ export const defaultRealtimeSettings: RealtimeSettings = {
   messageWindowMs: 10_000,
   updateBufferedBytesMax: 64 * 1024,
   bufferedBytesMax: 1024 * 1024,
-  connectionsMax: 20_000,
+  channelsPerMessageMax: subscriptionsPerConnectionMax,
+  // A full subscribe of 50 channels with every ticker is about 20 KB; the client resyncs a channel
+  // at most once per gap, and a gap needs a socket that is already behind.
+  replyBytesBurstMax: 64 * 1024,
+  replyBytesPerSecond: 8 * 1024,
+  // Room for several people behind one address to open the app at once, while one address
+  // cycling its connections draws at most 64 KiB a second.
+  addressReplyBytesBurstMax: 512 * 1024,
+  addressReplyBytesPerSecond: 64 * 1024,
+  connectionsMax: defaultLimits.realtimeConnectionsMax,
+  connectionsPerAddressMax: defaultLimits.realtimeConnectionsPerAddressMax,
 };
+
+/** The realtime settings an operator sets through the environment (server/config.ts). */
+export const realtimeSettingsOf = (limits: Limits): Partial<RealtimeSettings> => ({
+  connectionsMax: limits.realtimeConnectionsMax,
+  connectionsPerAddressMax: limits.realtimeConnectionsPerAddressMax,
+});
+
+/** Refused names an error lists (its message counts the rest), and how much of each it echoes. */
+export const refusedChannelsListedMax = 8;
+const channelNameEchoedMax = 64;
+
+/**
+ * The sockets this process may hold, given the configured cap and the soft open-file limit: every
+ * socket is a file, and when they run out no HTTP connection is accepted either. Leaves 1 024
+ * files or a fifth of the limit (whichever is more) for HTTP, the database and logs; under a small
+ * limit (1 024 is a common default) half of it.
+ */
+export function connectionsCap(configuredMax: number, openFilesLimit: number | undefined): number {
+  if (openFilesLimit === undefined || !Number.isFinite(openFilesLimit)) return configuredMax;
+  const belowLimit = Math.max(Math.floor(openFilesLimit / 2), Math.min(openFilesLimit - 1024, Math.floor(openFilesLimit * 0.8)));
+  return Math.max(0, Math.min(configuredMax, belowLimit));
+}
+
+/** The soft "Max open files" of /proc/<pid>/limits (what `ulimit -n` shows); undefined if unlimited or unknown. */
+export function parseOpenFilesLimit(limitsText: string): number | undefined {
+  const soft = /^Max open files\s+(\S+)/m.exec(limitsText)?.[1];
+  return soft !== undefined && /^\d+$/.test(soft) ? Number(soft) : undefined;
+}
+
+/** This process's soft open-file limit, on Linux; undefined elsewhere. */
+export function openFilesLimit(): number | undefined {
+  try {
+    return parseOpenFilesLimit(fs.readFileSync('/proc/self/limits', 'utf8'));
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * The key under which an address's sockets are counted: an IPv4 address as is (also when written
+ * IPv4-mapped), an IPv6 address by its /64, since one subscriber usually holds a whole /64.
+ */
+export function addressKey(ip: string): string {
+  const address = ip.replace(/%.*$/, '').toLowerCase();
+  const mapped = /^::ffff:(\d+\.\d+\.\d+\.\d+)$/.exec(address);
+  if (mapped) return mapped[1];
+  if (!address.includes(':')) return address;
+  const [head, tail] = address.split('::');
+  const headGroups = head ? head.split(':') : [];
+  const tailGroups = tail ? tail.split(':') : [];
+  // An embedded IPv4 tail (::1.2.3.4) takes two groups; it only ever lies in the lower 64 bits.
+  const tailLength = tailGroups.reduce((total, group) => total + (group.includes('.') ? 2 : 1), 0);
+  const groups = tail === undefined ? headGroups : [...headGroups, ...Array<string>(Math.max(0, 8 - headGroups.length - tailLength)).fill('0'), ...tailGroups];
+  return `${groups.slice(0, 4).map((group) => (Number.parseInt(group, 16) || 0).toString(16)).join(':')}::/64`;
+}
 
 /**
  * The largest frame the WebSocket layer accepts at all. It is well above `messageBytesMax`, so a
@@ -88,6 +176,44 @@ export function parseClientMessage(value: unknown): ClientMessage | undefined {
 }
 
 type ErrorCode = Extract<ServerMessage, { type: 'error' }>['code'];
+type RefusalCode = Extract<ErrorCode, 'unknown_channel' | 'too_many_subscriptions' | 'not_subscribed'>;
+
+/** A budget of bytes that refills steadily up to its burst, on the monotonic clock (milliseconds). */
+export class ByteBucket {
+  #bytes: number;
+  #updatedMs: number;
+
+  constructor(readonly burstBytes: number, readonly bytesPerSecond: number, nowMs: number) {
+    this.#bytes = burstBytes;
+    this.#updatedMs = nowMs;
+  }
+
+  available(nowMs: number): number {
+    const refill = Math.max(0, nowMs - this.#updatedMs) * this.bytesPerSecond / 1000;
+    this.#bytes = Math.min(this.burstBytes, this.#bytes + refill);
+    this.#updatedMs = Math.max(this.#updatedMs, nowMs);
+    return this.#bytes;
+  }
+
+  /** Takes `bytes` after `available` said they are there. */
+  take(bytes: number) {
+    this.#bytes -= bytes;
+  }
+}
+
+/** What one address holds: its sockets (counted from the upgrade request) and its reply budget. */
+class AddressState {
+  sockets = 0;
+  constructor(readonly key: string, readonly budget: ByteBucket) {}
+}
+
+/** A socket's place under the caps, taken before the upgrade; released once, when the socket closes. */
+export interface ConnectionSlot {
+  readonly address: AddressState;
+  release(): void;
+}
+
+export type Admission = ConnectionSlot | 'address_full' | 'server_full';
 
 class Channel {
   /** The seq of the last update published on this channel on this instance. */
@@ -102,24 +228,54 @@ class Connection {
   corkedRound = 0;
   windowStartMs = 0;
   messagesInWindow = 0;
-  constructor(readonly socket: WebSocket) {}
+  constructor(readonly socket: WebSocket, readonly slot: ConnectionSlot, readonly budget: ByteBucket) {}
+}
+
+/** The names one message had refused, in order, for its one error frame. */
+class Refusals {
+  readonly listed: string[] = [];
+  readonly counts = new Map<RefusalCode, number>();
+  first: { code: RefusalCode; name: string } | undefined;
+
+  add(code: RefusalCode, name: string) {
+    const echoed = name.slice(0, channelNameEchoedMax);
+    this.first ??= { code, name: echoed };
+    if (this.listed.length < refusedChannelsListedMax) this.listed.push(echoed);
+    this.counts.set(code, (this.counts.get(code) ?? 0) + 1);
+  }
+
+  get total(): number {
+    let total = 0;
+    for (const count of this.counts.values()) total += count;
+    return total;
+  }
 }
 
 export interface RealtimeStats {
   connections: number;
+  /** Addresses with a socket or a reply budget not yet refilled. */
+  addresses: number;
   /** Updates not sent because their socket's buffer was full (since start). */
   updatesSkipped: number;
+  /** Connections closed because their replies (or their address's) ran over the budget (since start). */
+  budgetsExhausted: number;
 }
 
 /** The connections, channels and fan-out of one instance. Fastify-free, so tests can reason about it. */
 export class RealtimeHub {
   readonly #channels = new Map<string, Channel>();
   readonly #connections = new Set<Connection>();
+  readonly #addresses = new Map<string, AddressState>();
+  /** Sockets admitted and not yet closed, from the upgrade request on. */
+  #sockets = 0;
+  /** The configured cap, lowered below the open-file limit. */
+  readonly connectionsMax: number;
   /** The last serialised ticker of each symbol: an unchanged ticker is not sent again. */
   readonly #tickerJson = new Map<string, string>();
   readonly #stopListening: () => void;
   readonly #heartbeatTimer: ReturnType<typeof setInterval>;
   #updatesSkipped = 0;
+  #budgetsExhausted = 0;
   /** Counts market updates, so a socket is corked once per update. */
   #round = 0;
   readonly #corked: Socket[] = [];
@@ -129,14 +285,26 @@ export class RealtimeHub {
     private readonly clock: Clock,
     private readonly settings: RealtimeSettings,
     private readonly log: FastifyBaseLogger,
+    filesLimit: number | undefined = openFilesLimit(),
   ) {
+    // A knob read from the environment as NaN would turn a cap off (`n >= NaN` is never true).
+    for (const [name, value] of Object.entries(settings)) {
+      if (!Number.isFinite(value)) throw new Error(`realtime setting ${name} must be a number, not ${value}`);
+    }
+    this.connectionsMax = connectionsCap(settings.connectionsMax, filesLimit);
+    if (this.connectionsMax < settings.connectionsMax) {
+      log.info(`realtime sockets capped at ${this.connectionsMax} below the open-file limit of ${filesLimit}`);
+    }
     this.#stopListening = view.onUpdate((update) => this.#publishUpdate(update));
     this.#heartbeatTimer = setInterval(() => this.#heartbeat(), settings.heartbeatIntervalMs);
     this.#heartbeatTimer.unref();
   }
 
   get stats(): RealtimeStats {
-    return { connections: this.#connections.size, updatesSkipped: this.#updatesSkipped };
+    return {
+      connections: this.#connections.size, addresses: this.#addresses.size,
+      updatesSkipped: this.#updatesSkipped, budgetsExhausted: this.#budgetsExhausted,
+    };
   }
 
   close() {
@@ -144,12 +312,45 @@ export class RealtimeHub {
     this.#stopListening();
   }
 
-  accept(socket: WebSocket) {
-    if (this.#connections.size >= this.settings.connectionsMax) {
-      socket.close(1013, 'Too many connections, try again later.');
-      return;
+  /**
+   * Takes a place for a socket from `ip` before its upgrade, so sockets still shaking hands count
+   * too, or says which cap refuses it. The caller releases the slot when the socket closes.
+   */
+  admit(ip: string): Admission {
+    if (this.#sockets >= this.connectionsMax) return 'server_full';
+    const key = addressKey(ip);
+    let address = this.#addresses.get(key);
+    if (address && address.sockets >= this.settings.connectionsPerAddressMax) return 'address_full';
+    if (!address) {
+      const budget = new ByteBucket(this.settings.addressReplyBytesBurstMax, this.settings.addressReplyBytesPerSecond, performance.now());
+      this.#addresses.set(key, address = new AddressState(key, budget));
     }
-    const connection = new Connection(socket);
+    address.sockets += 1;
+    this.#sockets += 1;
+    let released = false;
+    const admitted = address;
+    return {
+      address: admitted,
+      release: () => {
+        if (released) return;
+        released = true;
+        admitted.sockets -= 1;
+        this.#sockets -= 1;
+        this.#forgetAddressIfIdle(admitted);
+      },
+    };
+  }
+
+  /** An address with no socket and a full budget has nothing worth remembering. */
+  #forgetAddressIfIdle(address: AddressState) {
+    if (address.sockets === 0 && address.budget.available(performance.now()) >= address.budget.burstBytes) {
+      this.#addresses.delete(address.key);
+    }
+  }
+
+  accept(socket: WebSocket, slot: ConnectionSlot) {
+    const budget = new ByteBucket(this.settings.replyBytesBurstMax, this.settings.replyBytesPerSecond, performance.now());
+    const connection = new Connection(socket, slot, budget);
     this.#connections.add(connection);
     socket.on('message', (data, isBinary) => this.#receive(connection, data, isBinary));
     socket.on('pong', () => { connection.missedHeartbeats = 0; });
@@ -160,6 +361,7 @@ export class RealtimeHub {
     for (const channel of connection.channels) channel.subscribers.delete(connection);
     connection.channels.clear();
     this.#connections.delete(connection);
+    connection.slot.release();
   }
 
   #receive(connection: Connection, data: RawData, isBinary: boolean) {
@@ -170,25 +372,24 @@ export class RealtimeHub {
       return;
     }
     if (byteLength(data) > this.settings.messageBytesMax) {
-      this.#error(connection, 'malformed', `Messages are limited to ${this.settings.messageBytesMax} bytes.`);
+      this.#reply(connection, { type: 'error', code: 'malformed', message: `Messages are limited to ${this.settings.messageBytesMax} bytes.` });
       connection.socket.close(1009, 'Message too big.');
       return;
     }
-    let message: ClientMessage | undefined;
-    try {
-      message = isBinary ? undefined : parseClientMessage(JSON.parse(textOf(data)));
-    } catch {
-      message = undefined;
-    }
+    const message = readClientMessage(data, isBinary);
     if (!message) {
-      this.#error(connection, 'malformed', 'Send a JSON text message with op subscribe, unsubscribe, resync or ping.');
+      this.#reply(connection, { type: 'error', code: 'malformed', message: 'Send a JSON text message with op subscribe, unsubscribe, resync or ping.' });
+      return;
+    }
+    if ('channels' in message && message.channels.length > this.settings.channelsPerMessageMax) {
+      this.#reply(connection, { type: 'error', code: 'malformed', message: `A message may name at most ${this.settings.channelsPerMessageMax} channels.` });
       return;
     }
     switch (message.op) {
       case 'subscribe': return this.#subscribe(connection, message.channels);
       case 'unsubscribe': return this.#unsubscribe(connection, message.channels);
       case 'resync': return this.#resync(connection, message.channel);
-      case 'ping': return this.#send(connection, { type: 'pong', time: this.clock.now().getTime() });
+      case 'ping': return this.#reply(connection, { type: 'pong', time: this.clock.now().getTime() });
     }
   }
 
@@ -204,69 +405,78 @@ export class RealtimeHub {
   }
 
   /** The channel of a name, created on first use; there are only as many as symbols × periods. */
-  #channel(connection: Connection, name: string): Channel | undefined {
+  #channel(name: string): Channel | undefined {
     let channel = this.#channels.get(name);
     if (!channel) {
       const route = parseChannel(name);
       if (route) this.#channels.set(name, channel = new Channel(name, route));
     }
-    if (!channel) this.#error(connection, 'unknown_channel', 'There is no such channel, symbol or period.', name.slice(0, 64));
     return channel;
   }
 
+  /** Subscribes the names it can; a channel already held is acknowledged again but gets no new snapshot. */
   #subscribe(connection: Connection, names: string[]) {
-    const accepted: Channel[] = [];
+    const refusals = new Refusals();
+    const acknowledged: Channel[] = [];
+    const added: Channel[] = [];
     for (const name of new Set(names)) {
-      const channel = this.#channel(connection, name);
-      if (!channel) continue;
-      if (!connection.channels.has(channel)) {
-        if (connection.channels.size >= this.settings.subscriptionsPerConnectionMax) {
-          const message = `A connection may hold ${this.settings.subscriptionsPerConnectionMax} subscriptions.`;
-          this.#error(connection, 'too_many_subscriptions', message, name);
-          continue;
-        }
+      const channel = this.#channel(name);
+      if (!channel) {
+        refusals.add('unknown_channel', name);
+      } else if (connection.channels.has(channel)) {
+        acknowledged.push(channel);
+      } else if (connection.channels.size >= this.settings.subscriptionsPerConnectionMax) {
+        refusals.add('too_many_subscriptions', name);
+      } else {
         connection.channels.add(channel);
         channel.subscribers.add(connection);
+        acknowledged.push(channel);
+        added.push(channel);
       }
-      accepted.push(channel);
     }
-    if (accepted.length === 0) return;
-    this.#send(connection, { type: 'subscribed', channels: accepted.map((channel) => channel.name) });
-    for (const channel of accepted) this.#snapshot(connection, channel);
+    this.#refuse(connection, refusals);
+    if (acknowledged.length === 0) return;
+    this.#reply(connection, { type: 'subscribed', channels: acknowledged.map((channel) => channel.name) });
+    for (const channel of added) this.#snapshot(connection, channel);
   }
 
   #unsubscribe(connection: Connection, names: string[]) {
+    const refusals = new Refusals();
     const removed: string[] = [];
     for (const name of new Set(names)) {
-      const channel = this.#channel(connection, name);
-      if (!channel) continue;
-      if (!connection.channels.delete(channel)) {
-        this.#error(connection, 'not_subscribed', 'This connection is not subscribed to the channel.', name);
-        continue;
+      const channel = this.#channel(name);
+      if (!channel) {
+        refusals.add('unknown_channel', name);
+      } else if (!connection.channels.delete(channel)) {
+        refusals.add('not_subscribed', name);
+      } else {
+        channel.subscribers.delete(connection);
+        removed.push(name);
       }
-      channel.subscribers.delete(connection);
-      removed.push(name);
     }
-    if (removed.length > 0) this.#send(connection, { type: 'unsubscribed', channels: removed });
+    this.#refuse(connection, refusals);
+    if (removed.length > 0) this.#reply(connection, { type: 'unsubscribed', channels: removed });
   }
 
+  /** A resync costs a snapshot: it is paid from the reply budget like any other answer. */
   #resync(connection: Connection, name: string) {
-    const channel = this.#channel(connection, name);
-    if (!channel) return;
-    if (!connection.channels.has(channel)) {
-      this.#error(connection, 'not_subscribed', 'Subscribe to the channel before asking for a resync.', name);
-      return;
-    }
-    this.#snapshot(connection, channel);
+    const channel = this.#channel(name);
+    const refusals = new Refusals();
+    if (!channel) refusals.add('unknown_channel', name);
+    else if (!connection.channels.has(channel)) refusals.add('not_subscribed', name);
+    this.#refuse(connection, refusals);
+    if (channel && refusals.total === 0) this.#snapshot(connection, channel);
   }
 
   /** The channel's whole state as of its current seq: the next update carries seq + 1. */
   #snapshot(connection: Connection, channel: Channel) {
+    // Closed halfway through a subscribe (its budget ran out): the rest is not worth building.
+    if (connection.socket.readyState !== connection.socket.OPEN) return;
     const { route } = channel;
     const data = route.kind === 'tickers' ? this.view.tickers()
       : route.kind === 'ticker' ? this.view.ticker(route.symbol) ?? null
         : this.view.currentCandle(route.symbol, route.period) ?? null;
-    this.#send(connection, { type: 'snapshot', channel: channel.name, seq: channel.seq, data });
+    this.#reply(connection, { type: 'snapshot', channel: channel.name, seq: channel.seq, data });
   }
 
   #publishUpdate(update: MarketUpdate) {
@@ -349,20 +559,78 @@ export class RealtimeHub {
       socket.ping();
       socket.send(frame, { binary: false });
     }
+    for (const address of this.#addresses.values()) this.#forgetAddressIfIdle(address);
   }
 
-  #error(connection: Connection, code: ErrorCode, message: string, channel?: string) {
-    this.#send(connection, { type: 'error', code, message, ...(channel === undefined ? {} : { channel }) });
+  /**
+   * One error frame for all the names a message had refused: the first name's reason and name
+   * (`code`, `channel`, as a client that reads one name expects), the first few names, and counts.
+   */
+  #refuse(connection: Connection, refusals: Refusals) {
+    const { first } = refusals;
+    if (!first) return;
+    let message = refusalReason(first.code, this.settings);
+    if (refusals.total > 1) {
+      const counts = [...refusals.counts].map(([code, count]) => `${count} ${code}`).join(', ');
+      message += ` ${refusals.total} channels were refused (${counts}); the first ${refusals.listed.length} are listed.`;
+    }
+    this.#reply(connection, { type: 'error', code: first.code, message, channel: first.name, channels: refusals.listed });
   }
 
-  #send(connection: Connection, message: ServerMessage) {
+  /**
+   * Sends an answer to the client's own request if the connection's budget and its address's both
+   * hold its bytes; otherwise one last error and a close (1008). The error is not charged: it is
+   * small, and sent once.
+   */
+  #reply(connection: Connection, message: ServerMessage) {
+    const { socket } = connection;
+    if (socket.readyState !== socket.OPEN) return;
+    const text = JSON.stringify(message);
+    const bytes = Buffer.byteLength(text);
+    const nowMs = performance.now();
+    const { budget } = connection;
+    const addressBudget = connection.slot.address.budget;
+    if (budget.available(nowMs) < bytes || addressBudget.available(nowMs) < bytes) {
+      this.#budgetsExhausted += 1;
+      const exhausted: ServerMessage = {
+        type: 'error', code: 'rate_limited', message: 'This connection asked for more data than it may. Connect again later.',
+      };
+      this.#send(connection, JSON.stringify(exhausted));
+      socket.close(1008, 'Reply budget exhausted.');
+      return;
+    }
+    budget.take(bytes);
+    addressBudget.take(bytes);
+    this.#send(connection, text);
+  }
+
+  /** Writes one frame, unless the socket is closing or has stopped reading (then it is dropped). */
+  #send(connection: Connection, text: string) {
     const { socket } = connection;
     if (socket.readyState !== socket.OPEN) return;
     if (socket.bufferedAmount > this.settings.bufferedBytesMax) {
       socket.terminate();
       return;
     }
-    socket.send(JSON.stringify(message));
+    socket.send(text);
+  }
+}
+
+function refusalReason(code: RefusalCode, settings: RealtimeSettings): string {
+  switch (code) {
+    case 'unknown_channel': return 'There is no such channel, symbol or period.';
+    case 'too_many_subscriptions': return `A connection may hold ${settings.subscriptionsPerConnectionMax} subscriptions.`;
+    case 'not_subscribed': return 'This connection is not subscribed to the channel.';
+  }
+}
+
+/** A client message of a known shape, or undefined (binary, not JSON, or malformed). */
+function readClientMessage(data: RawData, isBinary: boolean): ClientMessage | undefined {
+  if (isBinary) return undefined;
+  try {
+    return parseClientMessage(JSON.parse(textOf(data)));
+  } catch {
+    return undefined;
   }
 }
 
@@ -384,11 +652,44 @@ export interface RealtimeOptions {
 
 /**
  * Adds the socket route under the app's prefix. @fastify/websocket must already be registered on
- * the root app (before any route, so it can refuse upgrades to the other routes).
+ * the root app (before any route, so it can refuse upgrades to the other routes). The caps are
+ * checked on the upgrade request, before the handshake, and refused with an HTTP answer in the
+ * envelope (429 for the address, 503 for the server); the slot is released when the TCP socket
+ * closes, whether or not the upgrade went through.
  */
 export function registerRealtime(app: FastifyInstance, options: RealtimeOptions): RealtimeHub {
   const hub = new RealtimeHub(options.view, options.clock, options.settings, app.log);
+  const slots = new WeakMap<IncomingMessage, ConnectionSlot>();
   app.addHook('onClose', async () => hub.close());
-  app.get(realtimePath, { websocket: true }, (socket) => hub.accept(socket));
+  const admitSocket = async (request: FastifyRequest, reply: FastifyReply) => {
+    if (!request.ws) return;
+    const admission = hub.admit(request.ip);
+    if (admission === 'address_full') {
+      return reply.code(429).header('retry-after', '10')
+        .send(failure(429, 'Too many connections from this address.', { error: 'too_many_connections' }));
+    }
+    if (admission === 'server_full') {
+      return reply.code(503).header('retry-after', '10')
+        .send(failure(503, 'The server holds all the connections it can. Try again later.', { error: 'server_busy' }));
+    }
+    // The socket may have gone while earlier hooks waited; then 'close' may be past, and the
+    // upgrade will not happen (ws drops a socket that is no longer writable). Without a TCP
+    // socket (injectWS) the slot is released when the WebSocket closes.
+    const raw = request.raw.socket as Socket | undefined;
+    if (raw?.destroyed) {
+      admission.release();
+      return;
+    }
+    raw?.once('close', admission.release);
+    slots.set(request.raw, admission);
+  };
+  app.get(realtimePath, { websocket: true, onRequest: admitSocket }, (socket, request) => {
+    const slot = slots.get(request.raw);
+    if (!slot) {
+      socket.close(1011, 'No connection slot.');
+      return;
+    }
+    hub.accept(socket, slot);
+  });
   return hub;
 }

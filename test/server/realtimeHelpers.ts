@@ -27,10 +27,14 @@ export class SocketClient {
   /** Messages received and not yet taken by `next`, oldest first. */
   readonly unread: ServerMessage[] = [];
   readonly closed: Promise<Closed>;
+  /** Frames and payload bytes received since the socket opened (what the server sent). */
+  readonly received = { frames: 0, bytes: 0 };
   #waiters = new Set<() => void>();
 
   private constructor(readonly socket: WebSocket) {
     socket.on('message', (data) => {
+      this.received.frames += 1;
+      this.received.bytes += Buffer.isBuffer(data) ? data.length : Buffer.byteLength(String(data));
       this.unread.push(JSON.parse(String(data)) as ServerMessage);
       for (const wake of [...this.#waiters]) wake();
     });
@@ -113,6 +117,29 @@ export class SocketClient {
   close() {
     this.socket.terminate();
   }
+}
+
+export interface RefusedUpgrade { status: number; body: any }
+
+/** Asks for a socket the server is expected to refuse, and reads the HTTP answer it gets instead. */
+export async function refusedUpgrade(url: string, options: ClientOptions = {}): Promise<RefusedUpgrade> {
+  const socket = new WebSocket(url, options);
+  return new Promise<RefusedUpgrade>((resolve, reject) => {
+    socket.once('open', () => {
+      socket.terminate();
+      reject(new Error('the server accepted the socket'));
+    });
+    socket.once('error', reject);
+    socket.once('unexpected-response', (_request, response) => {
+      const chunks: Buffer[] = [];
+      response.on('data', (chunk: Buffer) => chunks.push(chunk));
+      response.on('end', () => {
+        socket.terminate();
+        const text = Buffer.concat(chunks).toString('utf8');
+        resolve({ status: response.statusCode ?? 0, body: text ? JSON.parse(text) : undefined });
+      });
+    });
+  });
 }
 
 /** A market engine on the test server's bus and clock, on a few symbols, moved one tick at a time. */
