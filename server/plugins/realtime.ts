@@ -288,8 +288,9 @@ export class RealtimeHub {
     filesLimit: number | undefined = openFilesLimit(),
   ) {
     // A knob read from the environment as NaN would turn a cap off (`n >= NaN` is never true).
+    // Infinity is allowed: a bench whose thousands of clients share one address lifts the caps so.
     for (const [name, value] of Object.entries(settings)) {
-      if (!Number.isFinite(value)) throw new Error(`realtime setting ${name} must be a number, not ${value}`);
+      if (typeof value !== 'number' || Number.isNaN(value)) throw new Error(`realtime setting ${name} must be a number, not ${value}`);
     }
     this.connectionsMax = connectionsCap(settings.connectionsMax, filesLimit);
     if (this.connectionsMax < settings.connectionsMax) {
