@@ -1,6 +1,9 @@
 // Accounts: registration by e-mail or phone code, the four ways to log in (password, e-mail code,
 // phone code, guest), password reset and change, personal data. Every write is one transaction;
-// every user error is an AppError with a stable code and changes nothing.
+// every user error is an AppError with a stable code and changes nothing. Requests about an
+// e-mail or phone answer alike whether an account uses it or not (only its mailbox learns which),
+// every password guess is taken from an atomic throttle before argon2 checks it, and a password
+// is hashed only once every cheaper check (limits, code) has passed.
 import { randomInt } from 'node:crypto';
 import { and, eq, type SQL } from 'drizzle-orm';
 import type {
@@ -8,12 +11,15 @@ import type {
 } from '../../src/api/contract/accounts.ts';
 import { users } from '../db/schema.ts';
 import type { Executor } from '../db/client.ts';
-import { AppError, badRequest, conflict, notFound, unauthorized } from '../lib/errors.ts';
+import type { Limits } from '../config.ts';
+import { AppError, badRequest, conflict, unauthorized } from '../lib/errors.ts';
+import type { ThrottlePolicy } from '../lib/rateLimiter.ts';
 import { formatServerTime } from '../lib/time.ts';
-import { sendCode, transactionWithCode, type CodeDeps, type CodeTarget } from './codes.ts';
+import { invalidCode, sendCode, transactionWithCode, type CodeDeps, type CodeTarget } from './codes.ts';
 import {
   assertStrongPassword, decoyPasswordHash, generatePassword, hashPassword, lookAlikeFreeAlphabet, verifyPassword,
 } from './passwords.ts';
+import { normalisePhone, type NormalisedPhone } from './phoneNumbers.ts';
 import { createSession, revokeSession, revokeUserSessions, type ActiveSession } from './sessions.ts';
 
 export type AccountDeps = CodeDeps;
@@ -21,38 +27,49 @@ type UserRow = typeof users.$inferSelect;
 
 const emailPattern = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
 const phonePattern = /^[0-9]{4,15}$/;
-const windowMs15Min = 15 * 60_000;
+const hourMs = 3_600_000;
+const dayMs = 24 * hourMs;
+/** How long an address that logged in to an account stays known to the account-wide ceiling. */
+const knownClientMs = 30 * dayMs;
 
-interface Identity { target: CodeTarget; where: SQL }
+interface Identity { target: CodeTarget; where: SQL; phone?: NormalisedPhone }
 
-/** Normalises an e-mail or phone account to the stored form and the condition that finds it. */
+/**
+ * Normalises an e-mail or phone account to the stored form and the condition that finds it:
+ * e-mail in lower case without the root dot of its domain ("a@b.com." is "a@b.com"), phone in
+ * E.164 (phoneNumbers.ts).
+ */
 function identify(accountType: AccountType, account: string, countryCode?: string): Identity {
   if (accountType === 'email') {
-    const email = account.trim().toLowerCase();
+    const email = account.trim().toLowerCase().replace(/\.+$/, '');
     if (!emailPattern.test(email) || email.length > 254) {
       throw badRequest('invalid_request', 'Please enter a valid e-mail address.');
     }
     return { target: { channel: 'email', target: email, address: email }, where: eq(users.email, email) };
   }
-  const phone = account.trim().replace(/^0+/, '');
-  if (!phonePattern.test(phone)) throw badRequest('invalid_request', 'Please enter a valid phone number.');
   if (!countryCode) throw badRequest('invalid_request', 'Please choose the country code of the phone number.');
+  const phone = normalisePhone(account, countryCode);
+  if (!phone) throw badRequest('invalid_request', 'Please enter a valid phone number.');
   return {
-    target: { channel: 'sms', target: `+${countryCode} ${phone}`, address: `+${countryCode}${phone}` },
-    where: and(eq(users.phone, phone), eq(users.phoneCountryCode, countryCode))!,
+    target: { channel: 'sms', target: `+${phone.countryCode} ${phone.nationalNumber}`, address: phone.e164 },
+    where: and(eq(users.phone, phone.nationalNumber), eq(users.phoneCountryCode, phone.countryCode))!,
+    phone,
   };
 }
+
+/** Guest names are stored and compared in lower case: "Bob" and "bob" are one account. */
+const guestName = (account: string) => account.trim().toLowerCase();
 
 /**
  * Resolves what a password-login form sends: an e-mail, a phone number (with country code) or a
  * guest name. `key` names the account the way it is looked up, so every spelling of one account
- * (case, spaces, trunk zeros) shares one failed-login counter.
+ * (case, spaces, trunk prefix) shares one throttle.
  */
 function identifyLogin(account: string, countryCode?: string): { where: SQL; key: string } {
   const trimmed = account.trim();
   if (trimmed.includes('@')) return loginIdentity(identify('email', trimmed));
   if (phonePattern.test(trimmed) && countryCode) return loginIdentity(identify('phone', trimmed, countryCode));
-  return { where: eq(users.username, trimmed), key: `guest:${trimmed}` };
+  return { where: eq(users.username, guestName(trimmed)), key: `guest:${guestName(trimmed)}` };
 }
 
 const loginIdentity = (identity: Identity) => ({ where: identity.where, key: `${identity.target.channel}:${identity.target.target}` });
@@ -66,18 +83,38 @@ export async function accountExists(deps: AccountDeps, account: string, countryC
   return (await findUser(deps.db, identifyLogin(account, countryCode).where)) !== undefined;
 }
 
+const accountExistsError = () => conflict('account_exists', 'This account already exists, please log in with your password.');
+
+/**
+ * What is sent instead of a code when the request does not fit the account's existence: a
+ * register code for an address in use, a login or reset code for an address nobody uses.
+ */
+function noticeInsteadOfCode(purpose: CodePurpose, exists: boolean): string | undefined {
+  if (purpose === 'register' && exists) {
+    return 'Someone asked to register a Bourse account with this address, but you already have one. '
+      + 'Log in with your password, or reset it if you have forgotten it. If it was not you, ignore this message.';
+  }
+  if (purpose !== 'register' && !exists) {
+    return 'Someone asked for a Bourse code for this address, but no Bourse account uses it. '
+      + 'If it was you, register first or use the address you registered with. If it was not you, ignore this message.';
+  }
+  return undefined;
+}
+
+/**
+ * Sends a code, or a notice in its place, and answers the same either way: the same limits,
+ * intervals and stored row, so the answer says nothing about the account.
+ */
 export async function requestCode(deps: AccountDeps, accountType: AccountType, account: string,
   countryCode: string | undefined, purpose: CodePurpose, callerIp: string) {
   const identity = identify(accountType, account, countryCode);
-  const existing = await findUser(deps.db, identity.where);
-  if (purpose === 'register' && existing) {
-    throw conflict('account_exists', 'This account already exists, please log in with your password.');
-  }
-  if (purpose !== 'register' && !existing) {
-    throw notFound('account_not_found', 'No account was found for this address. Please register first.');
-  }
-  return sendCode(deps, identity.target, purpose, callerIp);
+  const exists = (await findUser(deps.db, identity.where)) !== undefined;
+  return sendCode(deps, identity.target, purpose, callerIp, noticeInsteadOfCode(purpose, exists));
 }
+
+/** Counts one presented code against the caller's address, before anything else is looked at. */
+const limitCodeChecks = (deps: AccountDeps, callerIp: string) =>
+  deps.limiter.hit(`code-check-ip:${callerIp}`, deps.limits.codeChecksPerIpPerHour, hourMs);
 
 async function newInviteCode(db: Executor): Promise<string> {
   for (let attempt = 0; attempt < 20; attempt += 1) {
@@ -88,79 +125,127 @@ async function newInviteCode(db: Executor): Promise<string> {
   throw new Error('could not allocate an invite code');
 }
 
-export async function register(deps: AccountDeps, body: RegisterBody, userAgent?: string) {
+/**
+ * Order of checks: address limit, form, invitation, code, and only then the password hash and
+ * whether the address is taken. A register code never reaches an address already in use (it
+ * gets a notice), so without its mailbox an existing address answers code_invalid like any
+ * wrong code; account_exists is told only to whoever holds a valid code.
+ */
+export async function register(deps: AccountDeps, body: RegisterBody, callerIp: string, userAgent?: string) {
+  await limitCodeChecks(deps, callerIp);
   const identity = identify(body.accountType, body.account, body.countryCode);
   assertStrongPassword(body.password, identity.target.target);
-  const passwordHash = await hashPassword(body.password);
-  const accountExistsError = () => conflict('account_exists', 'This account already exists, please log in with your password.');
-  // Checked before the code, so these answers do not spend one of its attempts.
-  if (await findUser(deps.db, identity.where)) throw accountExistsError();
   let referrerId: bigint | undefined;
   if (body.inviteCode) {
     const referrer = await findUser(deps.db, eq(users.inviteCode, body.inviteCode.toUpperCase()));
     if (!referrer) throw badRequest('invite_code_invalid', 'The invitation code does not exist.');
     referrerId = referrer.id;
   }
-  return transactionWithCode(deps, { target: identity.target.target, purpose: 'register', code: body.code }, async (tx) => {
-    // Again inside the transaction: someone may have registered the address meanwhile.
-    if (await findUser(tx, identity.where)) throw accountExistsError();
-    const [user] = await tx.insert(users).values({
-      email: identity.target.channel === 'email' ? identity.target.target : null,
-      phone: identity.target.channel === 'sms' ? body.account.trim().replace(/^0+/, '') : null,
-      phoneCountryCode: identity.target.channel === 'sms' ? body.countryCode : null,
-      passwordHash, inviteCode: await newInviteCode(tx), referrerId,
-      createdAt: deps.clock.now(),
-    }).returning({ id: users.id });
-    return createSession(tx, deps.clock, deps.limits, user.id, userAgent);
-  });
+  return transactionWithCode(deps, { target: identity.target.target, purpose: 'register', code: body.code },
+    async (tx, passwordHash) => {
+      if (await findUser(tx, identity.where)) throw accountExistsError();
+      const [user] = await tx.insert(users).values({
+        email: identity.target.channel === 'email' ? identity.target.target : null,
+        phone: identity.phone?.nationalNumber ?? null, phoneCountryCode: identity.phone?.countryCode ?? null,
+        passwordHash, inviteCode: await newInviteCode(tx), referrerId,
+        createdAt: deps.clock.now(),
+      }).returning({ id: users.id });
+      return createSession(tx, deps.clock, deps.limits, user.id, userAgent);
+    }, () => hashPassword(body.password));
+}
+
+const passwordPolicy = (limits: Limits): ThrottlePolicy => ({
+  attemptsFree: limits.passwordAttemptsFree,
+  lockoutBaseMs: limits.passwordLockoutBaseMs,
+  lockoutMaxMs: limits.passwordLockoutMaxMs,
+  forgetAfterMs: dayMs,
+});
+
+const throttleKey = (accountKey: string, callerIp: string) => `throttle:login:${accountKey}|${callerIp}`;
+const passwordChangeKey = (userId: bigint) => `throttle:password-change:${userId}`;
+
+function tooManyAttempts(retryAfterMs: number) {
+  const retryAfterSeconds = Math.max(1, Math.ceil(retryAfterMs / 1000));
+  const wait = retryAfterSeconds < 120 ? `${retryAfterSeconds} seconds` : `${Math.ceil(retryAfterSeconds / 60)} minutes`;
+  return new AppError(429, 'too_many_attempts',
+    `Too many wrong passwords. Please try again in ${wait}, or reset your password.`, { retryAfterSeconds });
+}
+
+const isRateLimited = (error: unknown): error is AppError => error instanceof AppError && error.statusCode === 429;
+
+/**
+ * Takes one password guess on an account from an address, before the password is checked. The
+ * lockout is per account and address, so an attacker slows only their own address and the owner
+ * logs in from theirs; an address also has a ceiling across accounts, and an account one across
+ * addresses past which only addresses that logged in to it before may guess. Each step is one
+ * atomic hit, so guesses in parallel cannot all pass a check and then all be counted.
+ */
+async function takeLoginAttempt(deps: AccountDeps, accountKey: string, callerIp: string) {
+  const { limiter, limits } = deps;
+  const taken = await limiter.takeAttempt(throttleKey(accountKey, callerIp), passwordPolicy(limits));
+  if (!taken.allowed) throw tooManyAttempts(taken.retryAfterMs);
+  await limiter.hit(`login-fail-ip:${callerIp}`, limits.loginFailuresPerIpPerHour, hourMs);
+  try {
+    await limiter.hit(`login-fail-account:${accountKey}`, limits.loginFailuresPerAccountPerHour, hourMs);
+  } catch (error) {
+    if (!isRateLimited(error)) throw error;
+    const known = await limiter.count(`login-known:${accountKey}|${callerIp}`, knownClientMs) > 0;
+    if (!known) throw tooManyAttempts(Number(error.extra.retryAfterSeconds ?? 3600) * 1000);
+  }
+}
+
+/** A right password: the guess is given back to every ceiling and the address becomes known. */
+async function loginSucceeded(deps: AccountDeps, accountKey: string, callerIp: string) {
+  const { limiter } = deps;
+  await limiter.reset(throttleKey(accountKey, callerIp));
+  await limiter.release(`login-fail-ip:${callerIp}`);
+  await limiter.release(`login-fail-account:${accountKey}`);
+  await limiter.hit(`login-known:${accountKey}|${callerIp}`, Number.MAX_SAFE_INTEGER, knownClientMs);
 }
 
 export async function passwordLogin(deps: AccountDeps, account: string, password: string,
   countryCode: string | undefined, callerIp: string, userAgent?: string) {
   await deps.limiter.hit(`login-ip:${callerIp}`, deps.limits.loginAttemptsPerIpPerMinute, 60_000);
   const identity = identifyLogin(account, countryCode);
-  const failureKey = `login-fail:${identity.key}`;
-  if (await deps.limiter.count(failureKey, windowMs15Min) >= deps.limits.loginFailuresPerAccountPer15Min) {
-    throw new AppError(429, 'rate_limited', 'Too many failed attempts. Please try again in 15 minutes or reset your password.',
-      { retryAfterSeconds: 900 });
-  }
+  await takeLoginAttempt(deps, identity.key, callerIp);
   const user = await findUser(deps.db, identity.where);
   const valid = await verifyPassword(user?.passwordHash ?? await decoyPasswordHash(), password);
-  if (!user || !valid) {
-    await deps.limiter.hit(failureKey, Number.MAX_SAFE_INTEGER, windowMs15Min);
-    throw badRequest('credentials_invalid', 'The account or password is wrong.');
-  }
-  await deps.limiter.reset(failureKey);
+  if (!user || !valid) throw badRequest('credentials_invalid', 'The account or password is wrong.');
+  await loginSucceeded(deps, identity.key, callerIp);
   return createSession(deps.db, deps.clock, deps.limits, user.id, userAgent);
 }
 
+/**
+ * A login code reaches only an account's own address (a notice goes to an address nobody uses),
+ * so an unknown address answers code_invalid like a wrong code.
+ */
 export async function codeLogin(deps: AccountDeps, accountType: AccountType, account: string,
-  countryCode: string | undefined, code: string, userAgent?: string) {
+  countryCode: string | undefined, code: string, callerIp: string, userAgent?: string) {
+  await limitCodeChecks(deps, callerIp);
   const identity = identify(accountType, account, countryCode);
-  const user = await findUser(deps.db, identity.where);
-  if (!user) throw notFound('account_not_found', 'No account was found for this address. Please register first.');
-  return transactionWithCode(deps, { target: identity.target.target, purpose: 'login', code },
-    (tx) => createSession(tx, deps.clock, deps.limits, user.id, userAgent));
+  return transactionWithCode(deps, { target: identity.target.target, purpose: 'login', code }, async (tx) => {
+    const user = await findUser(tx, identity.where);
+    if (!user) throw invalidCode();
+    return createSession(tx, deps.clock, deps.limits, user.id, userAgent);
+  });
 }
 
 export async function guestLogin(deps: AccountDeps, account: string, callerIp: string, userAgent?: string): Promise<GuestLoginResult> {
   await deps.limiter.hit(`guest-ip:${callerIp}`, deps.limits.guestCreationsPerIpPerHour, 3_600_000);
+  const name = guestName(account);
+  if (await findUser(deps.db, eq(users.username, name))) throw accountExistsError();
   const initialPassword = generatePassword();
   const passwordHash = await hashPassword(initialPassword);
   const token = await deps.db.transaction(async (tx) => {
-    if (await findUser(tx, identifyLogin(account).where)) {
-      throw conflict('account_exists', 'This account already exists, please log in with your password.');
-    }
+    if (await findUser(tx, eq(users.username, name))) throw accountExistsError();
     const [user] = await tx.insert(users).values({
-      username: account.trim(), passwordHash, isGuest: true, hasInitialPassword: true,
+      username: name, passwordHash, isGuest: true, hasInitialPassword: true,
       inviteCode: await newInviteCode(tx), createdAt: deps.clock.now(),
     }).returning({ id: users.id });
     return createSession(tx, deps.clock, deps.limits, user.id, userAgent);
   }).catch((error: unknown) => {
     // Two requests for the same new name at once both find it free; the unique index admits one.
-    if (violatesUniqueIndex(error, 'users_username_key')) {
-      throw conflict('account_exists', 'This account already exists, please log in with your password.');
-    }
+    if (violatesUniqueIndex(error, 'users_username_key')) throw accountExistsError();
     throw error;
   });
   return { token, initialPassword };
@@ -175,18 +260,27 @@ function violatesUniqueIndex(error: unknown, indexName: string): boolean {
   return false;
 }
 
-export async function resetPassword(deps: AccountDeps, body: ResetPasswordBody) {
+/**
+ * Reset codes reach only an account's own address, so an unknown address answers code_invalid
+ * like a wrong code. Proving control of the address lifts the caller's own login lockout and the
+ * account's password-change lockout, not the lockouts of other addresses.
+ */
+export async function resetPassword(deps: AccountDeps, body: ResetPasswordBody, callerIp: string) {
+  await limitCodeChecks(deps, callerIp);
   const identity = identify(body.accountType, body.account, body.countryCode);
   assertStrongPassword(body.password, identity.target.target);
-  const passwordHash = await hashPassword(body.password);
-  const user = await findUser(deps.db, identity.where);
-  if (!user) throw notFound('account_not_found', 'No account was found for this address. Please register first.');
-  await transactionWithCode(deps, { target: identity.target.target, purpose: 'reset', code: body.code }, async (tx) => {
-    await tx.update(users).set({ passwordHash, hasInitialPassword: false }).where(eq(users.id, user.id));
-    await revokeUserSessions(tx, deps.clock, user.id);
-  });
-  // Whoever proved control of the address with a code is not kept locked out by earlier failures.
-  await deps.limiter.reset(`login-fail:${loginIdentity(identity).key}`);
+  const userId = await transactionWithCode(deps, { target: identity.target.target, purpose: 'reset', code: body.code },
+    async (tx, passwordHash) => {
+      const user = await findUser(tx, identity.where);
+      if (!user) throw invalidCode();
+      await tx.update(users).set({ passwordHash, hasInitialPassword: false }).where(eq(users.id, user.id));
+      await revokeUserSessions(tx, deps.clock, user.id);
+      return user.id;
+    }, () => hashPassword(body.password));
+  const accountKey = loginIdentity(identity).key;
+  await deps.limiter.reset(throttleKey(accountKey, callerIp));
+  await deps.limiter.reset(`login-fail-account:${accountKey}`);
+  await deps.limiter.reset(passwordChangeKey(userId));
 }
 
 async function requireUser(db: Executor, userId: bigint): Promise<UserRow> {
@@ -195,16 +289,26 @@ async function requireUser(db: Executor, userId: bigint): Promise<UserRow> {
   return user;
 }
 
+/**
+ * Checks the new password first (no hashing), then takes a guess of the user's throttle, checks
+ * the current password, and writes the new hash only if the stored one is still the one checked:
+ * of two changes at once, the second is refused as a wrong current password.
+ */
 export async function changePassword(deps: AccountDeps, session: ActiveSession, oldPassword: string, newPassword: string) {
   const user = await requireUser(deps.db, session.userId);
-  if (!(await verifyPassword(user.passwordHash, oldPassword))) {
-    throw badRequest('credentials_invalid', 'The current password is wrong.');
-  }
   if (oldPassword === newPassword) throw badRequest('password_unchanged', 'The new password must differ from the current one.');
   assertStrongPassword(newPassword, user.email ?? user.username ?? user.phone ?? undefined);
+  const taken = await deps.limiter.takeAttempt(passwordChangeKey(user.id), passwordPolicy(deps.limits));
+  if (!taken.allowed) throw tooManyAttempts(taken.retryAfterMs);
+  const wrongPassword = () => badRequest('credentials_invalid', 'The current password is wrong.');
+  if (!(await verifyPassword(user.passwordHash, oldPassword))) throw wrongPassword();
+  await deps.limiter.reset(passwordChangeKey(user.id));
   const passwordHash = await hashPassword(newPassword);
   await deps.db.transaction(async (tx) => {
-    await tx.update(users).set({ passwordHash, hasInitialPassword: false }).where(eq(users.id, user.id));
+    const changed = await tx.update(users).set({ passwordHash, hasInitialPassword: false })
+      .where(and(eq(users.id, user.id), eq(users.passwordHash, user.passwordHash)))
+      .returning({ id: users.id });
+    if (changed.length !== 1) throw wrongPassword();
     await revokeUserSessions(tx, deps.clock, user.id, session.sessionId);
   });
 }

@@ -1,7 +1,9 @@
 // One-time verification codes: 6 digits, single use, a limited life and a limited number of
 // wrong attempts; sending is rate-limited per target and per caller. Only an HMAC of each code
-// is stored. A wrong attempt is counted after the caller's transaction so a rollback cannot
+// is stored. A wrong attempt is counted before the caller's transaction so a rollback cannot
 // undo it; the successful use is marked inside it, so a failed registration keeps the code.
+// A request that must not reveal whether an account exists still stores a code and passes the
+// same limits, but its message is a notice instead of the code: only the mailbox learns more.
 import { createHmac, randomInt } from 'node:crypto';
 import { and, desc, eq, isNull, lt, sql } from 'drizzle-orm';
 import type { CodePurpose } from '../../src/api/contract/accounts.ts';
@@ -35,7 +37,11 @@ const purposeText: Record<CodePurpose, string> = {
   reset: 'to reset your password',
 };
 
-export async function sendCode(deps: CodeDeps, to: CodeTarget, purpose: CodePurpose, callerIp: string) {
+/**
+ * Stores a new code for `to` and sends it, or sends `notice` in its place (the code is then known
+ * to no one, and only makes this request look and count like any other).
+ */
+export async function sendCode(deps: CodeDeps, to: CodeTarget, purpose: CodePurpose, callerIp: string, notice?: string) {
   const { limits } = deps;
   const now = deps.clock.now();
   const code = String(randomInt(0, 1_000_000)).padStart(6, '0');
@@ -64,17 +70,17 @@ export async function sendCode(deps: CodeDeps, to: CodeTarget, purpose: CodePurp
     });
   });
   const minutes = Math.round(limits.codeLifetimeMs / 60_000);
-  await deps.sender.send({
+  await deps.sender.send(notice === undefined ? {
     to: to.address, channel: to.channel, code,
     text: `Your Bourse code ${purposeText[purpose]} is ${code}. It expires in ${minutes} minutes. Never share it.`,
-  });
+  } : { to: to.address, channel: to.channel, code: '', text: notice });
   return {
     resendAfterSeconds: Math.ceil(limits.codeResendIntervalMs / 1000),
     expiresInSeconds: Math.ceil(limits.codeLifetimeMs / 1000),
   };
 }
 
-const invalidCode = () => badRequest('code_invalid', 'The verification code is wrong. Please check it or request a new one.');
+export const invalidCode = () => badRequest('code_invalid', 'The verification code is wrong. Please check it or request a new one.');
 
 export interface CodeAttempt { target: string; purpose: CodePurpose; code: string }
 
@@ -83,9 +89,11 @@ export interface CodeAttempt { target: string; purpose: CodePurpose; code: strin
  * of `work` leaves the code usable. Every check first takes one of the code's attempts with a
  * single conditional UPDATE, outside the transaction: concurrent guesses cannot exceed the limit,
  * no rollback can give an attempt back, and PGlite (one transaction at a time) never waits on
- * itself.
+ * itself. `prepare` runs only once the code is right, and outside the transaction: costly work
+ * (hashing a password) is neither free to callers without the code nor done under a lock.
  */
-export async function transactionWithCode<T>(deps: CodeDeps, attempt: CodeAttempt, work: (tx: Tx) => Promise<T>): Promise<T> {
+export async function transactionWithCode<T, P = undefined>(deps: CodeDeps, attempt: CodeAttempt,
+  work: (tx: Tx, prepared: P) => Promise<T>, prepare?: () => Promise<P>): Promise<T> {
   const latestUnused = sql`(select ${verificationCodes.id} from ${verificationCodes}
     where ${verificationCodes.target} = ${attempt.target} and ${verificationCodes.purpose} = ${attempt.purpose}
       and ${verificationCodes.usedAt} is null order by ${verificationCodes.createdAt} desc limit 1)`;
@@ -97,11 +105,12 @@ export async function transactionWithCode<T>(deps: CodeDeps, attempt: CodeAttemp
     throw badRequest('code_expired', 'The verification code has expired. Please request a new one.');
   }
   if (row.codeHash !== digest(deps, attempt.target, attempt.purpose, attempt.code)) throw invalidCode();
+  const prepared = (prepare ? await prepare() : undefined) as P;
   return deps.db.transaction(async (tx) => {
     const used = await tx.update(verificationCodes).set({ usedAt: deps.clock.now() })
       .where(and(eq(verificationCodes.id, row.id), isNull(verificationCodes.usedAt)))
       .returning({ id: verificationCodes.id });
     if (used.length !== 1) throw invalidCode();
-    return work(tx);
+    return work(tx, prepared);
   });
 }

@@ -1,4 +1,6 @@
-// /api/app/*: codes, registration, the four logins, password reset and the account check.
+// /api/app/*: codes, registration, the four logins, password reset and the account check. Every
+// route here is limited per caller address (request.ip) in the domain; the account check, which
+// the spec needs to say whether an account exists, is limited here.
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { Static } from '@sinclair/typebox';
 import {
@@ -24,7 +26,7 @@ export function appRoutes(app: FastifyInstance, services: Services) {
       request.query.countryCode, request.query.type, request.ip)));
 
   app.post<{ Body: RegisterBody }>(paths.register, { schema: { body: RegisterBody } },
-    async (request) => ok({ token: await accounts.register(services, request.body, agent(request)) }));
+    async (request) => ok({ token: await accounts.register(services, request.body, request.ip, agent(request)) }));
 
   app.post<{ Body: Static<typeof LoginBody> }>(paths.login, { schema: { body: LoginBody } }, async (request) => {
     const { account, password, countryCode } = request.body;
@@ -33,13 +35,14 @@ export function appRoutes(app: FastifyInstance, services: Services) {
 
   app.post<{ Body: Static<typeof EmailLoginBody> }>(paths.emailLogin, { schema: { body: EmailLoginBody } },
     async (request) => ok({
-      token: await accounts.codeLogin(services, 'email', request.body.email, undefined, request.body.code, agent(request)),
+      token: await accounts.codeLogin(services, 'email', request.body.email, undefined, request.body.code, request.ip,
+        agent(request)),
     }));
 
   app.post<{ Body: Static<typeof PhoneLoginBody> }>(paths.phoneLogin, { schema: { body: PhoneLoginBody } },
     async (request) => {
       const { phone, countryCode, code } = request.body;
-      return ok({ token: await accounts.codeLogin(services, 'phone', phone, countryCode, code, agent(request)) });
+      return ok({ token: await accounts.codeLogin(services, 'phone', phone, countryCode, code, request.ip, agent(request)) });
     });
 
   app.post<{ Body: Static<typeof GuestLoginBody> }>(paths.guestLogin, { schema: { body: GuestLoginBody } },
@@ -47,7 +50,7 @@ export function appRoutes(app: FastifyInstance, services: Services) {
 
   app.post<{ Body: Static<typeof ResetPasswordBody> }>(paths.resetPassword, { schema: { body: ResetPasswordBody } },
     async (request) => {
-      await accounts.resetPassword(services, request.body);
+      await accounts.resetPassword(services, request.body, request.ip);
       return ok(null);
     });
 

@@ -23,21 +23,27 @@ forEachDatabase((server) => {
   });
 
   describe('POST /api/app/resetPassword', () => {
-    it('lifts the failed-login lockout of the account whose password it resets', async () => {
+    it('lifts the failed-login lockout of the address that resets the password, not of other addresses', async () => {
       const account = await server.registerByEmail();
-      for (let failure = 0; failure < server.limits.loginFailuresPerAccountPer15Min; failure += 1) {
-        expectRefused(await server.post(paths.login, { account: account.account, password: 'Wrong1password' },
-          { ip: server.freshIp() }), 400, 'credentials_invalid');
+      const owner = server.freshIp();
+      const attacker = server.freshIp();
+      for (const ip of [owner, attacker]) {
+        for (let failure = 0; failure < server.limits.passwordAttemptsFree; failure += 1) {
+          expectRefused(await server.post(paths.login, { account: account.account, password: 'Wrong1password' }, { ip }),
+            400, 'credentials_invalid');
+        }
+        expectRefused(await server.post(paths.login, { account: account.account, password: account.password }, { ip }),
+          429, 'too_many_attempts');
       }
-      expectRefused(await server.post(paths.login, { account: account.account, password: account.password },
-        { ip: server.freshIp() }), 429, 'rate_limited');
-      expectOk(await server.requestEmailCode(account.email!, 'reset'));
+      expectOk(await server.requestEmailCode(account.email!, 'reset', { ip: owner }));
       expectOk(await server.post(paths.resetPassword, {
         accountType: 'email', account: account.email, code: server.latestCode(account.email!), password: 'Renewed2026pass',
-      }));
+      }, { ip: owner }));
       const login = expectOk(await server.post(paths.login, { account: account.account, password: 'Renewed2026pass' },
-        { ip: server.freshIp() }));
+        { ip: owner }));
       expect(login.body.result.token).toEqual(expect.any(String));
+      expectRefused(await server.post(paths.login, { account: account.account, password: 'Renewed2026pass' },
+        { ip: attacker }), 429, 'too_many_attempts');
     });
   });
 

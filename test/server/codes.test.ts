@@ -4,6 +4,9 @@ import { describe, expect, it } from 'vitest';
 import { expectOk, expectRefused, forEachDatabase } from './helpers.ts';
 import { paths } from '../../src/api/contract/paths.ts';
 
+/** An envelope without its timestamp, to compare two answers whole. */
+const withoutTime = ({ timestamp: _timestamp, ...rest }: Record<string, unknown>) => rest;
+
 forEachDatabase((server) => {
   describe('GET /api/app/getEmailCaptcha', () => {
     it('sends a six-digit code to the address and says when it expires and when to ask again', async () => {
@@ -48,19 +51,44 @@ forEachDatabase((server) => {
       expect(server.outbox(account.email!).at(-1)!.text).toContain('to log in');
     });
 
-    it('refuses a register code for an existing account with 409 account_exists and sends nothing', async () => {
+    it('answers a register request for an address in use as any other, and sends it a notice instead of a code', async () => {
       const account = await server.registerByEmail();
-      const sent = server.outbox().length;
-      expectRefused(await server.requestEmailCode(account.email!, 'register'), 409, 'account_exists');
-      expect(server.outbox()).toHaveLength(sent);
+      server.clock.advance(server.limits.codeResendIntervalMs);
+      const fresh = server.uniqueEmail();
+      const known = expectOk(await server.requestEmailCode(account.email!, 'register'));
+      const unknown = expectOk(await server.requestEmailCode(fresh, 'register'));
+      expect(withoutTime(known.body)).toEqual(withoutTime(unknown.body));
+      const notice = server.outbox(account.email!).at(-1)!;
+      expect(notice.code).toBe('');
+      expect(notice.text).toMatch(/you already have one\. Log in with your password, or reset it/);
+      expect(notice.text).not.toMatch(/[0-9]{6}/);
+      // A code row is kept all the same: it carries the resend interval and the attempt count.
+      expect((await server.codesOf(account.email!)).filter((row) => row.purpose === 'register')).toHaveLength(2);
+      expectRefused(await server.requestEmailCode(account.email!, 'register'), 429, 'code_send_too_soon');
+      expectRefused(await server.requestEmailCode(fresh, 'register'), 429, 'code_send_too_soon');
     });
 
-    it('refuses a login or reset code for an unknown address with 404 account_not_found and sends nothing', async () => {
+    it('answers a login or reset request for an unknown address as for a known one, and sends a notice instead of a code', async () => {
+      const account = await server.registerByEmail();
       const email = server.uniqueEmail();
-      expectRefused(await server.requestEmailCode(email, 'login'), 404, 'account_not_found');
-      expectRefused(await server.requestEmailCode(email, 'reset'), 404, 'account_not_found');
-      expect(server.outbox(email)).toHaveLength(0);
-      expect(await server.codesOf(email)).toHaveLength(0);
+      for (const type of ['login', 'reset'] as const) {
+        const known = expectOk(await server.requestEmailCode(account.email!, type));
+        const unknown = expectOk(await server.requestEmailCode(email, type));
+        expect(withoutTime(unknown.body)).toEqual(withoutTime(known.body));
+        expect(server.outbox(account.email!).at(-1)!.code).toMatch(/^[0-9]{6}$/);
+        const notice = server.outbox(email).at(-1)!;
+        expect(notice.code).toBe('');
+        expect(notice.text).toMatch(/no Bourse account uses it/);
+      }
+      expect(server.outbox(email)).toHaveLength(2);
+      expect(await server.codesOf(email)).toHaveLength(2);
+    });
+
+    it('sends the address with a root dot after its domain to the address without it', async () => {
+      const email = server.uniqueEmail();
+      expectOk(await server.requestEmailCode(`${email}.`, 'register'));
+      expect(server.outbox(email)).toHaveLength(1);
+      expectRefused(await server.requestEmailCode(email, 'register'), 429, 'code_send_too_soon');
     });
 
     it.each([
@@ -113,6 +141,29 @@ forEachDatabase((server) => {
     ])('refuses $name with 400 invalid_request and sends nothing', async ({ query }) => {
       const sent = server.outbox().length;
       expectRefused(await server.get(paths.phoneCaptcha, query as Record<string, string>), 400, 'invalid_request');
+      expect(server.outbox()).toHaveLength(sent);
+    });
+
+    it('sends to one number whichever zeros its country code is written with', async () => {
+      const phone = server.uniquePhone();
+      expectOk(await server.requestPhoneCode(phone, '001', 'register'));
+      expect(server.outbox(`+1${phone}`)).toHaveLength(1);
+      expect(await server.codesOf(`+1 ${phone}`)).toHaveLength(1);
+      for (const countryCode of ['1', '01']) {
+        expectRefused(await server.requestPhoneCode(phone, countryCode, 'register'), 429, 'code_send_too_soon');
+      }
+    });
+
+    it.each([
+      { name: 'an unknown country code', phone: '7123456789', countryCode: '999' },
+      { name: 'a country code of zeros', phone: '7123456789', countryCode: '000' },
+      { name: 'a number too long for its country', phone: '71234567890123', countryCode: '44' },
+      { name: 'a number too short for its country', phone: '71234', countryCode: '44' },
+    ])('refuses $name with 400 invalid_request and sends nothing', async ({ phone, countryCode }) => {
+      const sent = server.outbox().length;
+      const reply = await server.requestPhoneCode(phone, countryCode, 'register');
+      expectRefused(reply, 400, 'invalid_request');
+      expect(reply.body.message).toBe('Please enter a valid phone number.');
       expect(server.outbox()).toHaveLength(sent);
     });
 

@@ -3,6 +3,10 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { expectOk, expectRefused, forEachDatabase, type Account } from './helpers.ts';
 import { paths } from '../../src/api/contract/paths.ts';
 
+/** An envelope without its timestamp, to compare two answers whole. */
+const hourMs = 3_600_000;
+const withoutTime = ({ timestamp: _timestamp, ...rest }: Record<string, unknown>) => rest;
+
 forEachDatabase((server) => {
   let emailAccount: Account;
   let phoneAccount: Account;
@@ -30,6 +34,20 @@ forEachDatabase((server) => {
         }));
         expect((await accountOf(reply.body.result.token)).phone).toBe(phoneAccount.phone);
       }
+    });
+
+    it('logs a phone account in with its country code written +44, +044 or +0044', async () => {
+      for (const countryCode of ['44', '044', '0044']) {
+        const reply = expectOk(await server.post(paths.login, {
+          account: phoneAccount.phone, countryCode, password: phoneAccount.password,
+        }));
+        expect((await accountOf(reply.body.result.token)).account).toBe(`+44 ${phoneAccount.phone}`);
+      }
+    });
+
+    it('logs an e-mail account in with the root dot after its domain', async () => {
+      const reply = expectOk(await server.post(paths.login, { account: `${emailAccount.email}.`, password: emailAccount.password }));
+      expect((await accountOf(reply.body.result.token)).account).toBe(emailAccount.email);
     });
 
     it('opens a new session for every login, each with its own token', async () => {
@@ -112,9 +130,18 @@ forEachDatabase((server) => {
       expect(await server.count('sessions')).toBe(sessions);
     });
 
-    it('refuses an unknown address with 404 account_not_found', async () => {
-      const reply = await server.post(paths.emailLogin, { email: server.uniqueEmail(), code: '123456' });
-      expectRefused(reply, 404, 'account_not_found');
+    it('answers an unknown address exactly as a wrong code, and opens no session', async () => {
+      server.clock.advance(hourMs); // past the hourly cap of codes to one address
+      expectOk(await server.requestEmailCode(emailAccount.email!, 'login'));
+      const code = server.latestCode(emailAccount.email!);
+      const wrong = code === '123456' ? '123457' : '123456';
+      const sessions = await server.count('sessions');
+      const known = await server.post(paths.emailLogin, { email: emailAccount.email, code: wrong });
+      const unknown = await server.post(paths.emailLogin, { email: server.uniqueEmail(), code: wrong });
+      expectRefused(known, 400, 'code_invalid');
+      expectRefused(unknown, 400, 'code_invalid');
+      expect(withoutTime(unknown.body)).toEqual(withoutTime(known.body));
+      expect(await server.count('sessions')).toBe(sessions);
     });
   });
 
@@ -141,9 +168,19 @@ forEachDatabase((server) => {
       expectOk(await server.post(paths.phoneLogin, { phone: phoneAccount.phone, countryCode: '44', code }));
     });
 
-    it('refuses the same number under another country code with 404 account_not_found', async () => {
+    it('answers the same number under another country code as a wrong code', async () => {
       const reply = await server.post(paths.phoneLogin, { phone: phoneAccount.phone, countryCode: '1', code: '123456' });
-      expectRefused(reply, 404, 'account_not_found');
+      expectRefused(reply, 400, 'code_invalid');
+    });
+
+    it('reaches one account whichever zeros the country code is written with', async () => {
+      server.clock.advance(hourMs);
+      expectOk(await server.requestPhoneCode(phoneAccount.phone!, '0044', 'login'));
+      expectRefused(await server.requestPhoneCode(phoneAccount.phone!, '44', 'login'), 429, 'code_send_too_soon');
+      const reply = expectOk(await server.post(paths.phoneLogin, {
+        phone: phoneAccount.phone, countryCode: '044', code: server.latestCode(`+44${phoneAccount.phone}`),
+      }));
+      expect((await accountOf(reply.body.result.token)).account).toBe(`+44 ${phoneAccount.phone}`);
     });
 
     it('refuses a number with letters with 400 invalid_request', async () => {
@@ -160,6 +197,17 @@ forEachDatabase((server) => {
       expect(await accountOf(token)).toMatchObject({ account: name, accountType: 'guest', hasInitialPassword: true, email: null });
       expectOk(await server.post(paths.login, { account: name, password: initialPassword }));
       expect((await server.userByUsername(name)).isGuest).toBe(true);
+    });
+
+    it('treats a name in other letter case as the same account', async () => {
+      const name = server.unique('Guest_Mixed');
+      const created = expectOk(await server.post(paths.guestLogin, { account: name })).body.result;
+      expect((await accountOf(created.token)).account).toBe(name.toLowerCase());
+      const users = await server.count('users');
+      expectRefused(await server.post(paths.guestLogin, { account: name.toUpperCase() }), 409, 'account_exists');
+      expect(await server.count('users')).toBe(users);
+      expectOk(await server.post(paths.login, { account: name.toUpperCase(), password: created.initialPassword }));
+      expect(expectOk(await server.get(paths.checkAccount, { account: name.toLowerCase() })).body.result).toEqual({ exists: true });
     });
 
     it('refuses an existing account name with 409 account_exists and creates nothing', async () => {

@@ -3,6 +3,10 @@
 import { describe, expect, it } from 'vitest';
 import { expectOk, expectRefused, forEachDatabase, type Account } from './helpers.ts';
 import { paths } from '../../src/api/contract/paths.ts';
+import { passwordWork } from '../../server/domain/passwords.ts';
+
+/** An envelope without its timestamp, to compare two answers whole. */
+const withoutTime = ({ timestamp: _timestamp, ...rest }: Record<string, unknown>) => rest;
 
 forEachDatabase((server) => {
   async function canLogIn(account: string, password: string) {
@@ -42,13 +46,13 @@ forEachDatabase((server) => {
     });
 
     it('resets a phone account by SMS code', async () => {
-      const account = await server.registerByPhone(server.uniquePhone(), '33');
-      expectOk(await server.requestPhoneCode(account.phone!, '33', 'reset'));
+      const account = await server.registerByPhone(server.uniquePhone(), '82');
+      expectOk(await server.requestPhoneCode(account.phone!, '82', 'reset'));
       expectOk(await server.post(paths.resetPassword, {
-        accountType: 'phone', account: account.phone, countryCode: '33', password: 'Renewed2password',
-        code: server.latestCode(`+33${account.phone}`),
+        accountType: 'phone', account: account.phone, countryCode: '82', password: 'Renewed2password',
+        code: server.latestCode(`+82${account.phone}`),
       }));
-      const login = await server.post(paths.login, { account: account.phone, countryCode: '33', password: 'Renewed2password' });
+      const login = await server.post(paths.login, { account: account.phone, countryCode: '82', password: 'Renewed2password' });
       expectOk(login);
     });
 
@@ -89,11 +93,22 @@ forEachDatabase((server) => {
       expect(await canLogIn(account.account, account.password)).toBe(true);
     });
 
-    it('refuses an unknown account with 404 account_not_found', async () => {
-      const reply = await server.post(paths.resetPassword, {
-        accountType: 'email', account: server.uniqueEmail(), code: '123456', password: 'Renewed2password',
+    it('answers an unknown account exactly as a wrong code, and hashes nothing', async () => {
+      const account = await server.registerByEmail();
+      const code = await resetCode(account);
+      const unknown = server.uniqueEmail();
+      expectOk(await server.requestEmailCode(unknown, 'reset'));
+      const wrong = code === '123456' ? '123457' : '123456';
+      const hashes = passwordWork.hashes;
+      const known = await server.post(paths.resetPassword, resetBody(account, wrong, 'Renewed2password'));
+      const stranger = await server.post(paths.resetPassword, {
+        accountType: 'email', account: unknown, code: wrong, password: 'Renewed2password',
       });
-      expectRefused(reply, 404, 'account_not_found');
+      expectRefused(known, 400, 'code_invalid');
+      expectRefused(stranger, 400, 'code_invalid');
+      expect(withoutTime(stranger.body)).toEqual(withoutTime(known.body));
+      expect(passwordWork.hashes).toBe(hashes);
+      expect(await server.userByEmail(unknown)).toBeUndefined();
     });
   });
 
@@ -156,6 +171,20 @@ forEachDatabase((server) => {
       const reply = await server.post(paths.changePassword, { oldPassword: created.initialPassword, newPassword: guest },
         { token: created.token });
       expectRefused(reply, 400, 'password_weak');
+    });
+
+    it('lets one of two changes made at the same moment through; the other finds the current password changed', async () => {
+      const account = await server.registerByEmail();
+      const replies = await Promise.all(['First5password', 'Second6password'].map((newPassword) =>
+        server.post(paths.changePassword, { oldPassword: account.password, newPassword }, { token: account.token })));
+      expect(replies.filter((reply) => reply.status === 200)).toHaveLength(1);
+      const refused = replies.find((reply) => reply.status !== 200)!;
+      expectRefused(refused, 400, 'credentials_invalid');
+      const winner = replies[0].status === 200 ? 'First5password' : 'Second6password';
+      const loser = winner === 'First5password' ? 'Second6password' : 'First5password';
+      expect(await canLogIn(account.account, winner)).toBe(true);
+      expect(await canLogIn(account.account, loser)).toBe(false);
+      expect(await isLoggedIn(account.token)).toBe(true);
     });
 
     it('answers 401 without a session and changes nothing', async () => {

@@ -5,6 +5,10 @@ import { describe, expect, it } from 'vitest';
 import { sql } from 'drizzle-orm';
 import { expectOk, expectRefused, forEachDatabase } from './helpers.ts';
 import { paths } from '../../src/api/contract/paths.ts';
+import { users } from '../../server/db/schema.ts';
+
+/** An envelope without its timestamp, to compare two answers whole. */
+const withoutTime = ({ timestamp: _timestamp, ...rest }: Record<string, unknown>) => rest;
 
 const password = 'Secret123pass';
 
@@ -17,6 +21,13 @@ forEachDatabase((server) => {
   }
 
   const validBody = (email: string, code: string) => ({ accountType: 'email', account: email, password, code });
+
+  /** Inserts an account for `email` directly, as if registered meanwhile through another request. */
+  async function freshAccountFor(email: string) {
+    return server.db.insert(users).values({
+      email, passwordHash: 'x', inviteCode: server.unique('I').slice(0, 12).toUpperCase(), createdAt: server.clock.now(),
+    }).returning({ id: users.id });
+  }
 
   async function expectNoAccountAndCodeStillWorks(email: string, code: string) {
     expect(await server.userByEmail(email)).toBeUndefined();
@@ -176,15 +187,56 @@ forEachDatabase((server) => {
       expectOk(await server.post(paths.register, validBody(email, code)));
     });
 
-    it('refuses an existing account with 409 account_exists and leaves it as it was', async () => {
+    it('answers an existing account without its mailbox exactly as a new address with a wrong code', async () => {
       const existing = await server.registerByEmail();
+      server.clock.advance(server.limits.codeResendIntervalMs);
+      const fresh = await freshCode();
+      expectOk(await server.requestEmailCode(existing.email!, 'register'));
+      const wrong = fresh.code === '123456' ? '123457' : '123456';
       const before = await server.userByEmail(existing.email!);
       const users = await server.count('users');
-      const reply = await server.post(paths.register, { ...validBody(existing.email!, '123456'), password: 'Other1password' });
-      expectRefused(reply, 409, 'account_exists');
+      const known = await server.post(paths.register, { ...validBody(existing.email!, wrong), password: 'Other1password' });
+      const unknown = await server.post(paths.register, { ...validBody(fresh.email, wrong), password: 'Other1password' });
+      expectRefused(known, 400, 'code_invalid');
+      expectRefused(unknown, 400, 'code_invalid');
+      expect(withoutTime(known.body)).toEqual(withoutTime(unknown.body));
       expect(await server.count('users')).toBe(users);
       expect(await server.userByEmail(existing.email!)).toEqual(before);
       expectOk(await server.post(paths.login, { account: existing.email, password: existing.password }));
+    });
+
+    it('tells account_exists only to whoever holds a valid code, and leaves the account as it was', async () => {
+      const { email, code } = await freshCode();
+      // Registered meanwhile by another path, after the code was sent.
+      const [other] = await freshAccountFor(email);
+      const users = await server.count('users');
+      expectRefused(await server.post(paths.register, validBody(email, code)), 409, 'account_exists');
+      expect(await server.count('users')).toBe(users);
+      expect((await server.userByEmail(email)).id).toBe(other.id);
+    });
+
+    it('registers a phone number once whichever zeros its country code is written with', async () => {
+      const phone = server.uniquePhone();
+      expectOk(await server.requestPhoneCode(phone, '1', 'register'));
+      expectOk(await server.post(paths.register, {
+        accountType: 'phone', account: phone, countryCode: '001', password, code: server.latestCode(`+1${phone}`),
+      }));
+      const rows = await server.query<{ phone: string; phone_country_code: string }>(
+        sql`select phone, phone_country_code from users where phone = ${phone}`);
+      expect(rows).toEqual([{ phone, phone_country_code: '1' }]);
+      server.clock.advance(server.limits.codeResendIntervalMs);
+      expectOk(await server.requestPhoneCode(phone, '01', 'register'));
+      expect(server.outbox(`+1${phone}`).at(-1)!.text).toMatch(/you already have one/);
+    });
+
+    it('registers an e-mail address without the root dot after its domain', async () => {
+      const email = server.uniqueEmail();
+      expectOk(await server.requestEmailCode(`${email}.`, 'register'));
+      expectOk(await server.post(paths.register, validBody(`${email.toUpperCase()}.`, server.latestCode(email))));
+      expect((await server.userByEmail(email)).email).toBe(email);
+      server.clock.advance(server.limits.codeResendIntervalMs);
+      expectOk(await server.requestEmailCode(email, 'register'));
+      expect(server.outbox(email).at(-1)!.text).toMatch(/you already have one/);
     });
 
     it('refuses an unknown invitation code with invite_code_invalid, creates no account and keeps the code', async () => {
