@@ -8,9 +8,11 @@ import type { Clock } from '../../lib/time.ts';
 import { isMarketOpen } from './calendar.ts';
 import { applyTick, periodStart, type CandleUnits, type TickLike } from './candles.ts';
 import type { MarketBus, TickerState } from './bus.ts';
-import { buildHistory } from './history.ts';
+import { buildHistory, type History } from './history.ts';
 import { SymbolSimulator } from './simulator.ts';
-import { countCandles, insertTicks, loadCandles, pruneTicks, upsertCandles } from './store.ts';
+import {
+  insertCandles, insertTicks, loadCandlesBetween, loadLastTickTimes, loadLatestCandles, pruneTicks, storedCandleSeries, upsertCandles,
+} from './store.ts';
 import { parsePrice, symbolSpecs, type SymbolSpec } from './symbols.ts';
 
 /** Where prices come from. The simulator is the default; a venue adapter implements the same. */
@@ -53,6 +55,7 @@ export interface EngineOptions {
 }
 
 const dayMs = 86_400_000;
+const minuteMs = 60_000;
 const candleFlushIntervalMs = 5_000;
 const pruneIntervalMs = 60_000;
 
@@ -81,30 +84,68 @@ export class MarketEngine {
     this.#specs = options.specs ?? symbolSpecs;
   }
 
-  /** Back-fills history where a symbol and period have none, then loads the current state. */
+  /**
+   * Back-fills history where a symbol has none (all its periods from one path that ends now, in
+   * one statement or transaction), then sets up the current state: the latest candle of every
+   * period, the 1m candles of the last 24 h and the time of the last tick, from the history just
+   * made or else from the database. `publishSnapshot` then tells the views.
+   */
   async init() {
-    const { db, clock, seed } = this.#options;
+    const { db, clock } = this.#options;
     const nowMs = clock.now().getTime();
-    for (const spec of this.#specs) {
-      for (const period of candlePeriods) {
-        if (await countCandles(db, spec.symbol, period) === 0) await upsertCandles(db, buildHistory(spec, period, nowMs, seed));
-      }
-    }
+    const generated = await this.#backfill(nowMs);
+    const stored = this.#specs.map((spec) => spec.symbol).filter((symbol) => !generated.has(symbol));
+    const latest = stored.length > 0 ? await loadLatestCandles(db, stored, candlePeriods, nowMs + 1) : [];
+    const minutes = stored.length > 0 ? await loadCandlesBetween(db, stored, '1m', nowMs - dayMs, nowMs + 1) : [];
+    const lastTicks = stored.length > 0 ? await loadLastTickTimes(db, stored, nowMs + 1) : new Map<string, number>();
     const lastPrices = new Map<string, bigint>();
     for (const spec of this.#specs) {
       const state: SymbolState = { spec, current: new Map(), minutes: [], lastTimeMs: 0, source: this.#options.source.name };
-      for (const period of candlePeriods) {
-        const [latest] = await loadCandles(db, spec.symbol, period, nowMs + 1, 1);
-        if (latest) state.current.set(period, latest);
+      const history = generated.get(spec.symbol);
+      if (history) {
+        for (const period of candlePeriods) {
+          const last = history[period].at(-1);
+          if (last) state.current.set(period, last);
+        }
+        state.minutes = history['1m'].filter((candle) => candle.openTimeMs > nowMs - dayMs);
+      } else {
+        for (const candle of latest) if (candle.symbol === spec.symbol) state.current.set(candle.period, candle);
+        state.minutes = minutes.filter((candle) => candle.symbol === spec.symbol);
       }
-      state.minutes = (await loadCandles(db, spec.symbol, '1m', nowMs + 1, 1440))
-        .filter((candle) => candle.openTimeMs > nowMs - dayMs);
       const lastMinute = state.current.get('1m');
       lastPrices.set(spec.symbol, lastMinute?.close ?? parsePrice(spec.startPrice, spec.pricePrecision));
-      state.lastTimeMs = lastMinute?.openTimeMs ?? nowMs;
+      // The last tick, or else the end of the last minute that traded (where a back-filled path ends).
+      state.lastTimeMs = lastTicks.get(spec.symbol) ?? (lastMinute ? Math.min(nowMs, lastMinute.openTimeMs + minuteMs) : nowMs);
       this.#states.set(spec.symbol, state);
     }
     await this.#options.source.init(lastPrices, nowMs);
+  }
+
+  /** Back-fills the symbols and periods that have no candles; returns the symbols made in full. */
+  async #backfill(nowMs: number): Promise<Map<string, History>> {
+    const { db, seed } = this.#options;
+    const stored = await storedCandleSeries(db, this.#specs.map((spec) => spec.symbol), candlePeriods);
+    const generated = new Map<string, History>();
+    const candles: CandleUnits[] = [];
+    for (const spec of this.#specs) {
+      const missing = candlePeriods.filter((period) => !stored.has(`${spec.symbol}|${period}`));
+      if (missing.length === 0) continue;
+      const history = buildHistory(spec, nowMs, seed);
+      for (const period of missing) candles.push(...history[period]);
+      if (missing.length === candlePeriods.length) generated.set(spec.symbol, history);
+    }
+    if (candles.length > 0) await insertCandles(db, candles);
+    return generated;
+  }
+
+  /**
+   * Publishes the whole state: the ticker of every symbol (closed markets too) and the current
+   * candle of every symbol and period. The instance does this before it takes requests, so its
+   * views answer from the first one.
+   */
+  async publishSnapshot(timeMs = this.#options.clock.now().getTime()) {
+    const candles = [...this.#states.values()].flatMap((state) => [...state.current.values()]);
+    await this.#options.bus.publish({ timeMs, tickers: this.tickers(timeMs), candles });
   }
 
   start() {

@@ -32,7 +32,7 @@ export function standardNormal(random: () => number): number {
   return Math.sqrt(-2 * Math.log(u)) * Math.cos(2 * Math.PI * v);
 }
 
-function poisson(random: () => number, mean: number): number {
+export function poisson(random: () => number, mean: number): number {
   const limit = Math.exp(-mean);
   let count = 0;
   for (let product = random(); product > limit; product *= random()) count += 1;
