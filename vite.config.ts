@@ -4,7 +4,9 @@ import babel from '@rolldown/plugin-babel';
 import { lingui } from '@lingui/vite-plugin';
 import { VitePWA } from 'vite-plugin-pwa';
 import { readFileSync } from 'node:fs';
+import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { precompress } from './scripts/precompress.ts';
 
 const pkg = JSON.parse(readFileSync(new URL('./package.json', import.meta.url), 'utf8')) as { version: string };
 const appVersion = `${pkg.version}+${Date.now().toString(36)}`;
@@ -17,6 +19,30 @@ const versionFile = (): Plugin => ({
     this.emitFile({ type: 'asset', fileName: 'version.json', source: JSON.stringify({ version: appVersion }) });
   },
 });
+
+/**
+ * Writes `.br` and `.gz` siblings of every text asset once the build is complete: after the other
+ * plugins' closeBundle (vite-plugin-pwa writes sw.js there), so every build path (`npm run build`,
+ * `npx vite build` in the e2e setup and the benchmark) serves compressed files (DESIGN §5).
+ */
+const precompressedBuild = (): Plugin => {
+  let outDir = 'dist';
+  return {
+    name: 'bourse-precompress',
+    apply: 'build',
+    enforce: 'post',
+    configResolved(config) {
+      outDir = path.resolve(config.root, config.build.outDir);
+    },
+    closeBundle: {
+      order: 'post',
+      sequential: true,
+      async handler() {
+        await precompress(outDir);
+      },
+    },
+  };
+};
 
 const reactRouterBuild = (file: string) => fileURLToPath(new URL(`./node_modules/react-router/dist/production/${file}`, import.meta.url));
 
@@ -67,6 +93,7 @@ export default defineConfig(({ mode }) => ({
       },
       devOptions: { enabled: false },
     }),
+    precompressedBuild(),
   ],
   build: {
     target: 'es2022',
