@@ -4,6 +4,7 @@ import { msg } from '@lingui/core/macro';
 import type { MessageDescriptor } from '@lingui/core';
 import { i18n } from '../lib/i18n.ts';
 import type { ErrorCode } from './contract/common.ts';
+import type { ApiError } from './baseQuery.ts';
 
 const messages: Partial<Record<ErrorCode, MessageDescriptor>> = {
   invalid_request: msg`Some of the information entered is not valid.`,
@@ -22,6 +23,7 @@ const messages: Partial<Record<ErrorCode, MessageDescriptor>> = {
   credentials_invalid: msg`The account or password is wrong.`,
   password_weak: msg`The password must be 8–64 characters with at least one letter and one digit.`,
   password_unchanged: msg`The new password must differ from the current one.`,
+  too_many_attempts: msg`Too many wrong passwords. Please wait, or reset your password.`,
   invite_code_invalid: msg`The invitation code does not exist.`,
   internal_error: msg`Something went wrong on our side. Please try again.`,
 };
@@ -29,6 +31,26 @@ const messages: Partial<Record<ErrorCode, MessageDescriptor>> = {
 export function translateError(code: string | undefined): string | undefined {
   const descriptor = code ? messages[code as ErrorCode] : undefined;
   return descriptor ? i18n._(descriptor) : undefined;
+}
+
+/** "in 2 minutes", "2분 후", "2 分钟后": a wait in the current language, its plural rules included. */
+function inTime(seconds: number): string {
+  const format = new Intl.RelativeTimeFormat(i18n.locales ?? 'en-US', { numeric: 'always' });
+  return seconds < 120 ? format.format(Math.ceil(seconds), 'second') : format.format(Math.ceil(seconds / 60), 'minute');
+}
+
+/**
+ * A refusal as a form shows it in place: translated by its error code, with the server's wait
+ * when it names one, else the message the call already carries (network errors included).
+ */
+export function failureText(error: unknown): string {
+  const failure = error as Partial<ApiError> | undefined;
+  if (failure?.kind === 'api' && failure.retryAfterSeconds) {
+    const when = inTime(failure.retryAfterSeconds);
+    if (failure.error === 'too_many_attempts') return i18n._(msg`Too many wrong passwords. Please try again ${when}, or reset your password.`);
+    if (failure.error === 'rate_limited') return i18n._(msg`Too many attempts. Please try again ${when}.`);
+  }
+  return failure?.message || genericErrorText();
 }
 
 export const genericErrorText = () => i18n._(msg`Something went wrong. Please try again.`);

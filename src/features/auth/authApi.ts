@@ -17,8 +17,9 @@ export const authApi = api.injectEndpoints({
     register: build.mutation<TokenResult, RegisterBody>({
       query: (body) => ({ url: paths.register, method: 'POST', body }),
     }),
+    // Quiet: the form shows the refusal under itself, with the wait a lockout names.
     login: build.mutation<TokenResult, { account: string; password: string; countryCode?: string }>({
-      query: (body) => ({ url: paths.login, method: 'POST', body }),
+      query: (body) => ({ url: paths.login, method: 'POST', body, quiet: true }),
     }),
     emailLogin: build.mutation<TokenResult, { email: string; code: string }>({
       query: (body) => ({ url: paths.emailLogin, method: 'POST', body }),
@@ -40,7 +41,7 @@ export const authApi = api.injectEndpoints({
       providesTags: ['User'],
     }),
     changePassword: build.mutation<null, { oldPassword: string; newPassword: string }>({
-      query: (body) => ({ url: paths.changePassword, method: 'POST', body }),
+      query: (body) => ({ url: paths.changePassword, method: 'POST', body, quiet: true }),
     }),
     updatePersonalData: build.mutation<UserInfo, PersonalDataBody>({
       query: (body) => ({ url: paths.updatePersonalData, method: 'POST', body }),
