@@ -1,7 +1,10 @@
 // `npm run bench`: prints the figures of DESIGN §8 that exist so far. Measured, never asserted.
 //  1. Brotli size of the JS the home screen needs (entry, its static imports, the home page and
 //     the default catalog), from the Vite build manifest. Budget: ≤ 120 kB.
-//  2. Password-login latency p50/p99 through the real protocol (encrypted body over HTTP), on
+//  2. The same files as transferred by the running product, and Lighthouse's mobile preset on the
+//     home page, median of five (test/bench/lighthouse.ts). Budget: performance ≥ 95, TBT ≤ 200 ms,
+//     LCP ≤ 2.5 s. `BENCH_ONLY=lighthouse` stops after this part.
+//  3. Password-login latency p50/p99 through the real protocol (encrypted body over HTTP), on
 //     embedded PGlite and, when BENCH_DATABASE_URL or TEST_DATABASE_URL is set, on PostgreSQL.
 //  Last, market ticks to 1 000 and 5 000 WebSocket clients (test/bench/realtime.ts): p50/p99
 //     tick-to-client latency, server CPU and RSS. Budget: p99 ≤ 50 ms at 5 000 clients.
@@ -21,34 +24,24 @@ import { encryptBody, importServerKey } from '../../src/api/crypto.ts';
 import { paths, requestTimeField } from '../../src/api/contract/paths.ts';
 import { realtimeBench } from './realtime.ts';
 import { candleQueryLatency } from './candles.ts';
+import { homeScreenFiles } from './homeScreen.ts';
+import { webBench } from './lighthouse.ts';
 
 const root = path.resolve(import.meta.dirname, '../..');
-
-interface ManifestChunk { file: string; imports?: string[]; isEntry?: boolean; src?: string }
 
 function homeScreenJs() {
   if (!process.env.BENCH_SKIP_BUILD) {
     execFileSync('npx', ['vite', 'build', '--logLevel', 'error'], { cwd: root, stdio: 'inherit', env: { ...process.env, NODE_ENV: 'production' } });
   }
-  const manifest = JSON.parse(fs.readFileSync(path.join(root, 'dist/.vite/manifest.json'), 'utf8')) as Record<string, ManifestChunk>;
-  const needed = new Set<string>();
-  const visit = (key: string) => {
-    if (needed.has(key) || !manifest[key]) return;
-    needed.add(key);
-    for (const imported of manifest[key].imports ?? []) visit(imported);
-  };
-  visit('index.html');
-  visit('src/features/home/HomePage.tsx');
-  const catalog = Object.keys(manifest).find((key) => key.includes('locales/en-us/messages.po'));
-  if (catalog) visit(catalog);
+  const { js: files } = homeScreenFiles();
   let rawBytes = 0;
   let brotliBytes = 0;
-  for (const key of needed) {
-    const source = fs.readFileSync(path.join(root, 'dist', manifest[key].file));
+  for (const file of files) {
+    const source = fs.readFileSync(path.join(root, 'dist', file));
     rawBytes += source.length;
     brotliBytes += brotliCompressSync(source, { params: { [constants.BROTLI_PARAM_QUALITY]: 11 } }).length;
   }
-  return { files: needed.size, rawBytes, brotliBytes };
+  return { files, rawBytes, brotliBytes };
 }
 
 const percentile = (sorted: number[], p: number) => sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)];
@@ -103,9 +96,12 @@ async function loginLatency(kind: 'pglite' | 'postgres', databaseUrl?: string) {
   return { rounds, p50: percentile(samples, 50), p99: percentile(samples, 99) };
 }
 
+const only = process.env.BENCH_ONLY;
 const js = homeScreenJs();
-console.log(`home screen JS: ${js.files} files, ${(js.rawBytes / 1024).toFixed(1)} kB raw, `
+console.log(`home screen JS: ${js.files.length} files, ${(js.rawBytes / 1024).toFixed(1)} kB raw, `
   + `${(js.brotliBytes / 1024).toFixed(1)} kB brotli (budget 120 kB)`);
+await webBench(js.files);
+if (only === 'lighthouse' || only === 'web') process.exit(0);
 const pglite = await loginLatency('pglite');
 console.log(`login latency on PGlite: p50 ${pglite.p50.toFixed(1)} ms, p99 ${pglite.p99.toFixed(1)} ms (${pglite.rounds} logins, sequential, argon2id included)`);
 const postgresUrl = process.env.BENCH_DATABASE_URL ?? process.env.TEST_DATABASE_URL;

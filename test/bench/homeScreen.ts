@@ -1,0 +1,28 @@
+// The files the home screen needs, from the Vite build manifest: the entry, its static imports,
+// the home page and the default catalog (DESIGN §8 budget: their JS ≤ 120 kB brotli on the wire).
+import fs from 'node:fs';
+import path from 'node:path';
+
+const root = path.resolve(import.meta.dirname, '../..');
+
+interface ManifestChunk { file: string; imports?: string[]; css?: string[]; isEntry?: boolean; src?: string }
+
+/** Paths under dist/ of the home screen's JS (`css` lists the stylesheets they bring). */
+export function homeScreenFiles(): { js: string[]; css: string[] } {
+  const manifest = JSON.parse(fs.readFileSync(path.join(root, 'dist/.vite/manifest.json'), 'utf8')) as Record<string, ManifestChunk>;
+  const needed = new Set<string>();
+  const visit = (key: string) => {
+    if (needed.has(key) || !manifest[key]) return;
+    needed.add(key);
+    for (const imported of manifest[key].imports ?? []) visit(imported);
+  };
+  visit('index.html');
+  visit('src/features/home/HomePage.tsx');
+  const catalog = Object.keys(manifest).find((key) => key.includes('locales/en-us/messages.po'));
+  if (catalog) visit(catalog);
+  const keys = [...needed];
+  return {
+    js: keys.map((key) => manifest[key].file),
+    css: [...new Set(keys.flatMap((key) => manifest[key].css ?? []))],
+  };
+}

@@ -1,0 +1,182 @@
+// The first screen as a phone sees it (DESIGN §8): the product started as `npm start` starts it
+// (the built dist/, the real server on a fresh data directory, a free port), then
+//  - the home screen's files as transferred on the wire (fetched with `accept-encoding: br, gzip`,
+//    received body bytes summed, no decoding), and
+//  - Lighthouse's mobile preset (simulated slow 4G, 4× CPU) on the home page, five runs in a fresh
+//    headless Chromium each, medians printed. Budget: performance ≥ 95, TBT ≤ 200 ms, LCP ≤ 2.5 s.
+// Printed, never asserted. `npx tsx test/bench/lighthouse.ts` (after a build) runs this part alone;
+// CHROME_PATH names another browser, BENCH_LIGHTHOUSE_RUNS another number of runs.
+import { spawn, type ChildProcess } from 'node:child_process';
+import fs from 'node:fs';
+import http from 'node:http';
+import net from 'node:net';
+import os from 'node:os';
+import path from 'node:path';
+import { pathToFileURL } from 'node:url';
+import lighthouse from 'lighthouse';
+import * as chromeLauncher from 'chrome-launcher';
+import { homeScreenFiles } from './homeScreen.ts';
+
+const root = path.resolve(import.meta.dirname, '../..');
+
+/** Without the background-networking flags Chromium keeps dialling Google, is refused, and slows down. */
+export const chromeFlags = [
+  '--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run',
+  '--disable-background-networking', '--disable-component-update', '--disable-sync',
+];
+
+const freePort = () => new Promise<number>((resolve, reject) => {
+  const server = net.createServer();
+  server.listen(0, '127.0.0.1', () => {
+    const { port } = server.address() as net.AddressInfo;
+    server.close(() => resolve(port));
+  });
+  server.on('error', reject);
+});
+
+export interface RunningProduct { baseUrl: string; stop: () => Promise<void> }
+
+/** `npm start` without its build step: the server on dist/, a fresh data directory (PGlite, demo seed). */
+export async function startProduct(): Promise<RunningProduct> {
+  if (!fs.existsSync(path.join(root, 'dist/index.html'))) throw new Error('dist/ is missing: run `npm run build` first');
+  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'bourse-bench-web-'));
+  const port = await freePort();
+  let output = '';
+  const child: ChildProcess = spawn(process.execPath, ['--import', 'tsx', 'server/main.ts'], {
+    cwd: root,
+    env: {
+      ...process.env, NODE_ENV: 'production', PORT: String(port), HOST: '127.0.0.1', DATA_DIR: dataDir,
+      LOG_LEVEL: 'warn', DATABASE_URL: '', REDIS_URL: '',
+    },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  child.stdout?.on('data', (chunk: Buffer) => { output += chunk.toString(); });
+  child.stderr?.on('data', (chunk: Buffer) => { output += chunk.toString(); });
+  const baseUrl = `http://127.0.0.1:${port}`;
+  const stop = async () => {
+    if (child.exitCode === null) {
+      child.kill('SIGTERM');
+      await new Promise((resolve) => child.once('exit', resolve));
+    }
+    fs.rmSync(dataDir, { recursive: true, force: true });
+  };
+  for (let attempt = 0; ; attempt += 1) {
+    if (child.exitCode !== null || attempt > 480) {
+      await stop();
+      throw new Error(`the server did not start:\n${output}`);
+    }
+    try {
+      if ((await fetch(`${baseUrl}/api/public/getServerTime`)).ok) break;
+    } catch {
+      // Not listening yet.
+    }
+    await new Promise((resolve) => setTimeout(resolve, 250));
+  }
+  return { baseUrl, stop };
+}
+
+/** One GET as a browser sends it; the body is counted as received (still encoded), not decoded. */
+function fetchEncoded(url: string): Promise<{ status: number; encoding: string; bytes: number }> {
+  return new Promise((resolve, reject) => {
+    http.get(url, { headers: { 'accept-encoding': 'br, gzip' } }, (response) => {
+      let bytes = 0;
+      response.on('data', (chunk: Buffer) => { bytes += chunk.length; });
+      response.on('end', () => resolve({
+        status: response.statusCode ?? 0, encoding: String(response.headers['content-encoding'] ?? 'identity'), bytes,
+      }));
+      response.on('error', reject);
+    }).on('error', reject);
+  });
+}
+
+/** Sums the bytes the server sends for `files` (paths under dist/), by content encoding. */
+export async function wireBytes(baseUrl: string, files: string[]) {
+  let bytes = 0;
+  const encodings = new Map<string, number>();
+  for (const file of files) {
+    const answer = await fetchEncoded(`${baseUrl}/${file}`);
+    if (answer.status !== 200) throw new Error(`GET /${file} answered ${answer.status}`);
+    bytes += answer.bytes;
+    encodings.set(answer.encoding, (encodings.get(answer.encoding) ?? 0) + 1);
+  }
+  return { files: files.length, bytes, encodings: [...encodings].map(([name, count]) => `${count} ${name}`).join(', ') };
+}
+
+export interface LighthouseSummary {
+  runs: number;
+  performance: number;
+  accessibility: number;
+  fcpMs: number;
+  lcpMs: number;
+  tbtMs: number;
+  cls: number;
+  siMs: number;
+  /** Lighthouse's measure of this machine's speed (higher is faster; other load lowers it). */
+  benchmarkIndex: number;
+  scores: number[];
+}
+
+const median = (values: number[]) => {
+  const sorted = [...values].sort((a, b) => a - b);
+  const middle = Math.floor(sorted.length / 2);
+  return sorted.length % 2 ? sorted[middle] : (sorted[middle - 1] + sorted[middle]) / 2;
+};
+
+/** Lighthouse's default (mobile) preset, `runs` times, each in a fresh browser; medians of each figure. */
+export async function lighthouseRuns(url: string, runs = Number(process.env.BENCH_LIGHTHOUSE_RUNS ?? 5)): Promise<LighthouseSummary> {
+  const samples: Omit<LighthouseSummary, 'runs' | 'scores'>[] = [];
+  for (let run = 0; run < runs; run += 1) {
+    const chrome = await chromeLauncher.launch({ chromePath: process.env.CHROME_PATH ?? '/usr/bin/chromium', chromeFlags });
+    try {
+      const result = await lighthouse(url, {
+        port: chrome.port, output: 'json', logLevel: 'error', onlyCategories: ['performance', 'accessibility'],
+      });
+      if (!result) throw new Error('Lighthouse returned no result');
+      const { lhr } = result;
+      if (lhr.runtimeError) throw new Error(`Lighthouse: ${lhr.runtimeError.code} ${lhr.runtimeError.message}`);
+      const metric = (id: string) => lhr.audits[id]?.numericValue ?? Number.NaN;
+      samples.push({
+        performance: Math.round((lhr.categories.performance?.score ?? 0) * 100),
+        accessibility: Math.round((lhr.categories.accessibility?.score ?? 0) * 100),
+        fcpMs: metric('first-contentful-paint'),
+        lcpMs: metric('largest-contentful-paint'),
+        tbtMs: metric('total-blocking-time'),
+        cls: metric('cumulative-layout-shift'),
+        siMs: metric('speed-index'),
+        benchmarkIndex: lhr.environment.benchmarkIndex,
+      });
+      if (process.env.BENCH_LIGHTHOUSE_REPORT) {
+        fs.writeFileSync(`${process.env.BENCH_LIGHTHOUSE_REPORT}-${run + 1}.json`, JSON.stringify(lhr));
+      }
+    } finally {
+      chrome.kill();
+    }
+  }
+  const of = (key: keyof (typeof samples)[number]) => median(samples.map((sample) => sample[key]));
+  return {
+    runs, performance: of('performance'), accessibility: of('accessibility'), fcpMs: of('fcpMs'), lcpMs: of('lcpMs'),
+    tbtMs: of('tbtMs'), cls: of('cls'), siMs: of('siMs'), benchmarkIndex: of('benchmarkIndex'), scores: samples.map((sample) => sample.performance),
+  };
+}
+
+/** Starts the product, prints the home screen's bytes on the wire and Lighthouse's medians, stops it. */
+export async function webBench(homeFiles: string[]) {
+  const product = await startProduct();
+  try {
+    const wire = await wireBytes(product.baseUrl, homeFiles);
+    console.log(`home screen JS on the wire: ${wire.files} files, ${(wire.bytes / 1024).toFixed(1)} kB as transferred (${wire.encodings})`);
+    const summary = await lighthouseRuns(`${product.baseUrl}/#/home`);
+    console.log(`Lighthouse mobile, home page, median of ${summary.runs}: performance ${summary.performance} `
+      + `(runs ${summary.scores.join(', ')}; budget ≥ 95), FCP ${(summary.fcpMs / 1000).toFixed(2)} s, `
+      + `LCP ${(summary.lcpMs / 1000).toFixed(2)} s (budget ≤ 2.5 s), TBT ${Math.round(summary.tbtMs)} ms (budget ≤ 200 ms), `
+      + `CLS ${summary.cls.toFixed(3)}, SI ${(summary.siMs / 1000).toFixed(2)} s, accessibility ${summary.accessibility} `
+      + `(benchmark index ${Math.round(summary.benchmarkIndex)})`);
+    return { wire, summary };
+  } finally {
+    await product.stop();
+  }
+}
+
+if (process.argv[1] && import.meta.url === pathToFileURL(path.resolve(process.argv[1])).href) {
+  await webBench(homeScreenFiles().js);
+}
