@@ -23,6 +23,11 @@ export interface InstanceOptions extends Omit<BuildOptions, 'marketBus' | 'redis
   marketChannel?: string;
   /** Pace of the engine-lock attempts and checks. */
   lockRetryIntervalMs?: number;
+  /**
+   * How long start-up waits for the market view's first update when it has none yet (a follower
+   * waits for the leader's next tick); a few tick intervals by default, then it logs a warning.
+   */
+  readyWaitMs?: number;
 }
 
 export interface Instance extends BuiltApp {
@@ -55,10 +60,15 @@ export async function startInstance(options: InstanceOptions): Promise<Instance>
     db: database.db, clock, bus: marketBus, source: options.priceSource(), seed: config.market.seed,
     specs: options.engineSpecs, tickIntervalMs: config.market.tickIntervalMs, tickRetentionMs: config.market.tickRetentionMs,
     onError: logError('market engine tick failed'),
-  }), built.app.log, options.lockRetryIntervalMs ?? lockRetryIntervalMs);
+  }), built.app.log, options.lockRetryIntervalMs ?? lockRetryIntervalMs, () => !built.market.ready);
   await leadership.start((leading) => runner.follow(leading));
-  // At start-up the leader back-fills and loads the market before the instance takes requests.
+  // At start-up the leader back-fills, loads and publishes the market before the instance takes
+  // requests; a follower waits for the leader's next update. Either way the first request gets data.
   await runner.settled();
+  const readyWaitMs = options.readyWaitMs ?? Math.min(15_000, Math.max(2_000, 3 * config.market.tickIntervalMs));
+  if (!await built.market.whenReady(readyWaitMs)) {
+    built.app.log.warn(`no market update within ${readyWaitMs} ms: market calls answer 503 market_unavailable until one arrives`);
+  }
 
   return {
     ...built,
@@ -90,6 +100,8 @@ class EngineRunner {
     private readonly makeEngine: () => MarketEngine,
     private readonly log: FastifyBaseLogger,
     private readonly retryIntervalMs: number,
+    /** Whether the views lack a market state (at start-up), so a new engine publishes its own at once. */
+    private readonly needsSnapshot: () => boolean,
   ) {}
 
   get engine() { return this.#engine; }
@@ -124,6 +136,9 @@ class EngineRunner {
       const engine = this.makeEngine();
       await engine.init();
       if (this.#closed || !this.#leading) return;
+      if (this.needsSnapshot()) {
+        await engine.publishSnapshot().catch((error: unknown) => this.log.error({ err: error }, 'market snapshot not published'));
+      }
       this.#engine = engine;
       engine.start();
       this.log.info(`this instance leads: market engine ready in ${Date.now() - startedMs} ms`);

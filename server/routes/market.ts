@@ -8,6 +8,7 @@ import type { MarketView } from '../domain/market/view.ts';
 import { AppError, notFound } from '../lib/errors.ts';
 import { ok } from '../lib/envelope.ts';
 import type { Services } from '../services.ts';
+import { healthRoute } from './public.ts';
 
 const unknownSymbol = (symbol: string) => notFound('unknown_symbol', `There is no symbol ${symbol}.`);
 const notReady = () => new AppError(503, 'market_unavailable', 'Market data is starting, please try again in a moment.');
@@ -16,6 +17,7 @@ export function marketRoutes(app: FastifyInstance, services: Services, view: Mar
   const requireReady = () => {
     if (!view.ready) throw notReady();
   };
+  healthRoute(app, services, view);
 
   app.get<{ Querystring: Static<typeof SymbolListQuery> }>(paths.symbolList, { schema: { querystring: SymbolListQuery } },
     async (request) => {

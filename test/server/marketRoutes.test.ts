@@ -1,6 +1,7 @@
 // The market calls through the real app, with a market engine driven tick by tick on the test
 // clock: tickers and prices move, candle history pages backwards with the live candle on top,
-// ticks are stored with their source, and bad queries get clear errors.
+// ticks are stored with their source, bad queries get clear errors, and the health check says
+// whether the market and the database answer.
 import { beforeAll, describe, expect, it } from 'vitest';
 import { sql } from 'drizzle-orm';
 import { MarketEngine, simulatorSource } from '../../server/domain/market/engine.ts';
@@ -26,6 +27,12 @@ forEachDatabase((server) => {
       expect(reply.status).toBe(503);
       expect(reply.body).toMatchObject({ success: false, code: 503, result: { error: 'market_unavailable' } });
       expect(reply.body.message).toMatch(/starting/);
+    });
+
+    it('answers GET /api/public/health with 503, market not ready (the database is)', async () => {
+      const reply = await server.get(paths.health);
+      expect(reply.status).toBe(503);
+      expect(reply.body).toMatchObject({ success: false, code: 503, result: { error: 'not_ready', ready: false, market: false, database: true } });
     });
   });
 
@@ -107,6 +114,15 @@ forEachDatabase((server) => {
       const [stored] = await server.query<{ close: string }>(
         sql`select close::text as close from market_candles where symbol = 'ETHUSDT' and period = '1h' and open_time = ${new Date(live.time)}`);
       expect(stored.close.replace(/^(\d+)(\d{2})$/, '$1.$2')).toBe(live.close);
+    });
+
+    it('answers GET /api/public/health with ready while the market runs, and 503 once the database is gone', async () => {
+      const reply = expectOk(await server.get(paths.health));
+      expect(reply.body.result).toMatchObject({ ready: true, market: true, database: true, serverTime: server.clock.now().getTime() });
+      await server.closeDatabase();
+      const down = await server.get(paths.health);
+      expect(down.status).toBe(503);
+      expect(down.body).toMatchObject({ success: false, code: 503, result: { ready: false, market: true, database: false } });
     });
   });
 });

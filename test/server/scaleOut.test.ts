@@ -1,8 +1,9 @@
 // Scale-out (DESIGN §7) on one machine: two server instances on one PostgreSQL database and one
-// Redis. Only one holds the engine lock and runs the engine; the ticks it publishes reach a
-// WebSocket client connected to the other instance; when the leader closes, the other takes the
-// lock and its own engine feeds the same client. Needs TEST_DATABASE_URL (skipped without it) and
-// Redis at TEST_REDIS_URL (default redis://127.0.0.1:6379).
+// Redis. Only one holds the engine lock and runs the engine; each instance answers with market
+// data as soon as it is up (a follower waits for the leader's next tick); the ticks the leader
+// publishes reach a WebSocket client connected to the other instance; when the leader closes, the
+// other takes the lock and its own engine feeds the same client. Needs TEST_DATABASE_URL (skipped
+// without it) and Redis at TEST_REDIS_URL (default redis://127.0.0.1:6379).
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -19,6 +20,7 @@ import { symbolByCode } from '../../server/domain/market/symbols.ts';
 import { startInstance, type Instance } from '../../server/instance.ts';
 import { createKeys } from '../../server/plugins/encryption.ts';
 import type { Ticker } from '../../src/api/contract/market.ts';
+import { apiPrefix, paths } from '../../src/api/contract/paths.ts';
 import { TestClock } from './helpers.ts';
 import { createPostgresDatabase, eventually, SocketClient, socketUrl } from './realtimeHelpers.ts';
 
@@ -66,6 +68,23 @@ describe.skipIf(!adminUrl || !redisReachable)('two instances on one PostgreSQL a
     clock.advance(1000);
     await instance.engine!.tickOnce(clock.now().getTime());
   };
+  /**
+   * Starts an instance that follows `leader`. Start-up waits for the market's next update (the
+   * engine's own timer never fires here), so the leader ticks until the follower is up.
+   */
+  const startFollower = async (leader: Instance) => {
+    let started = false;
+    const starting = start().finally(() => { started = true; });
+    while (!started) {
+      await new Promise((resolve) => setTimeout(resolve, 50));
+      if (!started) await tickOn(leader);
+    }
+    return starting;
+  };
+  const tickerList = async (instance: Instance) => {
+    const reply = await instance.app.inject({ method: 'GET', url: `${apiPrefix}${paths.tickerList}` });
+    return { status: reply.statusCode, body: JSON.parse(reply.body) as { result: Ticker[] } };
+  };
 
   beforeAll(async () => {
     created = await createPostgresDatabase(adminUrl!);
@@ -86,19 +105,28 @@ describe.skipIf(!adminUrl || !redisReachable)('two instances on one PostgreSQL a
 
   it('runs the engine on the lock holder only, fans its ticks out to the other, and fails over when it closes', async () => {
     const leader = await start();
-    const follower = await start();
+    // The leader published its market before start-up returned; the follower got the next update.
+    expect(leader.market.ready).toBe(true);
+    const follower = await startFollower(leader);
+    expect(follower.market.ready).toBe(true);
     expect(leader.leadership.leading).toBe(true);
     expect(leader.engine).toBeDefined();
     expect(follower.leadership.leading).toBe(false);
     expect(follower.engine).toBeUndefined();
     expect(await lockIsFree(created.url)).toBe(false);
+    // So both answer the market calls with data from their first request.
+    for (const instance of [leader, follower]) {
+      const reply = await tickerList(instance);
+      expect(reply.status).toBe(200);
+      expect(reply.body.result.map((ticker) => ticker.symbol)).toEqual(['BTCUSDT']);
+    }
 
     await follower.app.listen({ port: 0, host: '127.0.0.1' });
     const client = await SocketClient.connect(socketUrl(follower.app));
     try {
       client.send({ op: 'subscribe', channels: ['ticker.BTCUSDT'] });
       const snapshot = await client.nextOn('ticker.BTCUSDT');
-      expect(snapshot).toMatchObject({ type: 'snapshot', seq: 0, data: null });
+      expect(snapshot).toMatchObject({ type: 'snapshot', seq: 0, data: { symbol: 'BTCUSDT' } });
 
       await tickOn(leader);
       const fromLeader = await client.nextOn('ticker.BTCUSDT');
@@ -120,7 +148,7 @@ describe.skipIf(!adminUrl || !redisReachable)('two instances on one PostgreSQL a
 
   it('moves the engine to a single new leader when the holder\'s database session dies', async () => {
     const holder = instances.find((instance) => instance.leadership.leading)!;
-    const other = await start();
+    const other = await startFollower(holder);
     expect(other.leadership.leading).toBe(false);
     const holderPid = await lockHolderPid(created.url);
     expect(holderPid).toBeDefined();

@@ -38,8 +38,25 @@ export class MarketView {
     this.#listeners.clear();
   }
 
+  /** Whether an update has arrived: from then on the market calls answer with data. */
   get ready() {
     return this.#tickers.size > 0;
+  }
+
+  /** Resolves true once the view is ready, or false if it is not within `timeoutMs`. */
+  whenReady(timeoutMs: number): Promise<boolean> {
+    if (this.ready) return Promise.resolve(true);
+    return new Promise((resolve) => {
+      const done = (ready: boolean) => {
+        clearTimeout(timer);
+        stop();
+        resolve(ready);
+      };
+      const timer = setTimeout(() => done(this.ready), timeoutMs);
+      const stop = this.onUpdate(() => {
+        if (this.ready) done(true);
+      });
+    });
   }
 
   tickers(klass?: SymbolClass): Ticker[] {

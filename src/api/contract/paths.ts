@@ -4,6 +4,8 @@ export const apiPrefix = '/api';
 export const paths = {
   serverTime: '/public/getServerTime',
   publicKey: '/public/getPublicKey',
+  /** Readiness for load balancers (not named by the spec): 200 once market data and the database answer. */
+  health: '/public/health',
   emailCaptcha: '/app/getEmailCaptcha',
   phoneCaptcha: '/app/getPhoneCaptcha',
   register: '/app/register',
