@@ -12,7 +12,7 @@ export type CodePurpose = Static<typeof CodePurpose>;
 export const AccountType = Type.Union([Type.Literal('email'), Type.Literal('phone')]);
 export type AccountType = Static<typeof AccountType>;
 
-/** A guest's chosen account name. */
+/** A guest's chosen account name; the server keeps it in lower case ("Bob" and "bob" are one account). */
 export const GuestAccountName = Type.String({ minLength: 3, maxLength: 32, pattern: '^[A-Za-z0-9_.-]+$' });
 /** What a login form may send as `account`: an e-mail, a phone number or a guest name. */
 export const AccountIdentifier = Type.String({ minLength: 3, maxLength: 254 });
@@ -22,6 +22,11 @@ export const GetEmailCaptchaQuery = Type.Object({ email: EmailAddress, type: Cod
 export const GetPhoneCaptchaQuery = Type.Object({
   phone: PhoneNumber, countryCode: CountryCallingCode, type: CodePurpose,
 }, { additionalProperties: false });
+/**
+ * The answer to a code request, the same whether or not an account uses the address: an address
+ * in use asked for a register code, or one nobody uses asked for a login or reset code, gets a
+ * notice instead of a code. Phone numbers are taken in E.164 ("+001" is "+1", trunk prefix dropped).
+ */
 export const CaptchaSent = Type.Object({
   /** Seconds before another code may be requested for the same target. */
   resendAfterSeconds: Type.Integer(),
