@@ -143,16 +143,19 @@ describe('back-filled history', () => {
     expect(candles.filter((candle) => candle.openTimeMs < currentOpenMs).length).toBeGreaterThanOrEqual(Math.max(500, historyCandleCount[period]));
     expect(candles.at(-1)!.close).toBe(parsePrice(gold.startPrice, gold.pricePrecision));
     expect(candles.at(-1)!.openTimeMs).toBeLessThanOrEqual(currentOpenMs);
-    for (let i = 0; i < candles.length; i += 1) {
-      const candle = candles[i];
-      expect(candle.high >= candle.open && candle.high >= candle.close).toBe(true);
-      expect(candle.low <= candle.open && candle.low <= candle.close).toBe(true);
-      if (i > 0) expect(candle.openTimeMs).toBeGreaterThan(candles[i - 1].openTimeMs);
+    // Problems are collected and compared once: thousands of candles, one assertion.
+    const problems: string[] = [];
+    candles.forEach((candle, i) => {
+      const at = new Date(candle.openTimeMs).toISOString();
+      if (!(candle.high >= candle.open && candle.high >= candle.close)) problems.push(`${at}: high`);
+      if (!(candle.low <= candle.open && candle.low <= candle.close)) problems.push(`${at}: low`);
+      if (i > 0 && candle.openTimeMs <= candles[i - 1].openTimeMs) problems.push(`${at}: out of order`);
       // No candle without trading in it: intraday candles open while the market is open, and every
       // candle's span (up to now) holds open market time.
-      if (['1m', '5m', '15m', '30m', '1h'].includes(period)) expect(isMarketOpen('metal', candle.openTimeMs)).toBe(true);
-      expect(tradingMs('metal', candle.openTimeMs, Math.min(monday, nextPeriodStart(period, candle.openTimeMs)))).toBeGreaterThan(0);
-    }
+      if (['1m', '5m', '15m', '30m', '1h'].includes(period) && !isMarketOpen('metal', candle.openTimeMs)) problems.push(`${at}: closed`);
+      if (tradingMs('metal', candle.openTimeMs, Math.min(monday, nextPeriodStart(period, candle.openTimeMs))) === 0) problems.push(`${at}: no trading`);
+    });
+    expect(problems).toEqual([]);
     expect(buildHistory(gold, monday, 'history')[period]).toEqual(candles);
   });
 });

@@ -2,11 +2,14 @@
 // database without market data, on a Saturday: from its very first request it answers every
 // market call with data (closed markets included) and /api/public/health says ready; the live feed
 // starts at the back-filled history's last close; the current day, week and month candles hold
-// the part of their bucket before the start, as folds of the finer candles.
+// the part of their bucket before the start, as folds of the finer candles; a restart loads the
+// same state back.
 import path from 'node:path';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { loadConfig } from '../../server/config.ts';
-import { simulatorSource, type PriceSource } from '../../server/domain/market/engine.ts';
+import { sql } from 'drizzle-orm';
+import { localBus } from '../../server/domain/market/bus.ts';
+import { MarketEngine, simulatorSource, type PriceSource } from '../../server/domain/market/engine.ts';
 import { formatUnits, parsePrice, symbolByCode, symbolSpecs } from '../../server/domain/market/symbols.ts';
 import { startInstance, type Instance } from '../../server/instance.ts';
 import { createKeys } from '../../server/plugins/encryption.ts';
@@ -134,5 +137,20 @@ forEachDatabase((server) => {
     const [month] = await kline('BTCUSDT', '1M', 1);
     expect(month.time).toBe(Date.UTC(2026, 5, 1));
     expect(month).toEqual(foldCandles(days.filter((day) => day.time >= month.time), month.time));
+  });
+
+  it('loads the same state from the database on a restart, without back-filling again', async () => {
+    const engine = instance.engine!;
+    await engine.flush();
+    const candlesStored = async () => (await server.query<{ count: number }>(sql`select count(*)::int as count from market_candles`))[0].count;
+    const before = await candlesStored();
+    const restarted = new MarketEngine({
+      db: server.db, clock: server.clock, bus: localBus(), source: simulatorSource('restart'), seed: 'another seed',
+      tickIntervalMs: 1000, tickRetentionMs: 3_600_000,
+    });
+    await restarted.init();
+    const nowMs = server.clock.now().getTime();
+    expect(restarted.tickers(nowMs)).toEqual(engine.tickers(nowMs));
+    expect(await candlesStored()).toBe(before);
   });
 });
