@@ -43,7 +43,8 @@ export function smtpSender(smtpUrl: string, from: string, fallback: MessageSende
   return {
     async send(message) {
       if (message.channel !== 'email') return fallback.send(message);
-      await transport.sendMail({ from, to: message.to, subject: 'Your Bourse verification code', text: message.text });
+      await transport.sendMail({ from, to: message.to, subject: message.code ? 'Your Bourse verification code' : 'About your Bourse account',
+        text: message.text });
     },
   };
 }
