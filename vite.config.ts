@@ -1,4 +1,5 @@
 import { defineConfig, type Plugin } from 'vite';
+import type { OutputBundle, OutputChunk } from 'rolldown';
 import react from '@vitejs/plugin-react';
 import babel from '@rolldown/plugin-babel';
 import { lingui } from '@lingui/vite-plugin';
@@ -44,6 +45,63 @@ const precompressedBuild = (): Plugin => {
   };
 };
 
+/** What the first screen (home, in the default language) needs beyond the entry's static imports. */
+const firstScreenModules = ['src/features/home/HomePage.tsx', 'src/locales/en-us/messages.po'];
+/** Page modules: their code is fetched after the first screen and run only when their route is near. */
+const pageModule = /[\\/]src[\\/]features[\\/].+Page\.tsx$/;
+
+/**
+ * index.html gets `modulepreload` hints for the first screen's lazily imported chunks (the home
+ * page and the default catalog), so they download beside the entry instead of after it, and a
+ * JSON list of the pages' files (`#page-files`), which app/pagePreload.ts fetches, without running
+ * them, once the first screen is drawn where no service worker precaches them (DESIGN §3).
+ */
+const firstScreenPreload = (): Plugin => ({
+  name: 'bourse-first-screen',
+  apply: 'build',
+  transformIndexHtml: {
+    order: 'post',
+    handler(html, { bundle, chunk: entry, filename }) {
+      if (!bundle || !entry || path.basename(filename) !== 'index.html') return html;
+      const chunks = new Map(Object.values(bundle as OutputBundle)
+        .filter((item): item is OutputChunk => item.type === 'chunk').map((item) => [item.fileName, item]));
+      const closure = (start: OutputChunk, into = new Set<string>()) => {
+        if (into.has(start.fileName)) return into;
+        into.add(start.fileName);
+        for (const imported of start.imports) {
+          const next = chunks.get(imported);
+          if (next) closure(next, into);
+        }
+        return into;
+      };
+      const byModule = (id: string) => [...chunks.values()].find((item) => item.facadeModuleId?.replaceAll('\\', '/').endsWith(id));
+      const loaded = closure(entry);
+      const critical = new Set<string>();
+      for (const id of firstScreenModules) {
+        const found = byModule(id);
+        if (!found) throw new Error(`first-screen module ${id} is not in the bundle`);
+        for (const file of closure(found)) if (!loaded.has(file)) critical.add(file);
+      }
+      const pageFiles = new Set<string>();
+      for (const item of chunks.values()) {
+        if (!item.isDynamicEntry || !item.facadeModuleId || !pageModule.test(item.facadeModuleId)) continue;
+        for (const file of closure(item)) {
+          if (loaded.has(file) || critical.has(file)) continue;
+          pageFiles.add(file);
+          for (const css of (chunks.get(file) as OutputChunk & { viteMetadata?: { importedCss: Set<string> } })?.viteMetadata?.importedCss ?? []) pageFiles.add(css);
+        }
+      }
+      return [
+        ...[...critical].map((file) => ({ tag: 'link', attrs: { rel: 'modulepreload', crossorigin: true, href: `/${file}` }, injectTo: 'head' as const })),
+        {
+          tag: 'script', attrs: { type: 'application/json', id: 'page-files' },
+          children: JSON.stringify([...pageFiles].sort().map((file) => `/${file}`)), injectTo: 'body' as const,
+        },
+      ];
+    },
+  },
+});
+
 const reactRouterBuild = (file: string) => fileURLToPath(new URL(`./node_modules/react-router/dist/production/${file}`, import.meta.url));
 
 export default defineConfig(({ mode }) => ({
@@ -61,6 +119,7 @@ export default defineConfig(({ mode }) => ({
     babel({ include: /[\\/]src[\\/].*\.[jt]sx?$/, plugins: ['@lingui/babel-plugin-lingui-macro'] }),
     lingui({ failOnMissing: false, failOnCompileError: true }),
     versionFile(),
+    firstScreenPreload(),
     VitePWA({
       strategies: 'injectManifest',
       srcDir: 'sw',
@@ -97,6 +156,9 @@ export default defineConfig(({ mode }) => ({
   ],
   build: {
     target: 'es2022',
+    // Every browser of the es2022 target but Safari < 17 knows modulepreload; those few just fetch
+    // a little later. The polyfill would cost the first screen about 0.4 kB (DESIGN §8 budget).
+    modulePreload: { polyfill: false },
     // The manifest lets the benchmark find exactly the JS the home screen needs.
     manifest: true,
     rollupOptions: {

@@ -1,6 +1,6 @@
-// Start-up: root font scaling, the language, the store (rehydrated from IndexedDB), the API's
-// hooks into the app, the router, then (loaded after the first render) background work and the
-// service worker.
+// Start-up: root font scaling, the language and the store (rehydrated from IndexedDB) side by
+// side, the API's hooks into the app, the router, then (loaded after the first render) background
+// work, the service worker and the pages' code, fetched but not run (DESIGN §3).
 import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 import { Provider } from 'react-redux';
@@ -16,8 +16,7 @@ import { flushStorage } from './lib/storage.ts';
 import { watchInstallPrompt } from './lib/install.ts';
 import { createAppStore } from './app/store.ts';
 import { createAppRouter } from './app/router.tsx';
-import { loginPath, preloadPages } from './app/routes.ts';
-import { showToast } from './components/feedback.tsx';
+import { loginPath } from './app/routes.ts';
 import './styles.css';
 
 /** Design width 375 in units of 750: 1rem is 100 design units (50 px on a 375 px screen). */
@@ -30,20 +29,21 @@ async function start() {
   scaleRootFont();
   window.addEventListener('resize', scaleRootFont);
   watchInstallPrompt();
-  await activateLocale(storedLocale());
+  const locale = activateLocale(storedLocale());
   const { store, persistor } = createAppStore();
-  await new Promise<void>((resolve) => {
+  await Promise.all([locale, new Promise<void>((resolve) => {
     if (persistor.getState().bootstrapped) return resolve();
     const unsubscribe = persistor.subscribe(() => {
       if (!persistor.getState().bootstrapped) return;
       unsubscribe();
       resolve();
     });
-  });
+  })]);
   const router = createAppRouter(store);
   configureApiClient({
     getToken: () => store.getState().user.token,
-    notify: (message) => void showToast(message),
+    // The toast code loads with the first message (DESIGN §8 budget).
+    notify: (message) => void import('./components/feedback.tsx').then(({ showToast }) => showToast(message)),
     onUnauthorized: () => {
       const current = router.state.location;
       store.dispatch(redirectRemembered(`${current.pathname}${current.search}`));
@@ -63,13 +63,15 @@ async function start() {
   document.addEventListener('visibilitychange', () => {
     if (document.visibilityState === 'hidden') void flushStorage();
   });
-  preloadPages();
-  // The status check, the desktop redirect and the service worker do not draw the first screen:
-  // their code loads right after it (DESIGN §8 budget).
-  const [background, updates] = await Promise.all([import('./app/background.ts'), import('./app/updates.ts')]);
+  // The status check, the desktop redirect, the service worker and the pages' code do not draw
+  // the first screen: their code loads right after it (DESIGN §8 budget).
+  const [background, updates, pages] = await Promise.all([
+    import('./app/background.ts'), import('./app/updates.ts'), import('./app/pagePreload.ts'),
+  ]);
   background.startBackgroundWork(store, () => void updates.offerReload());
   void updates.registerServiceWorker();
   void background.redirectDesktop(store);
+  pages.preloadPages();
 }
 
 void start();

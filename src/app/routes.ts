@@ -83,12 +83,3 @@ export function routeFor(pathname: string): RouteEntry | undefined {
   const name = pathname.replace(/^\/+/, '').split(/[/?]/)[0];
   return builtRoutes.find((entry) => entry.path === name);
 }
-
-/** Loads every page's code when the browser is idle after start (spec §2: preloaded). */
-export function preloadPages() {
-  const idle = (globalThis as { requestIdleCallback?: (fn: () => void) => void }).requestIdleCallback
-    ?? ((fn: () => void) => setTimeout(fn, 1500));
-  idle(() => {
-    for (const entry of builtRoutes) void entry.load?.().then((page) => page.prepare?.()).catch(() => undefined);
-  });
-}
