@@ -2,7 +2,7 @@
 // so every instance sees the leader's ticks), and the market engine, which runs only while this
 // instance holds the engine lock. main.ts starts one; the scale-out tests start two of them on
 // one PostgreSQL and one Redis, so they exercise the same wiring.
-import { Redis } from 'ioredis';
+import { redisClient } from './lib/redisClient.ts';
 import type { FastifyBaseLogger } from 'fastify';
 import { buildApp, type BuildOptions, type BuiltApp } from './app.ts';
 import { localBus } from './domain/market/bus.ts';
@@ -43,10 +43,18 @@ export async function startInstance(options: InstanceOptions): Promise<Instance>
   const clock = options.clock ?? systemClock;
   let log: FastifyBaseLogger | undefined;
   const logError = (message: string) => (error: unknown) => log?.error({ err: error }, message);
-  const redis = config.redisUrl ? new Redis(config.redisUrl, { maxRetriesPerRequest: 2 }) : undefined;
-  redis?.on('error', logError('redis connection failed'));
+  // A Redis outage fails every call and every reconnection attempt: one line a minute per kind.
+  const logErrorEveryMinute = (message: string) => {
+    let lastMs = 0;
+    return (error: unknown) => {
+      if (Date.now() - lastMs < 60_000) return;
+      lastMs = Date.now();
+      logError(message)(error);
+    };
+  };
+  const redis = config.redisUrl ? redisClient(config.redisUrl, logErrorEveryMinute('redis connection failed')) : undefined;
   const marketBus = config.redisUrl
-    ? await redisBus(config.redisUrl, { channel: options.marketChannel, onError: logError('market bus failed') })
+    ? await redisBus(config.redisUrl, { channel: options.marketChannel, onError: logErrorEveryMinute('market bus failed') })
     : localBus();
   const built = await buildApp({ ...options, redis, marketBus });
   log = built.app.log;

@@ -24,7 +24,11 @@ export function healthRoute(app: FastifyInstance, services: Services, market: { 
       new Promise<boolean>((resolve) => { timer = setTimeout(() => resolve(false), healthDatabaseTimeoutMs); }),
     ]);
     clearTimeout(timer);
-    const status = { market: market.ready, database, serverTime: services.clock.now().getTime() };
+    const nowMs = services.clock.now().getTime();
+    const redisFailedAtMs = services.signals.redisFailedAtMs;
+    // Informational: while Redis fails, limits use this instance's counters and the instance still serves.
+    const redis = redisFailedAtMs !== undefined && nowMs - redisFailedAtMs < 60_000 ? 'degraded' : 'ok';
+    const status = { market: market.ready, database, redis, serverTime: nowMs };
     if (status.market && status.database) return ok({ ready: true, ...status });
     return reply.status(503).send(failure(503, 'Not ready.', { error: 'not_ready', ready: false, ...status }));
   });

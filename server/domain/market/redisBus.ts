@@ -4,7 +4,7 @@
 // else in Redis, hence two connections. Pub/sub is at-most-once: an instance cut off from Redis
 // misses the updates of that moment, and the next ones (which carry whole tickers and candles)
 // bring its view back up to date.
-import { Redis } from 'ioredis';
+import { redisClient } from '../../lib/redisClient.ts';
 import { decodeUpdate, encodeUpdate, type MarketBus, type UpdateListener } from './bus.ts';
 
 export const defaultMarketChannel = 'bourse:market';
@@ -19,10 +19,10 @@ export interface RedisBusOptions {
 export async function redisBus(url: string, options: RedisBusOptions = {}): Promise<MarketBus> {
   const channel = options.channel ?? defaultMarketChannel;
   const onError = options.onError ?? (() => {});
-  const publisher = new Redis(url, { maxRetriesPerRequest: 2 });
-  const subscriber = new Redis(url);
-  publisher.on('error', onError);
-  subscriber.on('error', onError);
+  // Bounded waits (lib/redisClient): a hung Redis costs the engine one dropped update per tick,
+  // never a tick loop stuck on a publish.
+  const publisher = redisClient(url, onError);
+  const subscriber = redisClient(url, onError);
   const listeners = new Set<UpdateListener>();
   subscriber.on('message', (from: string, text: string) => {
     if (from !== channel) return;
