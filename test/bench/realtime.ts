@@ -93,7 +93,11 @@ async function startBenchServer() {
   const config = { ...loadConfig({ DATA_DIR: dataDir }), webRoot: path.join(dataDir, 'no-web') };
   const publishMs: number[] = [];
   const bus = timedBus(localBus(), publishMs);
-  const { app, realtime } = await buildApp({ config, database, keys: createKeys(), logger: false, marketBus: bus });
+  // Every bench client comes from 127.0.0.1: lift the per-address socket cap and reply budget.
+  const { app, realtime } = await buildApp({
+    config, database, keys: createKeys(), logger: false, marketBus: bus,
+    realtime: { connectionsPerAddressMax: Infinity, addressReplyBytesBurstMax: Infinity },
+  });
   const engine = new MarketEngine({
     db: database.db, clock: systemClock, bus, source: simulatorSource('bench'), seed: 'bench',
     tickIntervalMs, tickRetentionMs: 3_600_000,
