@@ -1,5 +1,6 @@
 // The files the home screen needs, from the Vite build manifest: the entry, its static imports,
-// the home page and the default catalog (DESIGN §8 budget: their JS ≤ 120 kB brotli on the wire).
+// the home page and the default catalog, plus any other script index.html loads (DESIGN §8
+// budget: their JS ≤ 120 kB brotli on the wire).
 import fs from 'node:fs';
 import path from 'node:path';
 
@@ -21,8 +22,11 @@ export function homeScreenFiles(): { js: string[]; css: string[] } {
   const catalog = Object.keys(manifest).find((key) => key.includes('locales/en-us/messages.po'));
   if (catalog) visit(catalog);
   const keys = [...needed];
+  const js = keys.map((key) => manifest[key].file);
+  const page = fs.readFileSync(path.join(root, 'dist/index.html'), 'utf8');
+  for (const [, file] of page.matchAll(/<script\b[^>]*\bsrc="\/([^"]+\.js)"/g)) if (!js.includes(file)) js.push(file);
   return {
-    js: keys.map((key) => manifest[key].file),
+    js,
     css: [...new Set(keys.flatMap((key) => manifest[key].css ?? []))],
   };
 }
