@@ -50,6 +50,8 @@ const precompressedBuild = (): Plugin => {
 const firstScreenModules = ['src/features/home/HomePage.tsx', 'src/locales/en-us/messages.po'];
 /** Page modules: their code is fetched after the first screen and run only when their route is near. */
 const pageModule = /[\\/]src[\\/]features[\\/].+Page\.tsx$/;
+/** Their chunks, by file name (`assets/MarketPage-[hash].js`). */
+const pageChunk = /^assets\/\w+Page-[\w-]+\.js$/;
 
 /**
  * index.html gets `modulepreload` hints for the first screen's lazily imported chunks (the home
@@ -171,7 +173,15 @@ export default defineConfig(({ mode }) => ({
     target: 'es2022',
     // Every browser of the es2022 target but Safari < 17 knows modulepreload; those few just fetch
     // a little later. The polyfill would cost the first screen about 0.4 kB (DESIGN §8 budget).
-    modulePreload: { polyfill: false },
+    modulePreload: {
+      polyfill: false,
+      // A page's chunk brings its stylesheets through Vite's helper and its scripts through its own
+      // imports: listing every page's scripts in the entry would cost the first screen ~0.5 kB, and
+      // they are in the browser already, precached by the service worker or hinted at low priority
+      // after start where there is none (app/pagePreload.ts). Other lazy chunks keep their lists.
+      resolveDependencies: (file, deps, { hostType }) => (hostType === 'js' && pageChunk.test(file)
+        ? deps.filter((dep) => dep.endsWith('.css')) : deps),
+    },
     // The manifest lets the benchmark find exactly the JS the home screen needs.
     manifest: true,
     rollupOptions: {

@@ -13,7 +13,6 @@ import { sessionExpired } from './api/session.ts';
 import { redirectRemembered } from './features/auth/userSlice.ts';
 import { activateLocale, i18n, storedLocale } from './lib/i18n.ts';
 import { flushStorage } from './lib/storage.ts';
-import { watchInstallPrompt } from './lib/install.ts';
 import { createAppStore } from './app/store.ts';
 import { createAppRouter } from './app/router.tsx';
 import { loginPath } from './app/routes.ts';
@@ -28,7 +27,9 @@ export function scaleRootFont() {
 async function start() {
   scaleRootFont();
   window.addEventListener('resize', scaleRootFont);
-  watchInstallPrompt();
+  // The install prompt's keeper is not drawn: it loads beside the first screen, long before the
+  // browser can offer installation (the service worker registers after the first render).
+  void import('./lib/install.ts').then(({ watchInstallPrompt }) => watchInstallPrompt());
   const locale = activateLocale(storedLocale());
   const { store, persistor } = createAppStore();
   await Promise.all([locale, new Promise<void>((resolve) => {
