@@ -24,12 +24,26 @@ export function scaleRootFont() {
   document.documentElement.style.fontSize = `${(width / 375) * 50}px`;
 }
 
+/** Resolves once the first screen has painted (after a while where the browser does not say). */
+function firstPaint(): Promise<void> {
+  return new Promise((resolve) => {
+    const timer = setTimeout(resolve, 3000);
+    try {
+      new PerformanceObserver((entries, observer) => {
+        if (entries.getEntriesByName('first-contentful-paint').length === 0) return;
+        observer.disconnect();
+        clearTimeout(timer);
+        resolve();
+      }).observe({ type: 'paint', buffered: true });
+    } catch {
+      // No paint timing here: the timer decides.
+    }
+  });
+}
+
 async function start() {
   scaleRootFont();
   window.addEventListener('resize', scaleRootFont);
-  // The install prompt's keeper is not drawn: it loads beside the first screen, long before the
-  // browser can offer installation (the service worker registers after the first render).
-  void import('./lib/install.ts').then(({ watchInstallPrompt }) => watchInstallPrompt());
   const locale = activateLocale(storedLocale());
   const { store, persistor } = createAppStore();
   await Promise.all([locale, new Promise<void>((resolve) => {
@@ -56,7 +70,9 @@ async function start() {
     <StrictMode>
       <Provider store={store}>
         <I18nProvider i18n={i18n}>
-          <RouterProvider router={router} />
+          {/* Router updates outside a transition: a page's first paint shows the fallbacks of its
+              lazy parts (the home page's market card) instead of waiting for them. */}
+          <RouterProvider router={router} useTransitions={false} />
         </I18nProvider>
       </Provider>
     </StrictMode>,
@@ -64,11 +80,14 @@ async function start() {
   document.addEventListener('visibilitychange', () => {
     if (document.visibilityState === 'hidden') void flushStorage();
   });
-  // The status check, the desktop redirect, the service worker and the pages' code do not draw
-  // the first screen: their code loads right after it (DESIGN §8 budget).
-  const [background, updates, pages] = await Promise.all([
-    import('./app/background.ts'), import('./app/updates.ts'), import('./app/pagePreload.ts'),
+  // The status check, the desktop redirect, the service worker, the install prompt's keeper and
+  // the pages' code do not draw the first screen: their code loads once it has painted (DESIGN §3,
+  // §8), and the browser cannot offer installation before the service worker registers anyway.
+  await firstPaint();
+  const [background, updates, pages, install] = await Promise.all([
+    import('./app/background.ts'), import('./app/updates.ts'), import('./app/pagePreload.ts'), import('./lib/install.ts'),
   ]);
+  install.watchInstallPrompt();
   background.startBackgroundWork(store, () => void updates.offerReload());
   void updates.registerServiceWorker();
   void background.redirectDesktop(store);
