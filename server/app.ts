@@ -148,7 +148,14 @@ export async function buildApp(options: BuildOptions): Promise<BuiltApp> {
   await compressAnswers(app);
   // Before every route, so an upgrade request to a plain route is refused rather than half-handled.
   const realtimeSettings = { ...defaultRealtimeSettings, ...realtimeSettingsOf(config.limits), ...options.realtime };
-  await app.register(websocket, { options: { maxPayload: framePayloadBytesMax(realtimeSettings) } });
+  await app.register(websocket, {
+    options: { maxPayload: framePayloadBytesMax(realtimeSettings) },
+    // A broken frame is the client's fault: one line at info, no stack, and the socket goes.
+    errorHandler: (error, socket, request) => {
+      request.log.info({ reason: error.message }, 'realtime socket closed on a broken frame');
+      socket.terminate();
+    },
+  });
   // An upgrade request to any other path gets a plain answer in the envelope, never a socket
   // opened only to be closed.
   app.addHook('onRequest', async (request, reply) => {
