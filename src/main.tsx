@@ -24,9 +24,12 @@ export function scaleRootFont() {
   document.documentElement.style.fontSize = `${(width / 375) * 50}px`;
 }
 
-/** Resolves once the first screen has painted (after a while where the browser does not say). */
-function firstPaint(): Promise<void> {
-  return new Promise((resolve) => {
+/**
+ * Resolves once the first screen has painted (after a while where the browser does not say) and
+ * the main thread is next idle, so what follows does not lengthen the first screen's own work.
+ */
+function firstPaintThenIdle(): Promise<void> {
+  const painted = new Promise<void>((resolve) => {
     const timer = setTimeout(resolve, 3000);
     try {
       new PerformanceObserver((entries, observer) => {
@@ -39,6 +42,10 @@ function firstPaint(): Promise<void> {
       // No paint timing here: the timer decides.
     }
   });
+  return painted.then(() => new Promise((resolve) => {
+    if ('requestIdleCallback' in window) requestIdleCallback(() => resolve(), { timeout: 2000 });
+    else setTimeout(resolve, 0);
+  }));
 }
 
 async function start() {
@@ -81,9 +88,10 @@ async function start() {
     if (document.visibilityState === 'hidden') void flushStorage();
   });
   // The status check, the desktop redirect, the service worker, the install prompt's keeper and
-  // the pages' code do not draw the first screen: their code loads once it has painted (DESIGN §3,
-  // §8), and the browser cannot offer installation before the service worker registers anyway.
-  await firstPaint();
+  // the pages' code do not draw the first screen: their code loads once it has painted and the
+  // browser is idle (DESIGN §3, §8); the browser cannot offer installation before the service
+  // worker registers anyway.
+  await firstPaintThenIdle();
   const [background, updates, pages, install] = await Promise.all([
     import('./app/background.ts'), import('./app/updates.ts'), import('./app/pagePreload.ts'), import('./lib/install.ts'),
   ]);
