@@ -54,12 +54,6 @@ const pageModule = /[\\/]src[\\/]features[\\/].+Page\.tsx$/;
 const pageChunk = /^assets\/\w+Page-[\w-]+\.js$/;
 
 /**
- * index.html gets `modulepreload` hints for the first screen's lazily imported chunks (the home
- * page and the default catalog), so they download beside the entry instead of after it, and a
- * JSON list of the pages' files (`#page-files`), which app/pagePreload.ts fetches, without running
- * them, once the first screen is drawn where no service worker precaches them (DESIGN §3).
- */
-/**
  * The first use of the browser's number formatting (ICU) costs tens of milliseconds of main
  * thread on a phone. This tiny script, loaded async ahead of the app, pays it while the app's
  * scripts are still downloading, so the market card's first prices do not stall the page.
@@ -67,6 +61,13 @@ const pageChunk = /^assets\/\w+Page-[\w-]+\.js$/;
 const warmScript = 'new Intl.NumberFormat().format(0);\n';
 const warmFile = `assets/warm-${createHash('sha256').update(warmScript).digest('base64url').slice(0, 8)}.js`;
 
+/**
+ * index.html gets `modulepreload` hints for the first screen's lazily imported chunks (the home
+ * page and the default catalog), so they download beside the entry instead of after it, and a
+ * JSON list of the pages' files (`#page-files`), which app/pagePreload.ts fetches, without running
+ * them, once the first screen is drawn where no service worker precaches them (DESIGN §3); and
+ * the number-formatting warm-up script above.
+ */
 const firstScreenPreload = (): Plugin => ({
   name: 'bourse-first-screen',
   apply: 'build',
