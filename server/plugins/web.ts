@@ -17,6 +17,8 @@ export async function serveWeb(app: FastifyInstance, webRoot: string) {
     wildcard: true,
     cacheControl: false,
     preCompressed: true,
+    // The build's own bookkeeping (dist/.vite/manifest.json) is not part of the site.
+    allowedPath: (pathName) => !pathName.startsWith('/.vite/'),
     setHeaders(res, filePath) {
       // Hashed build output never changes; the entry pages and the worker must always revalidate.
       if (filePath.includes(`${path.sep}assets${path.sep}`)) {

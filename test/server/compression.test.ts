@@ -32,6 +32,8 @@ forEachDatabase((server) => {
       fs.writeFileSync(path.join(webRoot, 'index.html'), page);
       fs.writeFileSync(path.join(webRoot, 'assets', 'main-AbC123.js'), script);
       fs.writeFileSync(path.join(webRoot, 'icon.png'), png);
+      fs.mkdirSync(path.join(webRoot, '.vite'));
+      fs.writeFileSync(path.join(webRoot, '.vite', 'manifest.json'), '{"secret":"build bookkeeping"}');
       await precompress(webRoot);
       const config = { ...loadConfig({}), dataDir: server.dataDir, webRoot };
       ({ app } = await buildApp({ config, database: server.database, keys: createKeys(), logger: false }));
@@ -90,6 +92,12 @@ forEachDatabase((server) => {
         expect(reply.headers['cache-control']).toBe('no-cache');
         expect(zlib.brotliDecompressSync(reply.rawPayload).toString()).toBe(page);
       }
+    });
+
+    it('never serves the build manifest under /.vite/', async () => {
+      const reply = await get('/.vite/manifest.json', 'br, gzip');
+      expect(reply.body).not.toContain('build bookkeeping');
+      expect(zlib.brotliDecompressSync(reply.rawPayload).toString()).not.toContain('build bookkeeping');
     });
 
     it('sends images as they are', async () => {
