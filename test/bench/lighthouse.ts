@@ -125,6 +125,7 @@ const median = (values: number[]) => {
 /** Lighthouse's default (mobile) preset, `runs` times, each in a fresh browser; medians of each figure. */
 export async function lighthouseRuns(url: string, runs = Number(process.env.BENCH_LIGHTHOUSE_RUNS ?? 5)): Promise<LighthouseSummary> {
   const samples: Omit<LighthouseSummary, 'runs' | 'scores'>[] = [];
+  let failures = 0;
   for (let run = 0; run < runs; run += 1) {
     const chrome = await chromeLauncher.launch({ chromePath: process.env.CHROME_PATH ?? '/usr/bin/chromium', chromeFlags });
     try {
@@ -148,6 +149,12 @@ export async function lighthouseRuns(url: string, runs = Number(process.env.BENC
       if (process.env.BENCH_LIGHTHOUSE_REPORT) {
         fs.writeFileSync(`${process.env.BENCH_LIGHTHOUSE_REPORT}-${run + 1}.json`, JSON.stringify(lhr));
       }
+    } catch (error) {
+      // A browser that crashes or times out once is run again; twice in a row is an answer.
+      failures += 1;
+      if (failures > 2) throw error;
+      console.warn(`Lighthouse run ${run + 1} failed, running it again: ${(error as Error).message}`);
+      run -= 1;
     } finally {
       chrome.kill();
     }
