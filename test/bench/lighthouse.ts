@@ -150,7 +150,7 @@ export async function lighthouseRuns(url: string, runs = Number(process.env.BENC
         fs.writeFileSync(`${process.env.BENCH_LIGHTHOUSE_REPORT}-${run + 1}.json`, JSON.stringify(lhr));
       }
     } catch (error) {
-      // A browser that crashes or times out once is run again; twice in a row is an answer.
+      // A run whose browser crashes or times out is run again, twice at most in all.
       failures += 1;
       if (failures > 2) throw error;
       console.warn(`Lighthouse run ${run + 1} failed, running it again: ${(error as Error).message}`);
