@@ -88,6 +88,17 @@ export async function buildApp(options: BuildOptions): Promise<BuiltApp> {
         + `content-type: application/json; charset=utf-8\r\ncontent-length: ${Buffer.byteLength(body)}\r\nconnection: close\r\n\r\n${body}`);
     },
   });
+  // Node answers two more requests itself, outside Fastify: CONNECT (a proxy tunnel, dropped
+  // without a word when nobody listens) and an Expect other than 100-continue (an empty 417).
+  app.server.on('connect', (_request, socket) => {
+    const body = JSON.stringify(failure(405, 'Method not allowed.', { error: 'invalid_request' }));
+    socket.end(`HTTP/1.1 405 Method Not Allowed\r\ncontent-type: application/json; charset=utf-8\r\n`
+      + `content-length: ${Buffer.byteLength(body)}\r\nconnection: close\r\n\r\n${body}`);
+  });
+  app.server.on('checkExpectation', (_request, response) => {
+    response.writeHead(417, { 'content-type': 'application/json; charset=utf-8', connection: 'close' })
+      .end(JSON.stringify(failure(417, 'Expectation not supported.', { error: 'invalid_request' })));
+  });
   // Validation with the contract's TypeBox schemas: query strings are converted to the schema's
   // types (they arrive as text), JSON bodies are not, so a number or a one-element array where
   // the contract says string is refused instead of being coerced (Ajv's coerceTypes did that).
