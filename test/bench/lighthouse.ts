@@ -9,13 +9,13 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import http from 'node:http';
-import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import lighthouse from 'lighthouse';
 import * as chromeLauncher from 'chrome-launcher';
 import { homeScreenFiles } from './homeScreen.ts';
+import { freePort } from '../support/serverProcess.ts';
 
 const root = path.resolve(import.meta.dirname, '../..');
 
@@ -25,14 +25,6 @@ export const chromeFlags = [
   '--disable-background-networking', '--disable-component-update', '--disable-sync',
 ];
 
-const freePort = () => new Promise<number>((resolve, reject) => {
-  const server = net.createServer();
-  server.listen(0, '127.0.0.1', () => {
-    const { port } = server.address() as net.AddressInfo;
-    server.close(() => resolve(port));
-  });
-  server.on('error', reject);
-});
 
 export interface RunningProduct { baseUrl: string; stop: () => Promise<void> }
 

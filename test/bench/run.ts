@@ -4,7 +4,9 @@
 //  2. The same files as transferred by the running product, and Lighthouse's mobile preset on the
 //     home page, median of five (test/bench/lighthouse.ts). Budget: performance ≥ 95, TBT ≤ 200 ms,
 //     LCP ≤ 2.5 s. `BENCH_ONLY=lighthouse` stops after this part.
-//  3. Password-login latency p50/p99 through the real protocol (encrypted body over HTTP), on
+//  3. First start on a fresh DATA_DIR until the first answer (test/bench/firstStart.ts), and the
+//     replay store's rows and bytes after 10 000 encrypted POSTs (test/bench/replayStore.ts).
+//  4. Password-login latency p50/p99 through the real protocol (encrypted body over HTTP), on
 //     embedded PGlite and, when BENCH_DATABASE_URL or TEST_DATABASE_URL is set, on PostgreSQL.
 //  Last, market ticks to 1 000 and 5 000 WebSocket clients (test/bench/realtime.ts): p50/p99
 //     tick-to-client latency, server CPU and RSS. Budget: p99 ≤ 50 ms at 5 000 clients.
@@ -26,6 +28,8 @@ import { realtimeBench } from './realtime.ts';
 import { candleQueryLatency } from './candles.ts';
 import { homeScreenFiles } from './homeScreen.ts';
 import { webBench } from './lighthouse.ts';
+import { printReplayStore, replayStoreFootprint } from './replayStore.ts';
+import { firstStart, printFirstStart } from './firstStart.ts';
 
 const root = path.resolve(import.meta.dirname, '../..');
 
@@ -102,6 +106,8 @@ console.log(`home screen JS: ${js.files.length} files, ${(js.rawBytes / 1024).to
   + `${(js.brotliBytes / 1024).toFixed(1)} kB brotli (budget 120 kB)`);
 await webBench(js.files);
 if (only === 'lighthouse' || only === 'web') process.exit(0);
+printFirstStart(await firstStart());
+printReplayStore(await replayStoreFootprint());
 const pglite = await loginLatency('pglite');
 console.log(`login latency on PGlite: p50 ${pglite.p50.toFixed(1)} ms, p99 ${pglite.p99.toFixed(1)} ms (${pglite.rounds} logins, sequential, argon2id included)`);
 const postgresUrl = process.env.BENCH_DATABASE_URL ?? process.env.TEST_DATABASE_URL;

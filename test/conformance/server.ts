@@ -4,9 +4,9 @@
 // Like the client, this file knows the server only from the outside: no import from src/ or server/.
 import { spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
-import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
+import { freePort, waitForServer } from '../support/serverProcess.ts';
 
 const root = path.resolve(import.meta.dirname, '../..');
 
@@ -19,28 +19,6 @@ export interface RunningServer {
   stop(): Promise<void>;
 }
 
-const freePort = () => new Promise<number>((resolve, reject) => {
-  const server = net.createServer();
-  server.listen(0, '127.0.0.1', () => {
-    const { port } = server.address() as net.AddressInfo;
-    server.close(() => resolve(port));
-  });
-  server.on('error', reject);
-});
-
-async function waitForServer(baseUrl: string, child: ChildProcess, log: () => string) {
-  for (let attempt = 0; attempt < 480; attempt += 1) {
-    if (child.exitCode !== null) throw new Error(`server exited early (code ${child.exitCode}):\n${log()}`);
-    try {
-      const response = await fetch(`${baseUrl}/api/public/getServerTime`);
-      if (response.ok) return;
-    } catch {
-      // Not listening yet.
-    }
-    await new Promise((resolve) => setTimeout(resolve, 250));
-  }
-  throw new Error(`server did not answer GET /api/public/getServerTime within 120 s:\n${log()}`);
-}
 
 function stopChild(child: ChildProcess): Promise<void> {
   if (child.exitCode !== null || child.signalCode !== null) return Promise.resolve();

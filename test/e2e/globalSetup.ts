@@ -1,38 +1,16 @@
 // Builds the PWA and starts the real server (embedded PGlite, fresh data directory, demo seed)
 // on a free port for the end-to-end journeys. Nothing is mocked: the browser talks to this server.
-import { spawn, execFileSync, type ChildProcess } from 'node:child_process';
+import { spawn, execFileSync } from 'node:child_process';
 import fs from 'node:fs';
-import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import type { TestProject } from 'vitest/node';
+import { freePort, waitForServer } from '../support/serverProcess.ts';
 
 declare module 'vitest' {
   export interface ProvidedContext { baseUrl: string; dataDir: string }
 }
 
-const freePort = () => new Promise<number>((resolve, reject) => {
-  const server = net.createServer();
-  server.listen(0, '127.0.0.1', () => {
-    const { port } = server.address() as net.AddressInfo;
-    server.close(() => resolve(port));
-  });
-  server.on('error', reject);
-});
-
-async function waitForServer(url: string, child: ChildProcess, log: () => string) {
-  for (let attempt = 0; attempt < 240; attempt += 1) {
-    if (child.exitCode !== null) throw new Error(`server exited early:\n${log()}`);
-    try {
-      const response = await fetch(`${url}/api/public/getServerTime`);
-      if (response.ok) return;
-    } catch {
-      // Not listening yet.
-    }
-    await new Promise((resolve) => setTimeout(resolve, 250));
-  }
-  throw new Error(`server did not start:\n${log()}`);
-}
 
 export default async function setup(project: TestProject) {
   const root = path.resolve(import.meta.dirname, '../..');

@@ -1,0 +1,28 @@
+// What every suite that runs the server as a child process needs: a free port to give it, and a
+// wait until it answers (or a clear failure with its output when it exits or never answers).
+import type { ChildProcess } from 'node:child_process';
+import net from 'node:net';
+
+export const freePort = () => new Promise<number>((resolve, reject) => {
+  const server = net.createServer();
+  server.listen(0, '127.0.0.1', () => {
+    const { port } = server.address() as net.AddressInfo;
+    server.close(() => resolve(port));
+  });
+  server.on('error', reject);
+});
+
+/** Polls GET /api/public/getServerTime every 250 ms, for at most `attemptsMax` tries. */
+export async function waitForServer(baseUrl: string, child: ChildProcess, log: () => string, attemptsMax = 480) {
+  for (let attempt = 0; attempt < attemptsMax; attempt += 1) {
+    if (child.exitCode !== null) throw new Error(`server exited early (code ${child.exitCode}):\n${log()}`);
+    try {
+      const response = await fetch(`${baseUrl}/api/public/getServerTime`);
+      if (response.ok) return;
+    } catch {
+      // Not listening yet.
+    }
+    await new Promise((resolve) => setTimeout(resolve, 250));
+  }
+  throw new Error(`server did not start:\n${log()}`);
+}
