@@ -7,7 +7,7 @@ import { randomBytes } from 'node:crypto';
 import Fastify, { type FastifyInstance, type FastifyError, type FastifyReply } from 'fastify';
 import helmet from '@fastify/helmet';
 import websocket from '@fastify/websocket';
-import { TypeBoxValidatorCompiler } from '@fastify/type-provider-typebox';
+import { validatorCompiler } from './lib/validator.ts';
 import type { Redis } from 'ioredis';
 import { apiPrefix } from '../src/api/contract/paths.ts';
 import { realtimePath } from '../src/api/contract/market.ts';
@@ -102,7 +102,7 @@ export async function buildApp(options: BuildOptions): Promise<BuiltApp> {
   // Validation with the contract's TypeBox schemas: query strings are converted to the schema's
   // types (they arrive as text), JSON bodies are not, so a number or a one-element array where
   // the contract says string is refused instead of being coerced (Ajv's coerceTypes did that).
-  app.setValidatorCompiler(TypeBoxValidatorCompiler);
+  app.setValidatorCompiler(validatorCompiler);
   const fallbackSender = outboxSender(config.dataDir, app.log);
   // What the health answer reports beyond readiness: when Redis last failed a call.
   const signals: HealthSignals = { redisFailedAtMs: undefined };

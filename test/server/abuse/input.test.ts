@@ -96,6 +96,10 @@ forEachDatabase((server) => {
     it('refuses a candle end time beyond any date with 400, not a 500', async () => {
       const reply = await server.get(paths.kline, { symbol: 'BTCUSDT', period: '1m', endTime: '8640000000000001' });
       expectRefused(reply, 400, 'invalid_request');
+      // parseInt would read these as 1; a number in a query string must be plain digits.
+      for (const query of [{ limit: '1e9' }, { limit: '1.5' }, { endTime: '1e400' }, { endTime: 'true' }, { limit: '12abc' }]) {
+        expectRefused(await server.get(paths.kline, { symbol: 'BTCUSDT', period: '1m', ...query }), 400, 'invalid_request');
+      }
     });
 
     it('does not echo a 50 kB unknown field back in its message', async () => {
