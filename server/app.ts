@@ -167,6 +167,12 @@ export async function buildApp(options: BuildOptions): Promise<BuiltApp> {
       socket.terminate();
     },
   });
+  // HTTP/1.1 requires Host (RFC 9112 §3.2); Node's own refusal had no body, this one is the envelope.
+  app.addHook('onRequest', async (request, reply) => {
+    if (request.raw.httpVersion === '1.1' && !request.headers.host) {
+      return reply.status(400).send(failure(400, 'The Host header is missing.', { error: 'invalid_request' }));
+    }
+  });
   // An upgrade request to any other path gets a plain answer in the envelope, never a socket
   // opened only to be closed.
   app.addHook('onRequest', async (request, reply) => {

@@ -16,6 +16,9 @@ export function httpServerOptions(limits: HttpLimits) {
     connectionTimeout: limits.httpIdleTimeoutMs,
     keepAliveTimeout: limits.httpKeepAliveTimeoutMs,
     http: {
+      // Node would refuse an HTTP/1.1 request without Host with an empty 400 of its own; the app
+      // refuses it instead, in the envelope (server/app.ts).
+      requireHostHeader: false,
       headersTimeout: Math.min(limits.httpHeadersTimeoutMs, requestTimeoutMs),
       // Node looks for requests past their time every this often (30 s by default, which would
       // let a request overrun its timeout by as much): a tenth of the timeout, 100 ms to 1 s.

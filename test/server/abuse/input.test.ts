@@ -97,7 +97,8 @@ forEachDatabase((server) => {
       const reply = await server.get(paths.kline, { symbol: 'BTCUSDT', period: '1m', endTime: '8640000000000001' });
       expectRefused(reply, 400, 'invalid_request');
       // parseInt would read these as 1; a number in a query string must be plain digits.
-      for (const query of [{ limit: '1e9' }, { limit: '1.5' }, { endTime: '1e400' }, { endTime: 'true' }, { limit: '12abc' }]) {
+      const queries: Array<Record<string, string>> = [{ limit: '1e9' }, { limit: '1.5' }, { endTime: '1e400' }, { endTime: 'true' }, { limit: '12abc' }];
+      for (const query of queries) {
         expectRefused(await server.get(paths.kline, { symbol: 'BTCUSDT', period: '1m', ...query }), 400, 'invalid_request');
       }
     });
