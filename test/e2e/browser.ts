@@ -85,3 +85,16 @@ export function browserForFile(): () => Browser {
     return browser;
   };
 }
+
+/** Coloured (neither blank nor white) pixels over every canvas of the chart: the chart is drawn. */
+export const chartInk = (page: Page) => page.evaluate(() => {
+  let ink = 0;
+  for (const canvas of document.querySelectorAll<HTMLCanvasElement>('[data-testid="kline-chart"] canvas')) {
+    if (canvas.width === 0 || canvas.height === 0) continue;
+    const { data } = canvas.getContext('2d')!.getImageData(0, 0, canvas.width, canvas.height);
+    for (let index = 0; index < data.length; index += 4) {
+      if (data[index + 3] > 0 && (data[index] < 235 || data[index + 1] < 235 || data[index + 2] < 235)) ink += 1;
+    }
+  }
+  return ink;
+});

@@ -4,7 +4,7 @@
 // in-app back of a page opened directly goes to its parent instead of leaving the app.
 import { describe, expect, inject, it, onTestFailed } from 'vitest';
 import type { Page } from 'playwright-core';
-import { browserForFile, phonePage, settled } from './browser.ts';
+import { browserForFile, chartInk, phonePage, settled } from './browser.ts';
 
 const baseUrl = inject('baseUrl');
 const browser = browserForFile();
@@ -15,19 +15,6 @@ const marketRow = (page: Page, base: string) => marketList(page).getByRole('link
 const periods = (page: Page) => page.getByRole('radiogroup', { name: 'Chart period' });
 const checked = (page: Page, name: string) => periods(page).getByRole('radio', { name }).getAttribute('aria-checked');
 const macd = (page: Page) => page.getByRole('button', { name: /^MACD/ });
-
-/** Coloured (neither blank nor white) pixels over the chart's canvases: the chart is drawn. */
-const chartInk = (page: Page) => page.evaluate(() => {
-  let ink = 0;
-  for (const canvas of document.querySelectorAll<HTMLCanvasElement>('[data-testid="kline-chart"] canvas')) {
-    if (canvas.width === 0 || canvas.height === 0) continue;
-    const { data } = canvas.getContext('2d')!.getImageData(0, 0, canvas.width, canvas.height);
-    for (let index = 0; index < data.length; index += 4) {
-      if (data[index + 3] > 0 && (data[index] < 235 || data[index + 1] < 235 || data[index + 2] < 235)) ink += 1;
-    }
-  }
-  return ink;
-});
 
 /** Marks the chart page's element, so that seeing the mark again proves it was not rebuilt. */
 const markChartPage = (page: Page) => page.evaluate(() => {

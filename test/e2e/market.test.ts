@@ -4,7 +4,7 @@
 // chart and its periods, and the saved list with its age when the network is down.
 import { describe, expect, inject, it, onTestFailed } from 'vitest';
 import type { Page } from 'playwright-core';
-import { browserForFile, phonePage, settled } from './browser.ts';
+import { browserForFile, chartInk, phonePage, settled } from './browser.ts';
 
 const baseUrl = inject('baseUrl');
 const browser = browserForFile();
@@ -20,19 +20,6 @@ async function openMarket(page: Page, hash = '/hangqing') {
   await settled(page);
   await marketList(page).waitFor({ state: 'visible' });
 }
-
-/** Coloured (neither blank nor white) pixels over every canvas of the chart. */
-const chartInk = (page: Page) => page.evaluate(() => {
-  let ink = 0;
-  for (const canvas of document.querySelectorAll<HTMLCanvasElement>('[data-testid="kline-chart"] canvas')) {
-    if (canvas.width === 0 || canvas.height === 0) continue;
-    const { data } = canvas.getContext('2d')!.getImageData(0, 0, canvas.width, canvas.height);
-    for (let index = 0; index < data.length; index += 4) {
-      if (data[index + 3] > 0 && (data[index] < 235 || data[index + 1] < 235 || data[index + 2] < 235)) ink += 1;
-    }
-  }
-  return ink;
-});
 
 const chartPicture = (page: Page) => page.evaluate(() =>
   [...document.querySelectorAll<HTMLCanvasElement>('[data-testid="kline-chart"] canvas')].map((canvas) => canvas.toDataURL()).join('|'));
