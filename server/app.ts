@@ -4,13 +4,12 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { randomBytes } from 'node:crypto';
-import Fastify, { type FastifyInstance, type FastifyError, type FastifyReply } from 'fastify';
+import Fastify, { type FastifyInstance, type FastifyError } from 'fastify';
 import helmet from '@fastify/helmet';
 import websocket from '@fastify/websocket';
 import { validatorCompiler } from './lib/validator.ts';
 import type { Redis } from 'ioredis';
 import { apiPrefix } from '../src/api/contract/paths.ts';
-import { realtimePath } from '../src/api/contract/market.ts';
 import type { Config } from './config.ts';
 import type { Database } from './db/client.ts';
 import { AppError } from './lib/errors.ts';
@@ -24,6 +23,7 @@ import { databaseReplayStore } from './lib/replayStore.ts';
 import { logSerializers, pathOnly } from './lib/redact.ts';
 import { assertSafeText } from './lib/textGuard.ts';
 import { compressAnswers, serveWeb } from './plugins/web.ts';
+import { edgeServerOptions, installEdgeAnswers } from './plugins/edges.ts';
 import type { HealthSignals, Services } from './services.ts';
 import { appRoutes } from './routes/app.ts';
 import { userRoutes } from './routes/user.ts';
@@ -72,32 +72,8 @@ export async function buildApp(options: BuildOptions): Promise<BuiltApp> {
     trustProxy: typeof config.trustProxy === 'number'
       ? ((hops: number) => (_address: string, hop: number) => hop < hops)(config.trustProxy)
       : config.trustProxy,
-    // Errors Fastify meets before routing (a malformed URL, say) answer in the envelope too.
-    frameworkErrors: (error, _request, reply) => {
-      const status = error.statusCode && error.statusCode < 500 ? error.statusCode : 400;
-      void (reply as unknown as FastifyReply).status(status).send(failure(status, 'Invalid request.', { error: 'invalid_request' }));
-    },
-    // Requests Node's HTTP parser refuses (headers too large: 431, malformed: 400) never reach
-    // Fastify; they get the envelope here, written straight to the socket.
-    clientErrorHandler: (error: Error & { code?: string }, socket) => {
-      if (!socket.writable) return void socket.destroy();
-      const status = error.code === 'HPE_HEADER_OVERFLOW' ? 431 : error.code === 'ERR_HTTP_REQUEST_TIMEOUT' ? 408 : 400;
-      const message = status === 431 ? 'Request headers too large.' : status === 408 ? 'Request timed out.' : 'Invalid request.';
-      const body = JSON.stringify(failure(status, message, { error: 'invalid_request' }));
-      socket.end(`HTTP/1.1 ${status} ${status === 431 ? 'Request Header Fields Too Large' : status === 408 ? 'Request Timeout' : 'Bad Request'}\r\n`
-        + `content-type: application/json; charset=utf-8\r\ncontent-length: ${Buffer.byteLength(body)}\r\nconnection: close\r\n\r\n${body}`);
-    },
-  });
-  // Node answers two more requests itself, outside Fastify: CONNECT (a proxy tunnel, dropped
-  // without a word when nobody listens) and an Expect other than 100-continue (an empty 417).
-  app.server.on('connect', (_request, socket) => {
-    const body = JSON.stringify(failure(405, 'Method not allowed.', { error: 'invalid_request' }));
-    socket.end(`HTTP/1.1 405 Method Not Allowed\r\ncontent-type: application/json; charset=utf-8\r\n`
-      + `content-length: ${Buffer.byteLength(body)}\r\nconnection: close\r\n\r\n${body}`);
-  });
-  app.server.on('checkExpectation', (_request, response) => {
-    response.writeHead(417, { 'content-type': 'application/json; charset=utf-8', connection: 'close' })
-      .end(JSON.stringify(failure(417, 'Expectation not supported.', { error: 'invalid_request' })));
+    // Answers in the envelope for what Node or Fastify refuse before routing (plugins/edges.ts).
+    ...edgeServerOptions,
   });
   // Validation with the contract's TypeBox schemas: query strings are converted to the schema's
   // types (they arrive as text), JSON bodies are not, so a number or a one-element array where
@@ -150,11 +126,8 @@ export async function buildApp(options: BuildOptions): Promise<BuiltApp> {
     },
     crossOriginEmbedderPolicy: false,
     // Strict-Transport-Security means nothing over plain HTTP (and phones on a local network use
-    // it): it is sent below only on answers to HTTPS requests.
+    // it): plugins/edges.ts sends it only on answers to HTTPS requests.
     strictTransportSecurity: false,
-  });
-  app.addHook('onSend', async (request, reply) => {
-    if (request.protocol === 'https') void reply.header('strict-transport-security', 'max-age=31536000; includeSubDomains');
   });
   await compressAnswers(app);
   // Before every route, so an upgrade request to a plain route is refused rather than half-handled.
@@ -167,19 +140,7 @@ export async function buildApp(options: BuildOptions): Promise<BuiltApp> {
       socket.terminate();
     },
   });
-  // HTTP/1.1 requires Host (RFC 9112 §3.2); Node's own refusal had no body, this one is the envelope.
-  app.addHook('onRequest', async (request, reply) => {
-    if (request.raw.httpVersion === '1.1' && !request.headers.host) {
-      return reply.status(400).send(failure(400, 'The Host header is missing.', { error: 'invalid_request' }));
-    }
-  });
-  // An upgrade request to any other path gets a plain answer in the envelope, never a socket
-  // opened only to be closed.
-  app.addHook('onRequest', async (request, reply) => {
-    if (request.ws && pathOnly(request.url) !== `${apiPrefix}${realtimePath}`) {
-      return reply.status(400).send(failure(400, 'This address does not accept a socket connection.', { error: 'invalid_request' }));
-    }
-  });
+  installEdgeAnswers(app);
   installErrorHandling(app);
   // Every envelope is stamped with the injected clock's time, so tests and the server agree.
   app.addHook('preSerialization', async (_request, _reply, payload) => {
