@@ -3,32 +3,24 @@
 // test clock, numbered without gaps; a client that loses an update resyncs; bad requests get
 // errors while the rest of the request and the connection go on; limits hold; heartbeats flow and
 // a silent connection is dropped. No assertion depends on how long anything took.
-import { afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { paths } from '../../src/api/contract/paths.ts';
 import { candlePeriods, subscriptionsPerConnectionMax, type Candle, type Ticker } from '../../src/api/contract/market.ts';
 import { symbolSpecs } from '../../server/domain/market/symbols.ts';
 import { defaultRealtimeSettings } from '../../server/plugins/realtime.ts';
 import { expectOk, forEachDatabase } from './helpers.ts';
-import { SocketClient, socketUrl, startTestEngine } from './realtimeHelpers.ts';
+import { SocketClient, socketClients, socketUrl, startTestEngine } from './realtimeHelpers.ts';
 
 forEachDatabase((server) => {
   let url: string;
   let tick: (count?: number) => Promise<void>;
-  const clients: SocketClient[] = [];
-  const connect = async () => {
-    const client = await SocketClient.connect(url);
-    clients.push(client);
-    return client;
-  };
+  const connect = socketClients(() => url);
 
   beforeAll(async () => {
     ({ tick } = await startTestEngine(server));
     await tick(2);
     await server.app.listen({ port: 0, host: '127.0.0.1' });
     url = socketUrl(server.app);
-  });
-  afterEach(() => {
-    for (const client of clients.splice(0)) client.close();
   });
 
   describe('GET /api/ws subscribe', () => {

@@ -10,6 +10,7 @@ import { MarketEngine, simulatorSource } from '../../server/domain/market/engine
 import { symbolByCode } from '../../server/domain/market/symbols.ts';
 import { apiPrefix } from '../../src/api/contract/paths.ts';
 import { realtimePath, type ServerMessage } from '../../src/api/contract/market.ts';
+import { afterEach } from 'vitest';
 import type { TestServer } from './helpers.ts';
 
 /** Every wait in these tests is bounded by this; none asserts on elapsed time. */
@@ -117,6 +118,19 @@ export class SocketClient {
   close() {
     this.socket.terminate();
   }
+}
+
+/** A connect function for a suite: each client it opens to `url()` is closed after each test. */
+export function socketClients(url: () => string): () => Promise<SocketClient> {
+  const clients: SocketClient[] = [];
+  afterEach(() => {
+    for (const client of clients.splice(0)) client.close();
+  });
+  return async () => {
+    const client = await SocketClient.connect(url());
+    clients.push(client);
+    return client;
+  };
 }
 
 export interface RefusedUpgrade { status: number; body: any }

@@ -47,11 +47,6 @@ interface Shot {
   ip: string;
   /** True when the request may legitimately succeed (the original of a replay, a code within the limits). */
   mayPass?: boolean;
-  /**
-   * A defect found, reported and not fixed by this suite: its answer is still sent and counted as
-   * a request, but a 5xx or bare answer to it is listed under the table instead of counted.
-   */
-  known?: string;
 }
 
 /** The state rejected requests must not change. */
@@ -78,8 +73,6 @@ class Category {
   readonly statuses = new Map<number, number>();
   readonly expected = { users: 0, sessions: 0, codes: 0 };
   readonly problems: string[] = [];
-  /** Problems of requests marked `known`: printed, not counted. */
-  readonly known: string[] = [];
   /** Checks beyond the counts (answers that should be identical, limits): each failure a line. */
   readonly findings: string[] = [];
   constructor(readonly name: string) {}
@@ -89,10 +82,6 @@ class Category {
     this.statuses.set(answer.status, (this.statuses.get(answer.status) ?? 0) + 1);
     const problem = envelopeProblem(answer);
     const seen = `${shot.what} → ${answer.status} ${answer.text.slice(0, 160)}`;
-    if (shot.known) {
-      if (problem || answer.status >= 500) this.known.push(`${seen} (${problem ?? '5xx'}): ${shot.known}`);
-      return;
-    }
     if (answer.status >= 500) {
       this.serverErrors += 1;
       this.problems.push(`5xx: ${seen}`);
@@ -435,7 +424,6 @@ forEachDatabase((server: TestServer) => {
       '',
       'Answers by status:',
       ...table.map((category) => `- ${category.name}: ${category.statusSummary}`),
-      ...table.flatMap((category) => category.known.map((line) => `Known, reported, not counted (${category.name}): ${line}`)),
     ].join('\n'));
   });
 

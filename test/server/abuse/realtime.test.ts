@@ -2,12 +2,12 @@
 // server: made-up channel names, re-subscribing to a held channel, resyncs in a loop, and
 // reconnecting to start afresh. Each flood is bounded in count, and the assertions are on frames
 // and bytes the client received, never on how long anything took.
-import { afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { subscriptionsPerConnectionMax, type ServerMessage } from '../../../src/api/contract/market.ts';
 import { symbolSpecs } from '../../../server/domain/market/symbols.ts';
 import { defaultRealtimeSettings, refusedChannelsListedMax } from '../../../server/plugins/realtime.ts';
 import { forEachDatabase } from '../helpers.ts';
-import { SocketClient, socketUrl, startTestEngine } from '../realtimeHelpers.ts';
+import { SocketClient, socketClients, socketUrl, startTestEngine } from '../realtimeHelpers.ts';
 
 /** An error frame is bounded: its few listed names echo at most 64 characters each. */
 const errorFrameBytesMax = 1024;
@@ -35,12 +35,7 @@ const errors = (client: SocketClient) =>
 describe('GET /api/ws amplification', () => {
   forEachDatabase((server) => {
     let url: string;
-    const clients: SocketClient[] = [];
-    const connect = async () => {
-      const client = await SocketClient.connect(url);
-      clients.push(client);
-      return client;
-    };
+    const connect = socketClients(() => url);
 
     beforeAll(async () => {
       // Every symbol ticks, so the tickers snapshot is as large as in production (about 6.6 KB).
@@ -48,9 +43,6 @@ describe('GET /api/ws amplification', () => {
       await tick(2);
       await server.app.listen({ port: 0, host: '127.0.0.1' });
       url = socketUrl(server.app);
-    });
-    afterEach(() => {
-      for (const client of clients.splice(0)) client.close();
     });
 
     it('answers a 4 KB subscribe of 811 made-up names with one short malformed error', async () => {
