@@ -149,14 +149,12 @@ export function redisRateLimiter(redis: Redis, options: {
 } = {}): RateLimiter {
   const fallback = options.fallback ?? memoryRateLimiter();
   const guarded = async <T>(work: () => Promise<T>, instead: () => Promise<T>): Promise<T> => {
-    let result: T;
     try {
-      result = await work();
+      return await work();
     } catch (error) {
       options.onOutage?.(error);
       return instead();
     }
-    return result;
   };
   return {
     async hit(key, max, windowMs) {
@@ -173,7 +171,8 @@ export function redisRateLimiter(redis: Redis, options: {
       return guarded(async () => Number(await redis.get(`bourse:rl:${key}`)) || 0, () => fallback.count(key, windowMs));
     },
     async reset(key) {
-      await guarded(async () => { await redis.del(`bourse:rl:${key}`); }, () => fallback.reset(key));
+      // The fallback's count goes too: it may hold hits taken while Redis was out.
+      await guarded(async () => { await redis.del(`bourse:rl:${key}`); }, async () => {});
       await fallback.reset(key);
     },
     async release(key) {
