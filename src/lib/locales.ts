@@ -19,3 +19,6 @@ export type LocaleCode = (typeof locales)[number]['value'];
 export const localeCodes = locales.map((locale) => locale.value) as LocaleCode[];
 export const isLocaleCode = (value: unknown): value is LocaleCode =>
   typeof value === 'string' && (localeCodes as string[]).includes(value);
+
+/** The BCP 47 tag of an interface language key ("zh-cn" → "zh-CN"), for Intl formats. */
+export const intlOf = (code: string) => locales.find((locale) => locale.value === code)?.intl ?? 'en-US';

@@ -14,9 +14,12 @@ declare module 'vitest' {
 
 export default async function setup(project: TestProject) {
   const root = path.resolve(import.meta.dirname, '../..');
+  // E2E_OUT_DIR builds into (and serves from) a directory of its own, so two people running the
+  // journeys in one checkout do not overwrite each other's build in dist/.
+  const outDir = path.resolve(root, process.env.E2E_OUT_DIR ?? 'dist');
   if (!process.env.E2E_SKIP_BUILD) {
     // Vitest sets NODE_ENV=test, which would make Vite bundle React's development build.
-    execFileSync('npx', ['vite', 'build', '--logLevel', 'warn'], {
+    execFileSync('npx', ['vite', 'build', '--logLevel', 'warn', '--outDir', outDir, '--emptyOutDir'], {
       cwd: root, stdio: 'inherit', env: { ...process.env, NODE_ENV: 'production' },
     });
   }
@@ -25,7 +28,7 @@ export default async function setup(project: TestProject) {
   let output = '';
   const child = spawn(process.execPath, ['--import', 'tsx', 'server/main.ts'], {
     cwd: root,
-    env: { ...process.env, NODE_ENV: 'production', PORT: String(port), HOST: '127.0.0.1', DATA_DIR: dataDir, LOG_LEVEL: 'warn', DATABASE_URL: '', REDIS_URL: '' },
+    env: { ...process.env, NODE_ENV: 'production', PORT: String(port), HOST: '127.0.0.1', DATA_DIR: dataDir, WEB_ROOT: outDir, LOG_LEVEL: 'warn', DATABASE_URL: '', REDIS_URL: '' },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   child.stdout?.on('data', (chunk: Buffer) => { output += chunk.toString(); });

@@ -143,18 +143,18 @@ describe('socket payloads', () => {
 
 describe('display formats', () => {
   it('truncates prices to the precision with thousands separators', () => {
-    expect(formatPrice('67250.129', 2)).toBe('67,250.12');
-    expect(formatPrice('0.123459', 5)).toBe('0.12345');
-    expect(formatPrice('1.5', 3)).toBe('1.500');
+    expect(formatPrice('67250.129', 2, 'en-US')).toBe('67,250.12');
+    expect(formatPrice('0.123459', 5, 'en-US')).toBe('0.12345');
+    expect(formatPrice('1.5', 3, 'en-US')).toBe('1.500');
   });
 
   it('signs changes and truncates percentages to two decimals', () => {
-    expect(formatChangePercent('1.259')).toBe('+1.25%');
-    expect(formatChangePercent('-0.509')).toBe('-0.50%');
-    expect(formatChangePercent('0.00')).toBe('0.00%');
-    expect(formatChangePercent('-0.001')).toBe('0.00%');
-    expect(formatChange('2646.639', 2)).toBe('+2,646.63');
-    expect(formatChange('-0.12345', 4)).toBe('-0.1234');
+    expect(formatChangePercent('1.259', 'en-US')).toBe('+1.25%');
+    expect(formatChangePercent('-0.509', 'en-US')).toBe('-0.50%');
+    expect(formatChangePercent('0.00', 'en-US')).toBe('0.00%');
+    expect(formatChangePercent('-0.001', 'en-US')).toBe('0.00%');
+    expect(formatChange('2646.639', 2, 'en-US')).toBe('+2,646.63');
+    expect(formatChange('-0.12345', 4, 'en-US')).toBe('-0.1234');
   });
 
   it('tells the direction of a change', () => {

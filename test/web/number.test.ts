@@ -1,8 +1,8 @@
 // Number helpers of spec §5 and §9: amounts are truncated, never rounded, padded to the count of
-// decimals, and grouped in thousands with commas. Empty input is returned unchanged by one
+// decimals, and grouped in thousands as the user's language writes them (issue 8 #7). Empty input is returned unchanged by one
 // helper and treated as 0 by the other.
 import { describe, expect, it } from 'vitest';
-import { formatAmount, truncateDecimals, truncateOrZero, withThousands } from '../../src/lib/number.ts';
+import { formatCompact, formatDecimal, formatPercent, formatSigned, truncateDecimals, truncateOrZero } from '../../src/lib/number.ts';
 // The simulator's seeded generator, so a failure can be reproduced.
 import { seededRandom } from '../../server/domain/market/simulator.ts';
 
@@ -108,41 +108,58 @@ describe('truncateOrZero', () => {
   });
 });
 
-describe('withThousands', () => {
-  it('groups the whole part in thousands with commas', () => {
-    expect(withThousands('1234567.5')).toBe('1,234,567.5');
-    expect(withThousands('1000')).toBe('1,000');
-    expect(withThousands('999')).toBe('999');
-    expect(withThousands('100000')).toBe('100,000');
-    expect(withThousands('-1234567')).toBe('-1,234,567');
+describe('formatDecimal', () => {
+  it('truncates, pads and groups as the language writes numbers', () => {
+    expect(formatDecimal('1234567.891', 2, 'en-US')).toBe('1,234,567.89');
+    expect(formatDecimal(1234.5, 4, 'en-US')).toBe('1,234.5000');
+    expect(formatDecimal('-9876543.21', 0, 'en-US')).toBe('-9,876,543');
+    expect(formatDecimal(1000000n, 2, 'en-US')).toBe('1,000,000.00');
+    expect(formatDecimal('1234567.891', 2, 'es-ES')).toBe('1.234.567,89');
+    expect(formatDecimal('1234567.891', 2, 'ko-KR')).toBe('1,234,567.89');
   });
 
-  it('leaves the decimals alone', () => {
-    expect(withThousands('1234.56789')).toBe('1,234.56789');
-    expect(withThousands('0.123456')).toBe('0.123456');
+  it('never rounds, not even where a float would', () => {
+    expect(formatDecimal('0.999999', 2, 'en-US')).toBe('0.99');
+    expect(formatDecimal('67412.119999999999999', 2, 'en-US')).toBe('67,412.11');
+    expect(formatDecimal('123456789012345678.129', 2, 'en-US')).toBe('123,456,789,012,345,678.12');
   });
 
-  it('returns anything that is not a plain decimal unchanged', () => {
-    for (const value of ['', 'abc', '1,234', '.5', '1e9']) expect(withThousands(value)).toBe(value);
+  it('shows zero for empty input and garbage as it came', () => {
+    expect(formatDecimal('', 2, 'en-US')).toBe('0.00');
+    expect(formatDecimal(null, 2, 'en-US')).toBe('0.00');
+    expect(formatDecimal('n/a', 2, 'en-US')).toBe('n/a');
+    expect(formatDecimal('-0.001', 2, 'en-US')).toBe('0.00');
   });
 });
 
-describe('formatAmount', () => {
-  it('truncates, pads and groups for display', () => {
-    expect(formatAmount('1234567.891', 2)).toBe('1,234,567.89');
-    expect(formatAmount(1234.5, 4)).toBe('1,234.5000');
-    expect(formatAmount('-9876543.21', 0)).toBe('-9,876,543');
-    expect(formatAmount(1000000n, 2)).toBe('1,000,000.00');
+describe('formatSigned, formatPercent and formatCompact', () => {
+  it('signs every non-zero change', () => {
+    expect(formatSigned('2646.639', 2, 'en-US')).toBe('+2,646.63');
+    expect(formatSigned('-0.509', 2, 'en-US')).toBe('-0.50');
+    expect(formatSigned('0.001', 2, 'en-US')).toBe('0.00');
   });
 
-  it('shows zero for empty input', () => {
-    expect(formatAmount('', 2)).toBe('0.00');
-    expect(formatAmount(null, 2)).toBe('0.00');
-    expect(formatAmount(undefined, 4)).toBe('0.0000');
+  it('writes percentages given in percent, truncated', () => {
+    expect(formatPercent('1.259', 'en-US')).toBe('+1.25%');
+    expect(formatPercent('-0.5', 'en-US')).toBe('-0.50%');
+    expect(formatPercent('0', 'en-US')).toBe('0.00%');
+    expect(formatPercent('1234.5', 'en-US')).toBe('+1,234.50%');
+    expect(formatPercent('0.07', 'en-US')).toBe('+0.07%');
+    expect(formatPercent('1.259', 'es-ES').replace(/\s/g, ' ')).toBe('+1,25 %');
   });
 
-  it('shows garbage as it came rather than inventing a number', () => {
-    expect(formatAmount('n/a', 2)).toBe('n/a');
+  it('writes volumes compactly in the language, truncated', () => {
+    expect(formatCompact('1459999999', 'en-US')).toBe('1.45B');
+    expect(formatCompact('999', 'en-US')).toBe('999');
+    expect(formatCompact('1450960000', 'es-ES').replace(/\s/g, ' ')).toBe('1450,96 M');
+  });
+
+  it('agrees with itself in one row: price, change and volume share the decimal mark', () => {
+    for (const intl of ['en-US', 'es-ES', 'vi-VN', 'ms-MY', 'th-TH', 'ja-JP', 'ko-KR', 'zh-CN', 'zh-TW', 'zh-HK']) {
+      const mark = formatDecimal('1.5', 1, intl).replace(/\d/g, '');
+      expect(formatCompact('1234567', intl)).toContain(mark);
+      expect(formatPercent('1.5', intl)).toContain(mark);
+    }
   });
 });
 

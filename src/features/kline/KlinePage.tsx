@@ -54,17 +54,17 @@ function Stats({ ticker, intl }: { ticker: Ticker; intl: string }) {
     <section className="kline-stats" aria-label={t`24h figures`}>
       <div className="kline-last">
         <p className={`kline-price ${direction}${flash ? ` flash-${flash}` : ''}`} data-testid="kline-last">
-          <span className="visually-hidden">{t`Last price`} </span>{tickerPrice(ticker)}
+          <span className="visually-hidden">{t`Last price`} </span>{tickerPrice(ticker, intl)}
         </p>
         <p className={`kline-change ${direction}`}>
           <span className="visually-hidden">{t`24h change`} </span>
-          {formatChange(ticker.change24h, ticker.pricePrecision)} <ChangeBadge percent={ticker.changePercent24h} />
+          {formatChange(ticker.change24h, ticker.pricePrecision, intl)} <ChangeBadge percent={ticker.changePercent24h} intl={intl} />
         </p>
         {!ticker.open && <p className="closed-badge large">{t`Market closed`}</p>}
       </div>
       <dl className="kline-figures">
-        <div><dt>{t`24h high`}</dt><dd>{formatPrice(ticker.high24h, ticker.pricePrecision)}</dd></div>
-        <div><dt>{t`24h low`}</dt><dd>{formatPrice(ticker.low24h, ticker.pricePrecision)}</dd></div>
+        <div><dt>{t`24h high`}</dt><dd>{formatPrice(ticker.high24h, ticker.pricePrecision, intl)}</dd></div>
+        <div><dt>{t`24h low`}</dt><dd>{formatPrice(ticker.low24h, ticker.pricePrecision, intl)}</dd></div>
         <div><dt>{t`24h volume (${base})`}</dt><dd>{formatCompact(ticker.volume24h, intl)}</dd></div>
         <div><dt>{t`24h turnover (${quote})`}</dt><dd>{formatCompact(ticker.quoteVolume24h, intl)}</dd></div>
       </dl>

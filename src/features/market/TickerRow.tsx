@@ -27,8 +27,8 @@ export function useFlash(value: string): Direction | undefined {
   return flash;
 }
 
-export function ChangeBadge({ percent }: { percent: string }) {
-  return <span className={`change-badge ${directionOf(percent)}`}>{formatChangePercent(percent)}</span>;
+export function ChangeBadge({ percent, intl }: { percent: string; intl: string }) {
+  return <span className={`change-badge ${directionOf(percent)}`}>{formatChangePercent(percent, intl)}</span>;
 }
 
 export function StarButton({ ticker, starred, onToggle }: { ticker: Ticker; starred: boolean; onToggle: (symbol: string) => void }) {
@@ -65,8 +65,8 @@ export function TickerRow({ ticker, intl, star }: {
           </span>
           <span className="ticker-volume">{t`Vol ${volume}`}</span>
         </span>
-        <span className={`ticker-price${flash ? ` flash-${flash}` : ''}`} data-testid="ticker-price">{tickerPrice(ticker)}</span>
-        <ChangeBadge percent={ticker.changePercent24h} />
+        <span className={`ticker-price${flash ? ` flash-${flash}` : ''}`} data-testid="ticker-price">{tickerPrice(ticker, intl)}</span>
+        <ChangeBadge percent={ticker.changePercent24h} intl={intl} />
       </Link>
     </li>
   );

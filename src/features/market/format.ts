@@ -1,9 +1,9 @@
-// Display of market numbers: prices truncated (never rounded) to the symbol's precision with
-// thousands separators (spec §5, §9), changes with their sign, volumes in the language's compact
-// form ("1.5B", "15.03亿"), also truncated.
+// Display of market numbers through the one number module (lib/number.ts): prices truncated
+// (never rounded) to the symbol's precision (spec §5), changes with their sign, volumes in the
+// language's compact form ("1.5B", "15.03亿"), all written as the user's language writes numbers.
 import type { Ticker } from '../../api/contract/market.ts';
-import { formatAmount, truncateDecimals } from '../../lib/number.ts';
-import { locales } from '../../lib/locales.ts';
+import { formatCompact, formatDecimal, formatPercent, formatSigned } from '../../lib/number.ts';
+import { intlOf } from '../../lib/locales.ts';
 import { compareDecimals } from './tickers.ts';
 
 export type Direction = 'up' | 'down' | 'flat';
@@ -13,39 +13,19 @@ export const directionOf = (change: string): Direction => {
   return sign > 0 ? 'up' : sign < 0 ? 'down' : 'flat';
 };
 
-export const formatPrice = (value: string, precision: number) => formatAmount(value, precision);
-export const tickerPrice = (ticker: Ticker) => formatPrice(ticker.last, ticker.pricePrecision);
+export const formatPrice = (value: string, precision: number, intl: string) => formatDecimal(value, precision, intl);
+export const tickerPrice = (ticker: Ticker, intl: string) => formatPrice(ticker.last, ticker.pricePrecision, intl);
 
-/** "+1.25%", "-0.50%", "0.00%". */
-export function formatChangePercent(percent: string): string {
-  const text = truncateDecimals(percent, 2) || '0.00';
-  return `${directionOf(text) === 'up' ? '+' : ''}${text}%`;
-}
+/** "+1.25%", "-0.50%", "0.00%" as the language writes them. */
+export const formatChangePercent = (percent: string, intl: string) => formatPercent(percent, intl);
 
 /** "+2,646.63" with the symbol's precision. */
-export function formatChange(change: string, precision: number): string {
-  const text = formatAmount(change, precision);
-  return `${directionOf(change) === 'up' ? '+' : ''}${text}`;
-}
+export const formatChange = (change: string, precision: number, intl: string) => formatSigned(change, precision, intl);
 
-const compactFormats = new Map<string, Intl.NumberFormat>();
-
-/** A volume in the compact form of `intl`, truncated to two decimals. */
-export function formatCompact(value: string, intl: string): string {
-  let format = compactFormats.get(intl);
-  if (!format) {
-    format = new Intl.NumberFormat(intl, { notation: 'compact', maximumFractionDigits: 2, roundingMode: 'trunc' });
-    compactFormats.set(intl, format);
-  }
-  // A decimal string is formatted exactly (ES2023), without passing through a float.
-  return format.format(value as Intl.StringNumericLiteral);
-}
+export { formatCompact, intlOf };
 
 /** Decimals a volume string carries, for the chart's volume axis. */
 export const decimalsOf = (value: string) => value.split('.')[1]?.length ?? 0;
-
-/** The BCP 47 tag of an interface language key ("zh-cn" → "zh-CN"). */
-export const intlOf = (code: string) => locales.find((locale) => locale.value === code)?.intl ?? 'en-US';
 
 /**
  * Epoch ms as "YYYY-MM-DD HH:mm:ss" on this device's clock (the spec's format). Written out here
