@@ -61,25 +61,30 @@ async function start() {
       resolve();
     });
   })]);
-  const router = createAppRouter(store);
+  // The API client is configured before the router exists: creating the router runs the first
+  // route's guard, whose user-info call must already carry the token (a token restored from
+  // localStorage or the cookie alone has no user id yet, so the guard asks the server).
+  let router: ReturnType<typeof createAppRouter> | undefined;
   configureApiClient({
     getToken: () => store.getState().user.token,
     // The toast code loads with the first message (DESIGN §8 budget).
     notify: (message) => void import('./components/feedback.tsx').then(({ showToast }) => showToast(message)),
     onUnauthorized: () => {
-      const current = router.state.location;
-      store.dispatch(redirectRemembered(`${current.pathname}${current.search}`));
+      const current = router?.state.location;
+      if (current) store.dispatch(redirectRemembered(`${current.pathname}${current.search}`));
       store.dispatch(sessionExpired());
-      void router.navigate(loginPath);
+      void router?.navigate(loginPath);
     },
   });
+  const appRouter = createAppRouter(store);
+  router = appRouter;
   createRoot(document.getElementById('app')!).render(
     <StrictMode>
       <Provider store={store}>
         <I18nProvider i18n={i18n}>
           {/* Router updates outside a transition: a page's first paint shows the fallbacks of its
               lazy parts (the home page's market card) instead of waiting for them. */}
-          <RouterProvider router={router} useTransitions={false} />
+          <RouterProvider router={appRouter} useTransitions={false} />
         </I18nProvider>
       </Provider>
     </StrictMode>,

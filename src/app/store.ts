@@ -9,7 +9,7 @@ import {
 import { api } from '../api/api.ts';
 import { userSlice, loggedIn } from '../features/auth/userSlice.ts';
 import { marketSlice } from '../features/market/marketSlice.ts';
-import { indexedDbStorage, readCookie, readLocal, storageKeys, writeLocal } from '../lib/storage.ts';
+import { clearCookie, indexedDbStorage, readCookie, readLocal, storageKeys, writeLocal } from '../lib/storage.ts';
 import { migrations, persistVersion, validatePersisted } from './persistence.ts';
 
 const rootReducer = combineReducers({
@@ -52,6 +52,9 @@ export function createAppStore() {
       if (token !== mirroredToken) {
         mirroredToken = token;
         writeLocal(storageKeys.token, token || null);
+        // A cookie token has done its work once it is in the store; after a logout, an expiry or
+        // another login it is stale and would only be tried again at the next start.
+        if (readCookie(storageKeys.token) && readCookie(storageKeys.token) !== token) clearCookie(storageKeys.token);
       }
     };
     mirror();

@@ -63,6 +63,12 @@ export function readCookie(name: string): string | null {
   return null;
 }
 
+/** Forgets a cookie set for this site's root or this page's path. */
+export function clearCookie(name: string) {
+  if (typeof document === 'undefined') return;
+  for (const path of ['/', location.pathname]) document.cookie = `${name}=; Max-Age=0; path=${path}; SameSite=Lax`;
+}
+
 /** The persisted store's database, created lazily so importing this module touches nothing. */
 let stateStore: ReturnType<typeof createStore> | undefined;
 const idb = () => (stateStore ??= createStore('bourse', 'state'));

@@ -1,0 +1,109 @@
+// Where the session comes from at start (spec §4): the persisted store, else localStorage `token`,
+// else the `token` cookie. A token found in either of the last two alone keeps the user logged in,
+// and in-app back on a deep-linked page stays in the app (issue 8 #2, #5).
+import { describe, expect, inject, it } from 'vitest';
+import type { Page } from 'playwright-core';
+import { browserForFile, phoneContext, settled } from './browser.ts';
+
+const baseUrl = inject('baseUrl');
+const browser = browserForFile();
+
+/** Logs the demo account in through the login page and returns the token the app stored. */
+async function demoToken(page: Page): Promise<string> {
+  await page.goto(`${baseUrl}/#/login`);
+  await settled(page);
+  await page.getByPlaceholder('E-mail, mobile or account').fill('demo@bourse.local');
+  await page.getByPlaceholder('Password', { exact: true }).fill('Demo2026pass');
+  await page.getByRole('button', { name: 'Log in', exact: true }).click();
+  await page.waitForURL(/#\/home/);
+  await expect.poll(() => page.evaluate(() => localStorage.getItem('token'))).toBeTruthy();
+  return (await page.evaluate(() => localStorage.getItem('token')))!;
+}
+
+async function freshContext() {
+  const context = await phoneContext(browser());
+  return context;
+}
+
+describe('where the session comes from at start', () => {
+  it('keeps a session whose token is only in localStorage, with IndexedDB empty', async () => {
+    const source = await freshContext();
+    const token = await demoToken(await source.newPage());
+    await source.close();
+
+    const context = await freshContext();
+    try {
+      await context.addInitScript((value) => {
+        if (!sessionStorage.getItem('seeded')) {
+          localStorage.setItem('token', value);
+          sessionStorage.setItem('seeded', '1');
+        }
+      }, token);
+      const page = await context.newPage();
+      await page.goto(`${baseUrl}/#/my`);
+      await settled(page);
+      await expect.poll(() => page.getByTestId('my-account').textContent()).toBe('demo@bourse.local');
+      expect(page.url()).toMatch(/#\/my/);
+      expect(await page.evaluate(() => localStorage.getItem('token'))).toBe(token);
+    } finally {
+      await context.close();
+    }
+  });
+
+  it('keeps a session whose token is only in the token cookie, and mirrors it to localStorage', async () => {
+    const source = await freshContext();
+    const token = await demoToken(await source.newPage());
+    await source.close();
+
+    const context = await freshContext();
+    try {
+      const { hostname } = new URL(baseUrl);
+      await context.addCookies([{ name: 'token', value: encodeURIComponent(token), domain: hostname, path: '/' }]);
+      const page = await context.newPage();
+      await page.goto(`${baseUrl}/#/my`);
+      await settled(page);
+      await expect.poll(() => page.getByTestId('my-account').textContent()).toBe('demo@bourse.local');
+      expect(page.url()).toMatch(/#\/my/);
+      await expect.poll(() => page.evaluate(() => localStorage.getItem('token'))).toBe(token);
+
+      // The session survives a reload, now from the persisted store.
+      await page.reload();
+      await settled(page);
+      await expect.poll(() => page.getByTestId('my-account').textContent()).toBe('demo@bourse.local');
+    } finally {
+      await context.close();
+    }
+  });
+
+  it('sends a made-up cookie token to /login and forgets it, so it is not tried again', async () => {
+    const context = await freshContext();
+    try {
+      const { hostname } = new URL(baseUrl);
+      await context.addCookies([{ name: 'token', value: 'f'.repeat(64), domain: hostname, path: '/' }]);
+      const page = await context.newPage();
+      await page.goto(`${baseUrl}/#/my`);
+      await page.waitForURL(/#\/login/);
+      await settled(page);
+      await expect.poll(() => page.evaluate(() => document.cookie.includes('token='))).toBe(false);
+      expect(await page.evaluate(() => localStorage.getItem('token'))).toBeNull();
+    } finally {
+      await context.close();
+    }
+  });
+});
+
+describe('back on a deep-linked page', () => {
+  it('goes to the page\'s parent inside the app, not out of it', async () => {
+    const context = await freshContext();
+    try {
+      const page = await context.newPage();
+      await page.goto(`${baseUrl}/#/kline?symbol=BTCUSDT`);
+      await settled(page);
+      await page.getByRole('button', { name: 'Back' }).first().click();
+      await page.waitForURL(/#\/hangqing/);
+      expect(page.url().startsWith(baseUrl)).toBe(true);
+    } finally {
+      await context.close();
+    }
+  });
+});
