@@ -1,0 +1,112 @@
+// Every built page at 390 and 320 px in English, Spanish and Korean (issue 8): nothing runs off
+// the side of the screen, and a screenshot of each lands in test/e2e/screenshots/ (gitignored) for a
+// person to look at before a page is called done.
+import fs from 'node:fs';
+import path from 'node:path';
+import { describe, expect, inject, it } from 'vitest';
+import type { Browser, Page } from 'playwright-core';
+import { browserForFile, settled } from './browser.ts';
+
+const baseUrl = inject('baseUrl');
+const browser = browserForFile();
+const shotsDir = path.resolve(import.meta.dirname, 'screenshots');
+
+const languages = ['en-us', 'xi', 'ko'] as const;
+const widths = [390, 320] as const;
+/** Built pages: route, whether it needs the demo session, and what shows when the page is ready. */
+const screens = [
+  { name: 'home', path: '/home', login: false, ready: '.ticker-row' },
+  { name: 'market', path: '/hangqing', login: false, ready: '.ticker-row' },
+  { name: 'kline', path: '/kline?symbol=BTCUSDT', login: false, ready: 'canvas' },
+  { name: 'login', path: '/login', login: false, ready: 'form' },
+  { name: 'register', path: '/login?mode=register', login: false, ready: 'form' },
+  { name: 'my', path: '/my', login: true, ready: '[data-testid="my-account"]' },
+  { name: 'personal-data', path: '/gerenziliao', login: true, ready: 'form' },
+] as const;
+
+/** A context for one language and width; with `token` it starts logged in (spec §4: localStorage token). */
+async function screenPage(width: number, lang: string, token?: string): Promise<Page> {
+  const context = await browser().newContext({
+    viewport: { width, height: width === 320 ? 640 : 844 }, isMobile: true, hasTouch: true, deviceScaleFactor: 2,
+  });
+  context.setDefaultTimeout(20_000);
+  await context.addInitScript(({ lang, token }) => {
+    if (sessionStorage.getItem('seeded')) return;
+    localStorage.setItem('lang', lang);
+    if (token) localStorage.setItem('token', token);
+    sessionStorage.setItem('seeded', '1');
+  }, { lang, token });
+  return context.newPage();
+}
+
+async function demoToken(source: Browser): Promise<string> {
+  const context = await source.newContext();
+  const page = await context.newPage();
+  await page.goto(`${baseUrl}/#/login`);
+  await settled(page);
+  await page.getByPlaceholder('E-mail, mobile or account').fill('demo@bourse.local');
+  await page.getByPlaceholder('Password', { exact: true }).fill('Demo2026pass');
+  await page.getByRole('button', { name: 'Log in', exact: true }).click();
+  await page.waitForURL(/#\/home/);
+  await expect.poll(() => page.evaluate(() => localStorage.getItem('token'))).toBeTruthy();
+  const token = (await page.evaluate(() => localStorage.getItem('token')))!;
+  await context.close();
+  return token;
+}
+
+/** Elements wider than the screen or sticking out past its right edge (what a user sees cut). */
+const overflowing = (page: Page) => page.evaluate(() => {
+  const limit = document.documentElement.clientWidth + 1;
+  const out: string[] = [];
+  for (const element of document.querySelectorAll<HTMLElement>('body *')) {
+    const box = element.getBoundingClientRect();
+    if (box.width === 0 || box.height === 0) continue;
+    // Inside a horizontal scroller (tabs, chart) content may extend; the scroller itself may not.
+    let scroller = element.parentElement;
+    let scrolled = false;
+    while (scroller && scroller !== document.body) {
+      const style = getComputedStyle(scroller);
+      if (['auto', 'scroll', 'hidden', 'clip'].includes(style.overflowX)) {
+        scrolled = true;
+        break;
+      }
+      scroller = scroller.parentElement;
+    }
+    if (!scrolled && box.right > limit) {
+      out.push(`${element.tagName.toLowerCase()}.${[...element.classList].join('.')} right=${Math.round(box.right)}`);
+    }
+  }
+  return { scrollWidth: document.documentElement.scrollWidth, clientWidth: document.documentElement.clientWidth, out: out.slice(0, 5) };
+});
+
+describe('every built page on a narrow phone', () => {
+  fs.mkdirSync(shotsDir, { recursive: true });
+  let token: string;
+
+  for (const lang of languages) {
+    for (const width of widths) {
+      it(`fits ${width} px in ${lang}`, async () => {
+        token ??= await demoToken(browser());
+        const problems: string[] = [];
+        for (const screen of screens) {
+          const page = await screenPage(width, lang, screen.login ? token : undefined);
+          try {
+            await page.goto(`${baseUrl}/#${screen.path}`);
+            await settled(page);
+            await page.locator(screen.ready).first().waitFor({ state: 'visible' });
+            // Let the market's first prices and the chart's first draw land before the picture.
+            await page.waitForTimeout(600);
+            await page.screenshot({ path: path.join(shotsDir, `${lang}-${width}-${screen.name}.png`), fullPage: true });
+            const result = await overflowing(page);
+            if (result.scrollWidth > result.clientWidth || result.out.length > 0) {
+              problems.push(`${screen.name}: scrollWidth ${result.scrollWidth} > ${result.clientWidth}; ${result.out.join(', ')}`);
+            }
+          } finally {
+            await page.context().close();
+          }
+        }
+        expect(problems).toEqual([]);
+      });
+    }
+  }
+});
