@@ -5,11 +5,11 @@
 // every password guess is taken from an atomic throttle before argon2 checks it, and a password
 // is hashed only once every cheaper check (limits, code) has passed.
 import { randomInt } from 'node:crypto';
-import { and, eq, type SQL } from 'drizzle-orm';
+import { and, count, eq, type SQL } from 'drizzle-orm';
 import type {
   AccountType, CodePurpose, GuestLoginResult, PersonalDataBody, RegisterBody, ResetPasswordBody, UserInfo,
 } from '../../src/api/contract/accounts.ts';
-import { users } from '../db/schema.ts';
+import { sessions, users } from '../db/schema.ts';
 import type { Executor } from '../db/client.ts';
 import type { Limits } from '../config.ts';
 import { AppError, badRequest, conflict, unauthorized } from '../lib/errors.ts';
@@ -316,7 +316,13 @@ export async function changePassword(deps: AccountDeps, session: ActiveSession, 
 export const logout = (deps: AccountDeps, session: ActiveSession) => revokeSession(deps.db, deps.clock, session.sessionId);
 
 export async function userInfo(deps: AccountDeps, userId: bigint): Promise<UserInfo> {
-  return toUserInfo(await requireUser(deps.db, userId));
+  return withLoginCount(deps.db, userId, toUserInfo(await requireUser(deps.db, userId)));
+}
+
+/** Adds how many times the account has logged in: every session ever opened, registration's included. */
+async function withLoginCount(db: Executor, userId: bigint, info: UserInfo): Promise<UserInfo> {
+  const [row] = await db.select({ logins: count() }).from(sessions).where(eq(sessions.userId, userId));
+  return { ...info, loginCount: row?.logins ?? 0 };
 }
 
 function toUserInfo(user: UserRow): UserInfo {
@@ -348,7 +354,7 @@ export async function updatePersonalData(deps: AccountDeps, userId: bigint, body
   if (Object.values(trimmed).some((value) => value === '')) throw badRequest('invalid_request', 'Fields must not be blank.');
   const [row] = await deps.db.update(users).set(trimmed).where(eq(users.id, userId)).returning();
   if (!row) throw unauthorized();
-  return toUserInfo(row);
+  return withLoginCount(deps.db, userId, toUserInfo(row));
 }
 
 export async function recordActivity(deps: AccountDeps, userId: bigint, field: 'lastActiveAt' | 'lastSeenAt') {

@@ -5,7 +5,7 @@ import { paths } from '../../src/api/contract/paths.ts';
 
 const userInfoFields = [
   'account', 'accountType', 'address', 'birthday', 'contactPhone', 'country', 'countryCode', 'createTime', 'email',
-  'firstName', 'gender', 'hasInitialPassword', 'id', 'inviteCode', 'phone', 'surname',
+  'firstName', 'gender', 'hasInitialPassword', 'id', 'inviteCode', 'loginCount', 'phone', 'surname',
 ];
 
 forEachDatabase((server) => {
@@ -23,6 +23,15 @@ forEachDatabase((server) => {
         id: user.id.toString(), account: account.email, accountType: 'email', email: account.email,
         phone: null, countryCode: null, surname: null, birthday: null, createTime: '2026-06-01 12:00:00',
       });
+    });
+
+    it('counts the logins: 1 in the session registration opened, 2 after logging in again', async () => {
+      const fresh = await server.registerByEmail();
+      expect(expectOk(await server.get(paths.myUserInfo, {}, { token: fresh.token })).body.result.loginCount).toBe(1);
+      const again = expectOk(await server.post(paths.login, { account: fresh.account, password: fresh.password }));
+      const token = again.body.result.token as string;
+      expect(expectOk(await server.get(paths.myUserInfo, {}, { token })).body.result.loginCount).toBe(2);
+      expect(expectOk(await server.get(paths.myUserInfo, {}, { token: fresh.token })).body.result.loginCount).toBe(2);
     });
 
     it('answers each session with its own user only', async () => {

@@ -110,6 +110,11 @@ export const UserInfo = Type.Object({
   contactPhone: Type.Union([Type.String(), Type.Null()]),
   /** Server wall-clock time, UTC+8, "YYYY-MM-DD HH:mm:ss" (spec §9). */
   createTime: Type.String(),
+  /**
+   * How many times the account has logged in (sessions opened, registration's included): 1 during
+   * the very first session, so the app greets a new user rather than welcoming them back.
+   */
+  loginCount: Type.Optional(Type.Integer({ minimum: 0 })),
 });
 export type UserInfo = Static<typeof UserInfo>;
 
