@@ -1,83 +1,72 @@
-// Countries for the phone-code and country pickers (spec §3 countryInfo). Names shown to the user
-// come from Intl.DisplayNames in the active language; english_name and chinese_name are kept
-// because the stored countryInfo carries them.
+// Every country and region that has a telephone calling code, for the phone-code and country
+// pickers (spec §3 countryInfo). The regions and their codes come from libphonenumber's metadata
+// (the "min" set the server normalises phone numbers with), the names from Intl.DisplayNames in
+// the active language, so nothing is typed by hand and each of the ten languages has every name.
+// english_name and chinese_name are kept because the stored countryInfo carries them.
+import { getCountries, getCountryCallingCode } from 'libphonenumber-js/core';
+import metadata from 'libphonenumber-js/min/metadata';
 import type { CountryInfo } from './country.ts';
+import { regionName } from './countryLabel.ts';
 
 export type { CountryInfo };
+export { countryFlag } from './countryLabel.ts';
 
-const rows = `US|United States|美国|1
-CA|Canada|加拿大|1
-GB|United Kingdom|英国|44
-AU|Australia|澳大利亚|61
-NZ|New Zealand|新西兰|64
-IE|Ireland|爱尔兰|353
-DE|Germany|德国|49
-FR|France|法国|33
-IT|Italy|意大利|39
-ES|Spain|西班牙|34
-PT|Portugal|葡萄牙|351
-NL|Netherlands|荷兰|31
-BE|Belgium|比利时|32
-CH|Switzerland|瑞士|41
-AT|Austria|奥地利|43
-SE|Sweden|瑞典|46
-NO|Norway|挪威|47
-DK|Denmark|丹麦|45
-FI|Finland|芬兰|358
-PL|Poland|波兰|48
-CZ|Czechia|捷克|420
-GR|Greece|希腊|30
-TR|Türkiye|土耳其|90
-RU|Russia|俄罗斯|7
-UA|Ukraine|乌克兰|380
-AE|United Arab Emirates|阿联酋|971
-SA|Saudi Arabia|沙特阿拉伯|966
-IL|Israel|以色列|972
-EG|Egypt|埃及|20
-ZA|South Africa|南非|27
-NG|Nigeria|尼日利亚|234
-KE|Kenya|肯尼亚|254
-MA|Morocco|摩洛哥|212
-IN|India|印度|91
-PK|Pakistan|巴基斯坦|92
-BD|Bangladesh|孟加拉国|880
-LK|Sri Lanka|斯里兰卡|94
-NP|Nepal|尼泊尔|977
-CN|China|中国|86
-HK|Hong Kong|中国香港|852
-MO|Macao|中国澳门|853
-TW|Taiwan|中国台湾|886
-JP|Japan|日本|81
-KR|South Korea|韩国|82
-MN|Mongolia|蒙古|976
-TH|Thailand|泰国|66
-MY|Malaysia|马来西亚|60
-SG|Singapore|新加坡|65
-ID|Indonesia|印度尼西亚|62
-PH|Philippines|菲律宾|63
-VN|Vietnam|越南|84
-KH|Cambodia|柬埔寨|855
-LA|Laos|老挝|856
-MM|Myanmar|缅甸|95
-MX|Mexico|墨西哥|52
-BR|Brazil|巴西|55
-AR|Argentina|阿根廷|54
-CL|Chile|智利|56
-CO|Colombia|哥伦比亚|57
-PE|Peru|秘鲁|51
-VE|Venezuela|委内瑞拉|58`;
+export const countries: CountryInfo[] = getCountries(metadata).map((code) => ({
+  country_code: code,
+  english_name: regionName(code, 'en') ?? code,
+  chinese_name: regionName(code, 'zh-CN') ?? regionName(code, 'en') ?? code,
+  phone_code: getCountryCallingCode(code, metadata),
+}));
 
-export const countries: CountryInfo[] = rows.split('\n').map((row) => {
-  const [country_code, english_name, chinese_name, phone_code] = row.split('|');
-  return { country_code, english_name, chinese_name, phone_code };
-});
+const byCode = new Map(countries.map((country) => [country.country_code, country]));
 
+/** The country of an ISO 3166 code ("GB"), if it has a calling code. */
+export const countryByCode = (code: string): CountryInfo | undefined => byCode.get(code.toUpperCase());
 
 /** The country's name in the given language, falling back to the English name. */
 export function countryName(country: Pick<CountryInfo, 'country_code' | 'english_name'>, intlLocale: string): string {
-  try {
-    return new Intl.DisplayNames([intlLocale], { type: 'region' }).of(country.country_code) ?? country.english_name;
-  } catch {
-    return country.english_name;
+  return regionName(country.country_code, intlLocale) ?? country.english_name;
+}
+
+/** A country with its name in one language and what a search compares. */
+export interface NamedCountry { country: CountryInfo; name: string; searchText: string }
+
+/** Lower case without accents, so "espana" finds "España" and "turkiye" "Türkiye". */
+const folded = (text: string) => text.normalize('NFD').replace(/[\u0300-\u036f]/g, '').toLowerCase();
+
+const namedIn = new Map<string, NamedCountry[]>();
+
+/** Every country with its name in the language, in that language's alphabetical order. */
+export function namedCountries(intlLocale: string): NamedCountry[] {
+  let named = namedIn.get(intlLocale);
+  if (!named) {
+    const collator = new Intl.Collator(intlLocale);
+    named = countries.map((country) => {
+      const name = countryName(country, intlLocale);
+      return { country, name, searchText: folded(`${name}\n${country.english_name}`) };
+    }).sort((a, b) => collator.compare(a.name, b.name));
+    namedIn.set(intlLocale, named);
   }
+  return named;
+}
+
+/**
+ * The countries a query finds: digits (with or without "+") match the start of the calling code,
+ * anything else the name in the language, the English name or the ISO code. The ISO code and
+ * names that begin with the query (or have a word that does) come first, each group in
+ * alphabetical order.
+ */
+export function searchCountries(named: NamedCountry[], query: string): NamedCountry[] {
+  const needle = folded(query.trim());
+  if (!needle) return named;
+  const digits = needle.replace(/^\+\s*/, '');
+  if (/^[0-9]+$/.test(digits)) return named.filter(({ country }) => country.phone_code.startsWith(digits));
+  const ranked: NamedCountry[][] = [[], [], []];
+  for (const item of named) {
+    if (item.country.country_code.toLowerCase() === needle) ranked[0].push(item);
+    else if (item.searchText.startsWith(needle) || item.searchText.includes(`\n${needle}`)
+      || item.searchText.includes(` ${needle}`)) ranked[1].push(item);
+    else if (item.searchText.includes(needle)) ranked[2].push(item);
+  }
+  return ranked.flat();
 }

@@ -3,7 +3,7 @@ import { Button, Form, Input } from 'antd-mobile';
 import { useLingui } from '@lingui/react/macro';
 import { failureText } from '../../api/errorMessages.ts';
 import { useLoginMutation } from './authApi.ts';
-import { CountryCodeButton, useCountryCode } from './fields.tsx';
+import { CountryCodeInput, useCountryCode } from './fields.tsx';
 import { FormError } from './FormError.tsx';
 import { rules } from './rules.ts';
 import { useCompleteLogin } from './useCompleteLogin.ts';
@@ -35,9 +35,8 @@ export function PasswordLogin({ initialAccount = '' }: { initialAccount?: string
         <FormError message={failure} />
       </>}>
       <Form.Item name="account" label={t`E-mail, mobile or account`}
-        rules={[{ required: true, message: t`Please enter your e-mail or mobile` }]}
-        extra={isPhone ? <CountryCodeButton /> : undefined}>
-        <Input autoComplete="username" placeholder={t`E-mail, mobile or account`} clearable />
+        rules={[{ required: true, message: t`Please enter your e-mail or mobile` }]}>
+        <CountryCodeInput withCountryCode={isPhone} autoComplete="username" placeholder={t`E-mail, mobile or account`} />
       </Form.Item>
       <Form.Item name="password" label={t`Password`} rules={rules(i18n).password}>
         <Input type="password" autoComplete="current-password" placeholder={t`Password`} />

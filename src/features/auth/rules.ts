@@ -2,11 +2,13 @@
 import type { I18n } from '@lingui/core';
 import { msg } from '@lingui/core/macro';
 import type { FormItemProps } from 'antd-mobile/es/components/form';
+import type { CountryInfo } from '../../lib/country.ts';
+import { regionName } from '../../lib/countryLabel.ts';
+import { intlOf } from '../../lib/locales.ts';
 
 type FormRule = NonNullable<FormItemProps['rules']>[number];
 
 export const emailPattern = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
-export const phonePattern = /^[0-9]{4,15}$/;
 export const isStrongPassword = (value: string) =>
   value.length >= 8 && value.length <= 64 && /[A-Za-z]/.test(value) && /[0-9]/.test(value);
 
@@ -15,9 +17,19 @@ export const rules = (i18n: I18n) => ({
     { required: true, message: i18n._(msg`Please enter your e-mail`) },
     { pattern: emailPattern, message: i18n._(msg`Please enter a valid e-mail address`) },
   ] satisfies FormRule[],
-  phone: [
+  /** A national number of the chosen country, by the rule the server applies (lib/phoneNumbers.ts). */
+  phone: (country: CountryInfo) => [
     { required: true, message: i18n._(msg`Please enter your mobile number`) },
-    { pattern: phonePattern, message: i18n._(msg`Please enter a valid mobile number`) },
+    {
+      validator: async (_rule: unknown, value: string) => {
+        if (!value) return;
+        // Loaded with the phone field (fields.tsx), so it is there by the time anyone types.
+        const { isPossiblePhoneNumber } = await import('../../lib/phoneNumbers.ts');
+        if (isPossiblePhoneNumber(value, country.phone_code)) return;
+        const name = regionName(country.country_code, intlOf(i18n.locale)) ?? country.english_name;
+        throw new Error(i18n._(msg`Enter a valid phone number for ${name}`));
+      },
+    },
   ] satisfies FormRule[],
   password: [{ required: true, message: i18n._(msg`Please enter your password`) }] satisfies FormRule[],
   newPassword: [
