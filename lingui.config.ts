@@ -4,8 +4,10 @@ import { localeCodes, sourceLocale } from './src/lib/locales.ts';
 // Catalogs per locale: `messages` holds what the app shell and the first screen need and loads at
 // start; the others hold the texts of pages off the first screen and load with those pages
 // (lib/i18n.ts, loadFeatureCatalog), so they do not grow the first screen's JS (DESIGN §8):
-// `account` the login, registration and personal pages, `market` the market and chart pages.
-const accountFeatures = ['<rootDir>/src/features/auth/**', '<rootDir>/src/features/profile/**'];
+// `account` the login, registration and personal pages (and the country picker, shown on those
+// pages only), `market` the market and chart pages.
+const accountFeatures = ['<rootDir>/src/features/auth/**', '<rootDir>/src/features/profile/**',
+  '<rootDir>/src/components/CountryPicker.tsx'];
 const marketFeatures = ['<rootDir>/src/features/market/**', '<rootDir>/src/features/kline/**'];
 
 export default defineConfig({
