@@ -6,8 +6,10 @@
 // is hashed only once every cheaper check (limits, code) has passed.
 import { randomInt } from 'node:crypto';
 import { and, count, eq, type SQL } from 'drizzle-orm';
-import type {
-  AccountType, CodePurpose, GuestLoginResult, PersonalDataBody, RegisterBody, ResetPasswordBody, UserInfo,
+import {
+  birthdayAgeYears, birthdayRange,
+  type AccountType, type CodePurpose, type GuestLoginResult, type PersonalDataBody, type RegisterBody, type ResetPasswordBody,
+  type UserInfo,
 } from '../../src/api/contract/accounts.ts';
 import { sessions, users } from '../db/schema.ts';
 import type { Executor } from '../db/client.ts';
@@ -341,18 +343,33 @@ function toUserInfo(user: UserRow): UserInfo {
   };
 }
 
-export async function updatePersonalData(deps: AccountDeps, userId: bigint, body: PersonalDataBody) {
-  if (body.birthday) {
-    const date = new Date(`${body.birthday}T00:00:00Z`);
-    const today = deps.clock.now();
-    if (Number.isNaN(date.getTime()) || date.toISOString().slice(0, 10) !== body.birthday
-      || date.getTime() > today.getTime() || date.getUTCFullYear() < 1900) {
-      throw badRequest('invalid_request', 'Please enter a valid birthday.');
-    }
+/**
+ * A birthday must be a real date giving an age of 18 to 120 (contract birthdayRange). "Today"
+ * is taken generously: the latest birthday on the calendar that is furthest ahead (UTC+14), the
+ * earliest on the one furthest behind (UTC-12), so no user is refused for their time zone.
+ */
+function assertBirthday(birthday: string, now: Date) {
+  const date = new Date(`${birthday}T00:00:00Z`);
+  if (Number.isNaN(date.getTime()) || date.toISOString().slice(0, 10) !== birthday) {
+    throw badRequest('invalid_request', 'Please enter a valid birthday.');
   }
-  const trimmed = Object.fromEntries(Object.entries(body).map(([key, value]) => [key, value.trim()]));
+  const dayAt = (offsetHours: number) => new Date(now.getTime() + offsetHours * hourMs).toISOString().slice(0, 10);
+  if (birthday > birthdayRange(dayAt(14)).latest || birthday < birthdayRange(dayAt(-12)).earliest) {
+    throw badRequest('invalid_request',
+      `The birthday must give an age of ${birthdayAgeYears.min} to ${birthdayAgeYears.max} years.`);
+  }
+}
+
+/** Sets the fields given (trimmed, none blank) and empties those listed in `clear`, in one update. */
+export async function updatePersonalData(deps: AccountDeps, userId: bigint, body: PersonalDataBody) {
+  const { clear = [], ...given } = body;
+  if (given.birthday) assertBirthday(given.birthday, deps.clock.now());
+  const trimmed = Object.fromEntries(Object.entries(given).map(([key, value]) => [key, value.trim()]));
   if (Object.values(trimmed).some((value) => value === '')) throw badRequest('invalid_request', 'Fields must not be blank.');
-  const [row] = await deps.db.update(users).set(trimmed).where(eq(users.id, userId)).returning();
+  if (clear.some((field) => field in trimmed)) throw badRequest('invalid_request', 'A field cannot be both set and cleared.');
+  const changes = { ...trimmed, ...Object.fromEntries(clear.map((field) => [field, null])) };
+  if (Object.keys(changes).length === 0) throw badRequest('invalid_request', 'Nothing to change.');
+  const [row] = await deps.db.update(users).set(changes).where(eq(users.id, userId)).returning();
   if (!row) throw unauthorized();
   return withLoginCount(deps.db, userId, toUserInfo(row));
 }

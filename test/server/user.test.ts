@@ -116,18 +116,32 @@ forEachDatabase((server) => {
       expect(reply.body.result).toMatchObject({ surname: 'Kim', firstName: 'Minji', address: '2 Side Road', country: 'KR' });
     });
 
-    it('accepts a birthday of today', async () => {
-      const today = server.clock.now().toISOString().slice(0, 10);
-      const reply = expectOk(await server.post(paths.updatePersonalData, { birthday: today }, { token: account.token }));
-      expect(reply.body.result.birthday).toBe(today);
+    /** The server's date (UTC) `years` and `days` before today, as YYYY-MM-DD. */
+    const daysAgo = (years: number, days = 0) => {
+      const date = server.clock.now();
+      date.setUTCFullYear(date.getUTCFullYear() - years);
+      date.setUTCDate(date.getUTCDate() - days);
+      return date.toISOString().slice(0, 10);
+    };
+
+    it.each([
+      { name: 'that makes the user 18 today', birthday: () => daysAgo(18) },
+      { name: 'that makes the user 120 until tomorrow', birthday: () => daysAgo(121, -2) },
+    ])('accepts a birthday $name', async ({ birthday }) => {
+      const reply = expectOk(await server.post(paths.updatePersonalData, { birthday: birthday() }, { token: account.token }));
+      expect(reply.body.result.birthday).toBe(birthday());
     });
 
-    const tomorrow = () => new Date(server.clock.now().getTime() + 86_400_000).toISOString().slice(0, 10);
+    const ageMessage = 'The birthday must give an age of 18 to 120 years.';
     it.each([
       { name: 'a day that does not exist', birthday: () => '1990-02-30', message: 'Please enter a valid birthday.' },
       { name: 'a month that does not exist', birthday: () => '1990-13-01', message: 'Please enter a valid birthday.' },
-      { name: 'a day in the future', birthday: tomorrow, message: 'Please enter a valid birthday.' },
-      { name: 'a year before 1900', birthday: () => '1899-12-31', message: 'Please enter a valid birthday.' },
+      { name: 'today (age 0)', birthday: () => daysAgo(0), message: ageMessage },
+      { name: 'a day in the future', birthday: () => daysAgo(0, -1), message: ageMessage },
+      // Two days: the check allows for the time zone a day ahead of UTC at most.
+      { name: 'two days short of 18', birthday: () => daysAgo(18, -2), message: ageMessage },
+      { name: 'a day past 121', birthday: () => daysAgo(121, 1), message: ageMessage },
+      { name: 'a year before 1900', birthday: () => '1899-12-31', message: ageMessage },
       { name: 'another date format', birthday: () => '17/05/1990', message: /^Invalid request: body\/birthday/ },
     ])('refuses $name as birthday with 400 invalid_request and changes nothing', async ({ birthday, message }) => {
       const owner = await server.registerByEmail();
@@ -149,6 +163,12 @@ forEachDatabase((server) => {
       { name: 'an over-long address', body: { address: 'a'.repeat(201) } },
       { name: 'a number as surname', body: { surname: 42 } },
       { name: 'a blank surname', body: { surname: '   ' } },
+      { name: 'a surname of null', body: { surname: null } },
+      { name: 'an empty list of fields to clear and nothing else', body: { clear: [] } },
+      { name: 'a field both set and cleared', body: { surname: 'Lee', clear: ['surname'] } },
+      { name: 'an unknown field to clear', body: { clear: ['email'] } },
+      { name: 'a field cleared twice', body: { clear: ['surname', 'surname'] } },
+      { name: 'a field to clear given as text', body: { clear: 'surname' } },
     ])('refuses $name with 400 invalid_request and changes nothing', async ({ body }) => {
       const before = await server.userByEmail(account.email!);
       const reply = await server.post(paths.updatePersonalData, body, { token: account.token });
@@ -156,8 +176,36 @@ forEachDatabase((server) => {
       expect(await server.userByEmail(account.email!)).toEqual(before);
     });
 
+    it('empties the fields listed in clear, sets the others given, and keeps the rest', async () => {
+      const owner = await server.registerByEmail();
+      expectOk(await server.post(paths.updatePersonalData, personalData, { token: owner.token }));
+      const reply = expectOk(await server.post(paths.updatePersonalData,
+        { address: '2 Side Road', clear: ['surname', 'birthday', 'contactPhone', 'gender', 'country'] }, { token: owner.token }));
+      const expected = {
+        surname: null, firstName: 'Minji', gender: null, birthday: null, country: null, address: '2 Side Road', contactPhone: null,
+      };
+      expect(reply.body.result).toMatchObject(expected);
+      expect(expectOk(await server.get(paths.myUserInfo, {}, { token: owner.token })).body.result).toMatchObject(expected);
+    });
+
+    it('clears a field that is already empty without error', async () => {
+      const owner = await server.registerByEmail();
+      const reply = expectOk(await server.post(paths.updatePersonalData, { clear: ['address'] }, { token: owner.token }));
+      expect(reply.body.result.address).toBeNull();
+    });
+
+    it('clears nothing when the same request also carries a bad value', async () => {
+      const owner = await server.registerByEmail();
+      expectOk(await server.post(paths.updatePersonalData, personalData, { token: owner.token }));
+      const before = await server.userByEmail(owner.email!);
+      expectRefused(await server.post(paths.updatePersonalData, { birthday: daysAgo(0), clear: ['surname', 'address'] },
+        { token: owner.token }), 400, 'invalid_request');
+      expect(await server.userByEmail(owner.email!)).toEqual(before);
+    });
+
     it('answers 401 without a session', async () => {
       expectRefused(await server.post(paths.updatePersonalData, { surname: 'Lee' }), 401, 'unauthorized');
+      expectRefused(await server.post(paths.updatePersonalData, { clear: ['surname'] }), 401, 'unauthorized');
     });
   });
 

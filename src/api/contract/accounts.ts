@@ -118,7 +118,14 @@ export const UserInfo = Type.Object({
 });
 export type UserInfo = Static<typeof UserInfo>;
 
-/** Personal data (route gerenziliao), sent to POST /user/appUser/updateKYC. */
+/** The personal data fields, each of which can be set or cleared. */
+export const personalDataFields = ['surname', 'firstName', 'gender', 'birthday', 'country', 'address', 'contactPhone'] as const;
+export type PersonalDataField = (typeof personalDataFields)[number];
+
+/**
+ * Personal data (route gerenziliao), sent to POST /user/appUser/updateKYC: the fields to set, and
+ * in `clear` the fields to empty (a field is never both). Nothing given, nothing changes: refused.
+ */
 export const PersonalDataBody = Type.Object({
   surname: Type.Optional(Type.String({ minLength: 1, maxLength: 64 })),
   firstName: Type.Optional(Type.String({ minLength: 1, maxLength: 64 })),
@@ -127,8 +134,30 @@ export const PersonalDataBody = Type.Object({
   country: Type.Optional(Type.String({ pattern: '^[A-Z]{2}$' })),
   address: Type.Optional(Type.String({ minLength: 1, maxLength: 200 })),
   contactPhone: Type.Optional(Type.String({ minLength: 4, maxLength: 24, pattern: '^\\+?[0-9 ]+$' })),
+  clear: Type.Optional(Type.Array(Type.Union(personalDataFields.map((field) => Type.Literal(field))),
+    { uniqueItems: true, maxItems: personalDataFields.length })),
 }, { additionalProperties: false, minProperties: 1 });
 export type PersonalDataBody = Static<typeof PersonalDataBody>;
+
+/** The ages a birthday may give, in whole years: of legal age, and no older than people live. */
+export const birthdayAgeYears = { min: 18, max: 120 } as const;
+
+/** The same day `years` earlier; 29 February becomes 28 February in a year without it. */
+function yearsBefore(isoDate: string, years: number): string {
+  const [year, month, day] = isoDate.split('-').map(Number);
+  const lastDay = new Date(Date.UTC(year - years, month, 0)).getUTCDate();
+  return new Date(Date.UTC(year - years, month - 1, Math.min(day, lastDay))).toISOString().slice(0, 10);
+}
+
+/**
+ * The earliest and latest birthday (YYYY-MM-DD) allowed on the day `today` (YYYY-MM-DD): born on
+ * `latest`, one turns 18 that day; born the day before `earliest`, one would be 121.
+ */
+export function birthdayRange(today: string): { earliest: string; latest: string } {
+  const beforeOldest = new Date(`${yearsBefore(today, birthdayAgeYears.max + 1)}T00:00:00Z`);
+  beforeOldest.setUTCDate(beforeOldest.getUTCDate() + 1);
+  return { earliest: beforeOldest.toISOString().slice(0, 10), latest: yearsBefore(today, birthdayAgeYears.min) };
+}
 
 export const ActiveReportQuery = Type.Object({
   path: Type.Optional(Type.String({ maxLength: 200 })),

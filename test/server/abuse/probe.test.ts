@@ -389,7 +389,7 @@ forEachDatabase((server: TestServer) => {
       { path: paths.changePassword, schema: ChangePasswordBody, body: { oldPassword: 'Wrong1password', newPassword: 'Renewed2password' }, token: true },
       {
         path: paths.updatePersonalData, schema: PersonalDataBody, token: true,
-        body: { surname: 'Smith', firstName: 'Ann', gender: 'female', birthday: '1990-01-01', country: 'GB', address: '1 High Street', contactPhone: '+44 7700 900000' },
+        body: { surname: 'Smith', firstName: 'Ann', gender: 'female', birthday: '1990-01-01', country: 'GB', address: '1 High Street', contactPhone: '+44 7700 900000', clear: [] },
       },
       { path: paths.logout, schema: Empty, body: {}, token: true },
     ];
