@@ -20,6 +20,9 @@ export const countries: CountryInfo[] = getCountries(metadata).map((code) => ({
 
 const byCode = new Map(countries.map((country) => [country.country_code, country]));
 
+/** The region each calling code names first (+1 the US, +44 the UK, +7 Russia): listed first for it. */
+const mainOfCallingCode = new Set<string>(Object.values(metadata.country_calling_codes).map((codes) => codes[0]));
+
 /** The country of an ISO 3166 code ("GB"), if it has a calling code. */
 export const countryByCode = (code: string): CountryInfo | undefined => byCode.get(code.toUpperCase());
 
@@ -52,15 +55,19 @@ export function namedCountries(intlLocale: string): NamedCountry[] {
 
 /**
  * The countries a query finds: digits (with or without "+") match the start of the calling code,
- * anything else the name in the language, the English name or the ISO code. The ISO code and
- * names that begin with the query (or have a word that does) come first, each group in
- * alphabetical order.
+ * the main region of an exact code first; anything else the name in the language, the English
+ * name or the ISO code, the ISO code and names that begin with the query (or have a word that
+ * does) first. Each group stays in alphabetical order.
  */
 export function searchCountries(named: NamedCountry[], query: string): NamedCountry[] {
   const needle = folded(query.trim());
   if (!needle) return named;
   const digits = needle.replace(/^\+\s*/, '');
-  if (/^[0-9]+$/.test(digits)) return named.filter(({ country }) => country.phone_code.startsWith(digits));
+  if (/^[0-9]+$/.test(digits)) {
+    const found = named.filter(({ country }) => country.phone_code.startsWith(digits));
+    const main = (item: NamedCountry) => item.country.phone_code === digits && mainOfCallingCode.has(item.country.country_code);
+    return [...found.filter(main), ...found.filter((item) => !main(item))];
+  }
   const ranked: NamedCountry[][] = [[], [], []];
   for (const item of named) {
     if (item.country.country_code.toLowerCase() === needle) ranked[0].push(item);
