@@ -6,7 +6,7 @@ import { describe, expect, it } from 'vitest';
 import { candlePeriods, type CandlePeriod } from '../../src/api/contract/market.ts';
 import { isMarketOpen, tradingMs } from '../../server/domain/market/calendar.ts';
 import { nextPeriodStart, periodStart, type CandleUnits } from '../../server/domain/market/candles.ts';
-import { buildHistory, historyCandleCount, historyRegions, type History } from '../../server/domain/market/history.ts';
+import { buildHistory, continueHistory, historyCandleCount, historyRegions, type History } from '../../server/domain/market/history.ts';
 import { parsePrice, symbolByCode, type SymbolSpec } from '../../server/domain/market/symbols.ts';
 
 const minuteMs = 60_000;
@@ -163,3 +163,43 @@ describe('history volumes and regions', () => {
 function fixedUpToAnHour(period: CandlePeriod) {
   return ['1m', '5m', '15m', '30m', '1h'].includes(period);
 }
+
+describe('continuing a history after a restart', () => {
+  const btc = symbolByCode.get('BTCUSDT')!;
+  const stoppedMs = Date.UTC(2026, 5, 2, 18, 44, 37);
+  const history = buildHistory(btc, stoppedMs, 'continue-test');
+  const latest = new Map(candlePeriods.map((period) => [period, history[period].at(-1)!]));
+
+  it('runs every minute from the last tick to now from the last close, continuing the candles it started in', () => {
+    const nowMs = stoppedMs + 3 * 60 * minuteMs + 25_000;
+    const continued = continueHistory(btc, latest, stoppedMs, nowMs, 'continue-test');
+    const minutes = continued['1m'];
+    expect(minutes.map((candle) => candle.openTimeMs)).toEqual(
+      Array.from({ length: 182 }, (_, i) => periodStart('1m', stoppedMs) + i * minuteMs));
+    // The minute it stopped in keeps its opening and its volume so far, and grows.
+    expect(minutes[0].open).toBe(latest.get('1m')!.open);
+    expect(minutes[0].volume).toBeGreaterThan(latest.get('1m')!.volume);
+    minutes.slice(1).forEach((candle, i) => expect(candle.open, new Date(candle.openTimeMs).toISOString()).toBe(minutes[i].close));
+    // Each longer period's candles are the folds of the stored minutes and the continued ones.
+    const allMinutes = [...history['1m'].slice(0, -1), ...minutes];
+    for (const period of ['5m', '1h', '1d'] as const) {
+      for (const candle of continued[period]) {
+        const inside = allMinutes.filter((minute) => periodStart(period, minute.openTimeMs) === candle.openTimeMs);
+        expect(candle, `${period} ${new Date(candle.openTimeMs).toISOString()}`).toEqual(fold(inside, period, candle.openTimeMs));
+      }
+    }
+    expect(continueHistory(btc, latest, stoppedMs, nowMs, 'continue-test')).toEqual(continued);
+  });
+
+  it('steps coarser before the last week when it was down longer, still from the last close', () => {
+    const nowMs = stoppedMs + 20 * dayMs;
+    const continued = continueHistory(btc, latest, stoppedMs, nowMs, 'continue-test');
+    // Minutes for the last week (and a little more, to the next coarser grid), longer steps before.
+    expect(continued['1m'][0].openTimeMs).toBeGreaterThan(stoppedMs);
+    expect(nowMs - continued['1m'][0].openTimeMs).toBeGreaterThanOrEqual(7 * dayMs);
+    expect(continued['1d'][0]).toMatchObject({ openTimeMs: latest.get('1d')!.openTimeMs, open: latest.get('1d')!.open });
+    const days = continued['1d'];
+    days.slice(1).forEach((candle, i) => expect(candle.open).toBe(days[i].close));
+    expect(days.at(-1)!.openTimeMs).toBe(periodStart('1d', nowMs));
+  });
+});

@@ -6,7 +6,7 @@ import { applyTick, nextPeriodStart, periodStart, type CandleUnits, type TickLik
 import { buildHistory, historyCandleCount } from '../../server/domain/market/history.ts';
 import { SymbolSimulator, seededRandom } from '../../server/domain/market/simulator.ts';
 import { formatUnits, parsePrice, symbolByCode } from '../../server/domain/market/symbols.ts';
-import { isMarketOpen, tradingMs } from '../../server/domain/market/calendar.ts';
+import { isMarketOpen, reopensAtMs, tradingMs, tradingWindowStartMs } from '../../server/domain/market/calendar.ts';
 
 const btc = symbolByCode.get('BTCUSDT')!;
 const eur = symbolByCode.get('EURUSD')!;
@@ -70,6 +70,28 @@ describe('the price simulator', () => {
     }
     expect(run(new SymbolSimulator(btc, 'weekend', friday), friday, minutes, 60_000)).toHaveLength(minutes);
     expect(isMarketOpen('forex', Date.UTC(2026, 5, 6, 12, 0, 0))).toBe(false);
+  });
+
+  it('says when a closed market reopens, and where its last 24 hours of trading start', () => {
+    const hour = 3_600_000;
+    const day = 24 * hour;
+    const cases: Array<[string, number, number | undefined, number]> = [
+      // [when, now, reopens at, window start]
+      ['Wednesday noon', Date.UTC(2026, 5, 3, 12), undefined, Date.UTC(2026, 5, 2, 12)],
+      ['Friday 21:59', Date.UTC(2026, 5, 5, 21, 59), undefined, Date.UTC(2026, 5, 4, 21, 59)],
+      ['Friday 22:00, the close', Date.UTC(2026, 5, 5, 22), Date.UTC(2026, 5, 7, 22), Date.UTC(2026, 5, 4, 22)],
+      ['Saturday', Date.UTC(2026, 5, 6, 10, 30), Date.UTC(2026, 5, 7, 22), Date.UTC(2026, 5, 4, 22)],
+      ['Sunday 21:59', Date.UTC(2026, 5, 7, 21, 59), Date.UTC(2026, 5, 7, 22), Date.UTC(2026, 5, 4, 22)],
+      ['Sunday 22:00, the reopening', Date.UTC(2026, 5, 7, 22), undefined, Date.UTC(2026, 5, 4, 22)],
+      ['Monday 01:00', Date.UTC(2026, 5, 8, 1), undefined, Date.UTC(2026, 5, 5, 1)],
+    ];
+    for (const [when, nowMs, reopens, windowStart] of cases) {
+      expect(reopensAtMs('forex', nowMs), when).toBe(reopens);
+      expect(tradingWindowStartMs('metal', nowMs, day), when).toBe(windowStart);
+      expect(tradingMs('forex', windowStart, nowMs), when).toBe(day);
+      expect(reopensAtMs('crypto', nowMs), when).toBeUndefined();
+      expect(tradingWindowStartMs('crypto', nowMs, day), when).toBe(nowMs - day);
+    }
   });
 
   it('keeps every price on the tick grid and positive', () => {

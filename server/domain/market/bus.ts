@@ -15,6 +15,8 @@ export interface TickerState {
   /** Quote value in price units. */
   quoteVolume24h: bigint;
   open: boolean;
+  /** When a closed market reopens, ms since the epoch. */
+  reopensAtMs?: number;
   source: string;
 }
 

@@ -32,6 +32,14 @@ function weekOpenMsBefore(timeMs: number): number {
   return weeks * (weekMs - closedPerWeekMs) + openIntoWeek;
 }
 
+/** Wall time of a point on the trading clock; a point at a week's close maps to the reopening. */
+function wallMsOf(tradingClockMs: number): number {
+  const tradingWeekMs = weekMs - closedPerWeekMs;
+  const weeks = Math.floor(tradingClockMs / tradingWeekMs);
+  const intoWeek = tradingClockMs - weeks * tradingWeekMs;
+  return mondayOriginMs + weeks * weekMs + (intoWeek < closeOffsetMs ? intoWeek : intoWeek + closedPerWeekMs);
+}
+
 /** How long the market trades within [fromMs, toMs): what the model's clock advances by. */
 export function tradingMs(klass: SymbolClass, fromMs: number, toMs: number): number {
   if (toMs <= fromMs) return 0;
@@ -41,4 +49,20 @@ export function tradingMs(klass: SymbolClass, fromMs: number, toMs: number): num
 /** Fraction of a year a market trades, for scaling annualised volatility per open second. */
 export function tradingSecondsPerYear(klass: SymbolClass): number {
   return klass === 'crypto' ? 365 * 86_400 : 52 * 5 * 86_400;
+}
+
+/**
+ * The start of the stretch that holds the last `durationMs` of trading up to `endMs`: the 24 h
+ * statistics of a market are over its last 24 hours of trading, so at the weekend they are the
+ * last session's (the day before Friday's close) and early on Monday they reach back into Friday.
+ */
+export function tradingWindowStartMs(klass: SymbolClass, endMs: number, durationMs: number): number {
+  return klass === 'crypto' ? endMs - durationMs : wallMsOf(weekOpenMsBefore(endMs) - durationMs);
+}
+
+/** When a closed market opens again (the Sunday reopening); undefined while it trades. */
+export function reopensAtMs(klass: SymbolClass, timeMs: number): number | undefined {
+  if (isMarketOpen(klass, timeMs)) return undefined;
+  const intoWeek = (((timeMs - mondayOriginMs) % weekMs) + weekMs) % weekMs;
+  return timeMs - intoWeek + reopenOffsetMs;
 }

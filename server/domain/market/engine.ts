@@ -5,10 +5,10 @@
 import { candlePeriods, type CandlePeriod } from '../../../src/api/contract/market.ts';
 import type { Db } from '../../db/client.ts';
 import type { Clock } from '../../lib/time.ts';
-import { isMarketOpen } from './calendar.ts';
+import { reopensAtMs, tradingWindowStartMs } from './calendar.ts';
 import { applyTick, periodStart, type CandleUnits, type TickLike } from './candles.ts';
 import type { MarketBus, TickerState } from './bus.ts';
-import { buildHistory, type History } from './history.ts';
+import { buildHistory, continueHistory, type History } from './history.ts';
 import { SymbolSimulator } from './simulator.ts';
 import {
   insertCandles, insertTicks, loadCandlesBetween, loadLastTickTimes, loadLatestCandles, pruneTicks, storedCandleSeries, upsertCandles,
@@ -86,39 +86,76 @@ export class MarketEngine {
 
   /**
    * Back-fills history where a symbol has none (all its periods from one path that ends now, in
-   * one statement or transaction), then sets up the current state: the latest candle of every
-   * period, the 1m candles of the last 24 h and the time of the last tick, from the history just
-   * made or else from the database. `publishSnapshot` then tells the views.
+   * one statement or transaction) and continues it where the stored history stops short of now
+   * (a restart: the same model from the stored last close, so there is neither gap nor jump at
+   * the seam), then sets up the current state: the latest candle of every period, the 1m
+   * candles of the 24 h window and the time of the last tick. `publishSnapshot` then tells the views.
    */
   async init() {
     const { db, clock } = this.#options;
     const nowMs = clock.now().getTime();
     const generated = await this.#backfill(nowMs);
-    const stored = this.#specs.map((spec) => spec.symbol).filter((symbol) => !generated.has(symbol));
-    const latest = stored.length > 0 ? await loadLatestCandles(db, stored, candlePeriods, nowMs + 1) : [];
-    const minutes = stored.length > 0 ? await loadCandlesBetween(db, stored, '1m', nowMs - dayMs, nowMs + 1) : [];
-    const lastTicks = stored.length > 0 ? await loadLastTickTimes(db, stored, nowMs + 1) : new Map<string, number>();
+    const stored = this.#specs.filter((spec) => !generated.has(spec.symbol));
+    const symbols = stored.map((spec) => spec.symbol);
+    const latest = symbols.length > 0 ? await loadLatestCandles(db, symbols, candlePeriods, nowMs + 1) : [];
+    const lastTicks = symbols.length > 0 ? await loadLastTickTimes(db, symbols, nowMs + 1) : new Map<string, number>();
+    const continued = await this.#continue(stored, latest, lastTicks, nowMs);
+    const windowFromMs = Math.min(...stored.map((spec) => statisticsWindowStartMs(spec, nowMs)));
+    const minutes = symbols.length > 0 ? await loadCandlesBetween(db, symbols, '1m', windowFromMs - 1, nowMs + 1) : [];
     const lastPrices = new Map<string, bigint>();
     for (const spec of this.#specs) {
       const state: SymbolState = { spec, current: new Map(), minutes: [], lastTimeMs: 0, source: this.#options.source.name };
+      const windowStartMs = statisticsWindowStartMs(spec, nowMs);
       const history = generated.get(spec.symbol);
       if (history) {
         for (const period of candlePeriods) {
           const last = history[period].at(-1);
           if (last) state.current.set(period, last);
         }
-        state.minutes = history['1m'].filter((candle) => candle.openTimeMs > nowMs - dayMs);
+        state.minutes = history['1m'].filter((candle) => candle.openTimeMs >= windowStartMs);
       } else {
         for (const candle of latest) if (candle.symbol === spec.symbol) state.current.set(candle.period, candle);
-        state.minutes = minutes.filter((candle) => candle.symbol === spec.symbol);
+        for (const candle of continued) if (candle.symbol === spec.symbol) state.current.set(candle.period, candle);
+        state.minutes = minutes.filter((candle) => candle.symbol === spec.symbol && candle.openTimeMs >= windowStartMs);
       }
       const lastMinute = state.current.get('1m');
       lastPrices.set(spec.symbol, lastMinute?.close ?? parsePrice(spec.startPrice, spec.pricePrecision));
-      // The last tick, or else the end of the last minute that traded (where a back-filled path ends).
-      state.lastTimeMs = lastTicks.get(spec.symbol) ?? (lastMinute ? Math.min(nowMs, lastMinute.openTimeMs + minuteMs) : nowMs);
+      // The last tick, unless a back-filled or continued path ends later: then the end of its
+      // last minute that traded.
+      const pathEndMs = lastMinute ? Math.min(nowMs, lastMinute.openTimeMs + minuteMs) : nowMs;
+      const lastTickMs = lastTicks.get(spec.symbol);
+      state.lastTimeMs = lastTickMs === undefined || history || continued.some((candle) => candle.symbol === spec.symbol)
+        ? pathEndMs : lastTickMs;
       this.#states.set(spec.symbol, state);
     }
     await this.#options.source.init(lastPrices, nowMs);
+  }
+
+  /**
+   * Continues each stored symbol's history from where it stops (its last tick inside its last 1m
+   * candle, else that candle's end) up to now and stores the candles the continuation touched;
+   * returns, per period, each symbol's latest candle after it.
+   */
+  async #continue(specs: SymbolSpec[], latest: CandleUnits[], lastTicks: Map<string, number>, nowMs: number): Promise<CandleUnits[]> {
+    const touched: CandleUnits[] = [];
+    const newest: CandleUnits[] = [];
+    for (const spec of specs) {
+      const own = new Map(latest.filter((candle) => candle.symbol === spec.symbol).map((candle) => [candle.period, candle]));
+      const lastMinute = own.get('1m');
+      if (!lastMinute) continue;
+      const lastTickMs = lastTicks.get(spec.symbol);
+      const minuteEndMs = lastMinute.openTimeMs + minuteMs;
+      const fromMs = lastTickMs !== undefined && lastTickMs >= lastMinute.openTimeMs && lastTickMs < minuteEndMs ? lastTickMs : minuteEndMs;
+      if (fromMs >= nowMs) continue;
+      const history = continueHistory(spec, own, fromMs, nowMs, this.#options.seed);
+      for (const period of candlePeriods) {
+        touched.push(...history[period]);
+        const last = history[period].at(-1);
+        if (last) newest.push(last);
+      }
+    }
+    if (touched.length > 0) await upsertCandles(this.#options.db, touched);
+    return newest;
   }
 
   /** Back-fills the symbols and periods that have no candles; returns the symbols made in full. */
@@ -202,7 +239,8 @@ export class MarketEngine {
     const last = state.minutes.at(-1);
     if (last && last.openTimeMs === minute.openTimeMs) state.minutes[state.minutes.length - 1] = minute;
     else state.minutes.push(minute);
-    while (state.minutes.length > 0 && state.minutes[0].openTimeMs <= nowMs - dayMs) state.minutes.shift();
+    const windowStartMs = statisticsWindowStartMs(state.spec, nowMs);
+    while (state.minutes.length > 0 && state.minutes[0].openTimeMs < windowStartMs) state.minutes.shift();
   }
 
   /** The 24 h statistics of every symbol, from its 1m candles. */
@@ -211,10 +249,20 @@ export class MarketEngine {
   }
 }
 
+/**
+ * Opening time of the oldest 1m candle of a symbol's 24 h statistics: the last 24 hours of its
+ * market's trading, up to the current minute. A closed market keeps its last session's figures
+ * (the 24 h before the close) instead of showing a flat day.
+ */
+export function statisticsWindowStartMs(spec: SymbolSpec, nowMs: number): number {
+  return tradingWindowStartMs(spec.class, periodStart('1m', nowMs) + minuteMs, dayMs);
+}
+
 function tickerOf(state: SymbolState, nowMs: number): TickerState {
   const { spec, minutes } = state;
   const last = state.current.get('1m')?.close ?? parsePrice(spec.startPrice, spec.pricePrecision);
-  const window = minutes.filter((candle) => candle.openTimeMs > periodStart('1m', nowMs) - dayMs);
+  const windowStartMs = statisticsWindowStartMs(spec, nowMs);
+  const window = minutes.filter((candle) => candle.openTimeMs >= windowStartMs);
   let high = last;
   let low = last;
   let volume = 0n;
@@ -226,8 +274,10 @@ function tickerOf(state: SymbolState, nowMs: number): TickerState {
     volume += candle.volume;
     quoteVolume += (candle.volume * candle.close) / volumeScale;
   }
+  const reopensAt = reopensAtMs(spec.class, nowMs);
   return {
     symbol: spec.symbol, timeMs: state.lastTimeMs, last, open24h: window[0]?.open ?? last, high24h: high, low24h: low,
-    volume24h: volume, quoteVolume24h: quoteVolume, open: isMarketOpen(spec.class, nowMs), source: state.source,
+    volume24h: volume, quoteVolume24h: quoteVolume, open: reopensAt === undefined, source: state.source,
+    ...(reopensAt === undefined ? {} : { reopensAtMs: reopensAt }),
   };
 }

@@ -72,20 +72,14 @@ function* regionSteps(region: HistoryRegion): Generator<{ startMs: number; endMs
   }
 }
 
-/**
- * Every period's history of one symbol, oldest candle first, the current (partial) candle last
- * when its market has traded in it. Deterministic in (spec, nowMs, seed).
- */
-export function buildHistory(spec: SymbolSpec, nowMs: number, seed: string, counts = historyCandleCount): History {
-  const regions = historyRegions(spec, nowMs, counts);
-  const random = seededRandom(hashSeed(`${seed}:history:${spec.symbol}`));
+/** The steps of the path that traded, as columns: start, region, log prices (open, high, low, close), volume. */
+interface PathSteps { starts: number[]; regionOf: number[]; logs: number[]; volumes: number[]; endLog: number }
+
+/** Walks the model over the regions' steps from log price 0; a step without trading is skipped. */
+function walkPath(spec: SymbolSpec, regions: HistoryRegion[], random: () => number): PathSteps {
   const sigma = spec.annualVolatility;
   const secondsPerYear = tradingSecondsPerYear(spec.class);
-  // The steps that traded, as columns: start, region, log prices (open, high, low, close), volume.
-  const starts: number[] = [];
-  const regionOf: number[] = [];
-  const logs: number[] = [];
-  const volumes: number[] = [];
+  const path: PathSteps = { starts: [], regionOf: [], logs: [], volumes: [], endLog: 0 };
   let logPrice = 0;
   regions.forEach((region, regionIndex) => {
     for (const { startMs, endMs } of regionSteps(region)) {
@@ -101,33 +95,48 @@ export function buildHistory(spec: SymbolSpec, nowMs: number, seed: string, coun
       const up = Math.sqrt(change * change - 2 * variance * Math.log(1 - random()));
       const down = Math.sqrt(change * change - 2 * variance * Math.log(1 - random()));
       const mean = (spec.dailyVolume * seconds) / 86_400;
-      starts.push(startMs);
-      regionOf.push(regionIndex);
-      logs.push(logPrice, logPrice + (change + up) / 2, logPrice + (change - down) / 2, logPrice + change);
-      volumes.push(mean * Math.exp(0.6 * standardNormal(random) - 0.18));
+      path.starts.push(startMs);
+      path.regionOf.push(regionIndex);
+      path.logs.push(logPrice, logPrice + (change + up) / 2, logPrice + (change - down) / 2, logPrice + change);
+      path.volumes.push(mean * Math.exp(0.6 * standardNormal(random) - 0.18));
       logPrice += change;
     }
   });
+  path.endLog = logPrice;
+  return path;
+}
 
-  // Shift the path so that it ends at the start price, and put every price on the tick grid.
-  const shift = Math.log(Number(parsePrice(spec.startPrice, spec.pricePrecision))) - logPrice;
+/**
+ * Folds the steps, shifted by `shift` in log price and put on the tick grid, into their region's
+ * period and every coarser one (never weeks from monthly steps). `latest` holds the candle each
+ * period had before the first step: a step inside it continues it (a copy) rather than opening one.
+ */
+function foldPath(spec: SymbolSpec, regions: HistoryRegion[], path: PathSteps, shift: number,
+  latest: ReadonlyMap<CandlePeriod, CandleUnits> = new Map(), startUnits?: bigint): History {
   const tick = Number(spec.tickSizeUnits);
   const top = Math.floor(priceUnitsMax / tick) * tick;
   const units = (value: number) => BigInt(Math.min(top, Math.max(tick, Math.round(Math.exp(value + shift) / tick) * tick)));
   const volumeScale = 10 ** spec.volumePrecision;
 
   const history = Object.fromEntries(candlePeriods.map((period) => [period, []])) as unknown as History;
-  // Each step goes into its region's period and every coarser one (never weeks from monthly steps).
-  const targets = regions.map((region) => candlePeriods.slice(candlePeriods.indexOf(region.period)));
   const candleEnds = new Map<CandlePeriod, number>();
-  for (let step = 0; step < starts.length; step += 1) {
-    const startMs = starts[step];
-    const open = units(logs[4 * step]);
-    const high = units(logs[4 * step + 1]);
-    const low = units(logs[4 * step + 2]);
-    const close = units(logs[4 * step + 3]);
-    const volume = BigInt(Math.max(0, Math.round(volumes[step] * volumeScale)));
-    for (const period of targets[regionOf[step]]) {
+  const copies = new Map<CandlePeriod, CandleUnits>();
+  const continued = new Set<CandlePeriod>();
+  for (const [period, candle] of latest) {
+    copies.set(period, { ...candle });
+    history[period].push(copies.get(period)!);
+    candleEnds.set(period, nextPeriodStart(period, candle.openTimeMs));
+  }
+  const targets = regions.map((region) => candlePeriods.slice(candlePeriods.indexOf(region.period)));
+  for (let step = 0; step < path.starts.length; step += 1) {
+    const startMs = path.starts[step];
+    // A continuation opens exactly at the stored close, whatever the float round trip gives.
+    const open = step === 0 && startUnits !== undefined ? startUnits : units(path.logs[4 * step]);
+    const close = units(path.logs[4 * step + 3]);
+    const high = max(units(path.logs[4 * step + 1]), open, close);
+    const low = min(units(path.logs[4 * step + 2]), open, close);
+    const volume = BigInt(Math.max(0, Math.round(path.volumes[step] * volumeScale)));
+    for (const period of targets[path.regionOf[step]]) {
       const candles = history[period];
       const last = candles.at(-1);
       // Steps come in time order, so a step before the end of the period's last candle is inside it.
@@ -136,6 +145,7 @@ export function buildHistory(spec: SymbolSpec, nowMs: number, seed: string, coun
         if (low < last.low) last.low = low;
         last.close = close;
         last.volume += volume;
+        if (last === copies.get(period)) continued.add(period);
       } else {
         const openTimeMs = periodStart(period, startMs);
         candleEnds.set(period, nextPeriodStart(period, openTimeMs));
@@ -143,5 +153,44 @@ export function buildHistory(spec: SymbolSpec, nowMs: number, seed: string, coun
       }
     }
   }
+  // A latest candle no step reached is not part of the result.
+  for (const period of copies.keys()) if (!continued.has(period)) history[period].shift();
   return history;
+}
+
+const max = (...values: bigint[]) => values.reduce((a, b) => (b > a ? b : a));
+const min = (...values: bigint[]) => values.reduce((a, b) => (b < a ? b : a));
+
+/**
+ * Every period's history of one symbol, oldest candle first, the current (partial) candle last
+ * when its market has traded in it. Deterministic in (spec, nowMs, seed).
+ */
+export function buildHistory(spec: SymbolSpec, nowMs: number, seed: string, counts = historyCandleCount): History {
+  const regions = historyRegions(spec, nowMs, counts);
+  const path = walkPath(spec, regions, seededRandom(hashSeed(`${seed}:history:${spec.symbol}`)));
+  // Shift the path so that it ends at the start price.
+  return foldPath(spec, regions, path, Math.log(Number(parsePrice(spec.startPrice, spec.pricePrecision))) - path.endLog);
+}
+
+/** A restart's fill steps every minute of up to a week of trading, coarser steps before that. */
+export const continuationCandleCount: Record<CandlePeriod, number> = { ...historyCandleCount, '1m': 7 * 1440 };
+
+/**
+ * The history a restart adds: the path from `fromMs`, where the stored history ends (the last
+ * tick, or the end of the last 1m candle), up to `nowMs`, by the same model and regions as the
+ * back-fill, starting at the stored last close, so the chart has no gap and no jump at the seam
+ * and the live feed carries on from where the fill ends. `latest` holds each period's latest
+ * stored candle; the ones the fill reaches come back continued (same opening time), followed by
+ * the new ones. Deterministic in (spec, latest, fromMs, nowMs, seed).
+ */
+export function continueHistory(spec: SymbolSpec, latest: ReadonlyMap<CandlePeriod, CandleUnits>, fromMs: number, nowMs: number,
+  seed: string): History {
+  const lastMinute = latest.get('1m');
+  if (!lastMinute) throw new Error(`continueHistory: ${spec.symbol} has no stored 1m candle`);
+  if (fromMs < lastMinute.openTimeMs) throw new Error(`continueHistory: ${spec.symbol} starts before its last candle`);
+  const regions = historyRegions(spec, nowMs, continuationCandleCount)
+    .filter((region) => region.endMs > fromMs)
+    .map((region) => ({ ...region, startMs: Math.max(region.startMs, fromMs) }));
+  const path = walkPath(spec, regions, seededRandom(hashSeed(`${seed}:continue:${spec.symbol}:${fromMs}`)));
+  return foldPath(spec, regions, path, Math.log(Number(lastMinute.close)), latest, lastMinute.close);
 }

@@ -2,14 +2,12 @@
 // from the bus's updates, and the wire shapes of the REST calls. Candle history comes from the
 // database with the live candle laid over it.
 import type { CandlePeriod, Candle, LastPrice, PriceDistribution, SymbolClass, Ticker } from '../../../src/api/contract/market.ts';
+import { priceDistribution } from '../../../src/api/contract/marketDistribution.ts';
 import type { Db } from '../../db/client.ts';
 import type { CandleUnits } from './candles.ts';
 import type { MarketBus, MarketUpdate, TickerState } from './bus.ts';
 import { loadCandles } from './store.ts';
 import { formatUnits, symbolByCode, symbolSpecs, type SymbolSpec } from './symbols.ts';
-
-/** Change buckets of the rise-and-fall distribution, in percent: (-inf,-7) … [7,inf). */
-export const distributionEdges = [-7, -5, -3, 0, 3, 5, 7];
 
 export class MarketView {
   readonly #tickers = new Map<string, TickerState>();
@@ -87,19 +85,7 @@ export class MarketView {
   }
 
   distribution(nowMs: number): PriceDistribution {
-    const changes = this.tickers().map((ticker) => Number(ticker.changePercent24h));
-    const bounds = [null, ...distributionEdges, null];
-    const buckets = bounds.slice(0, -1).map((fromPercent, index) => ({ fromPercent, toPercent: bounds[index + 1], count: 0 }));
-    for (const change of changes) {
-      const index = distributionEdges.findIndex((edge) => change < edge);
-      buckets[index === -1 ? buckets.length - 1 : index].count += 1;
-    }
-    return {
-      rising: changes.filter((change) => change > 0).length,
-      falling: changes.filter((change) => change < 0).length,
-      flat: changes.filter((change) => change === 0).length,
-      buckets, time: nowMs,
-    };
+    return priceDistribution(this.tickers(), nowMs);
   }
 
   /** Candles opening before `endTimeMs`, oldest first, with the live candle in place of its stored copy. */
@@ -137,6 +123,6 @@ export function toTicker(spec: SymbolSpec, state: TickerState): Ticker {
     pricePrecision: spec.pricePrecision, last: price(state.last), open24h: price(state.open24h), high24h: price(state.high24h),
     low24h: price(state.low24h), volume24h: formatUnits(state.volume24h, spec.volumePrecision),
     quoteVolume24h: price(state.quoteVolume24h), change24h: price(change), changePercent24h: formatUnits(basisPoints, 2),
-    open: state.open, time: state.timeMs,
+    open: state.open, time: state.timeMs, ...(state.reopensAtMs === undefined ? {} : { reopensAt: state.reopensAtMs }),
   };
 }

@@ -35,10 +35,15 @@ export const Ticker = Type.Object({
   change24h: DecimalString,
   /** Percent with two decimals, e.g. "-1.25". */
   changePercent24h: DecimalString,
-  /** Whether the market trades now (forex and metals close at the weekend). */
+  /**
+   * Whether the market trades now (forex and metals close at the weekend). A closed market's 24 h
+   * figures are those of its last 24 hours of trading, up to the close.
+   */
   open: Type.Boolean(),
   /** Time of the last tick, ms since the epoch. */
   time: Type.Integer(),
+  /** Extension: when a closed market reopens, ms since the epoch; absent while it trades. */
+  reopensAt: Type.Optional(Type.Integer()),
 });
 export type Ticker = Static<typeof Ticker>;
 
@@ -48,6 +53,10 @@ export const SymbolQuery = Type.Object({ symbol: SymbolCode }, { additionalPrope
 export const LastPrice = Type.Object({ symbol: SymbolCode, price: DecimalString, time: Type.Integer(), source: Type.String() });
 export type LastPrice = Static<typeof LastPrice>;
 
+/**
+ * Markets by 24 h change (see marketDistribution.ts). A bucket whose bounds are equal holds exactly
+ * that change (the flat bucket, 0); the bucket starting there then holds only changes above it.
+ */
 export const DistributionBucket = Type.Object({
   /** Lower bound in percent, inclusive; null means unbounded. */
   fromPercent: Type.Union([Type.Number(), Type.Null()]),
@@ -56,9 +65,12 @@ export const DistributionBucket = Type.Object({
   count: Type.Integer(),
 });
 export const PriceDistribution = Type.Object({
+  /** Markets that trade now, by the sign of their 24 h change; the buckets add up to the same. */
   rising: Type.Integer(),
   falling: Type.Integer(),
   flat: Type.Integer(),
+  /** Extension: closed markets, left out of the counts above (their change is the last session's). */
+  closed: Type.Optional(Type.Integer()),
   buckets: Type.Array(DistributionBucket),
   time: Type.Integer(),
 });
