@@ -5,7 +5,10 @@
 // - code 401 sends the user to /login and returns the envelope without a toast;
 // - any other code shows the message (translated by its error code when known) and rejects;
 // - an HTTP-level failure shows its message and rejects, unless the message mentions 401,
-//   in which case it resolves quietly with null.
+//   in which case it resolves quietly with null;
+// - "shows" is a toast, unless the call is `quiet`: its caller shows the failure in place (a
+//   form under the field the error code concerns, a page as offline or stale data), and a toast
+//   on top would say it twice and cover the button that was pressed.
 import type { BaseQueryFn } from '@reduxjs/toolkit/query';
 import type { EnvelopeOf } from './contract/common.ts';
 import { apiPrefix } from './contract/paths.ts';
@@ -22,8 +25,9 @@ export interface RequestArgs {
   /** For the route guard's user-info check: a 401 there only means "not logged in". */
   quietUnauthorized?: boolean;
   /**
-   * For background reads (market lists, polling): failures are returned but not toasted, since
-   * the page shows them in place (offline, stale data) and a poll would repeat the toast.
+   * The caller shows failures in place, so they are returned but not toasted: a form (under the
+   * field `error` concerns, components/form), a background read (offline, stale data; a poll
+   * would repeat the toast). A 401 still sends the user to log in.
    */
   quiet?: boolean;
 }

@@ -30,9 +30,14 @@ function installRenderHook() {
   return renderHookInstalled;
 }
 
+/**
+ * A short confirmation ("Saved", "Success"). Near the top of the screen: a toast in the middle
+ * covers the form's button, and a refusal belongs under the form or field it concerns
+ * (components/form), where it stays until the user acts.
+ */
 export async function showToast(content: string) {
   const [{ default: Toast }] = await Promise.all([import('antd-mobile/es/components/toast/index.js'), installRenderHook()]);
-  Toast.show({ content, duration: toastDurationMs });
+  Toast.show({ content, duration: toastDurationMs, position: 'top' });
 }
 
 export async function confirmDialog(props: DialogConfirmProps): Promise<boolean> {

@@ -1,5 +1,6 @@
-// How the account forms show a refusal (issue 7, point 3): under the form, translated by its error
-// code, with the wait the server names in the user's language, and without a toast on top.
+// How the account forms show a refusal (issue 7, point 3; issue 8, point 6): under the field it
+// concerns or else under the form, translated by its error code, with the wait the server names
+// in the user's language, and without a toast on top (more cases in forms.test.tsx).
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { cleanup, fireEvent, render, screen } from '@testing-library/react';
 import { MemoryRouter } from 'react-router-dom';
@@ -94,8 +95,9 @@ describe('PasswordLogin', () => {
     expect(notify).not.toHaveBeenCalled();
   });
 
-  it('shows a wrong password under the form', async () => {
-    configureApiClient({ notify: vi.fn() });
+  it('shows a wrong password under the password field, announced, without a toast', async () => {
+    const notify = vi.fn();
+    configureApiClient({ notify });
     answerLoginWith(400, {
       success: false, code: 400, message: 'The account or password is wrong.', result: { error: 'credentials_invalid' }, timestamp: 0,
     });
@@ -104,5 +106,9 @@ describe('PasswordLogin', () => {
     fireEvent.change(document.querySelector('input[type="password"]')!, { target: { value: 'Wrong1password' } });
     fireEvent.submit(document.querySelector('form')!);
     expect((await screen.findByRole('alert', {}, { timeout: 5_000 })).textContent).toBe('The account or password is wrong.');
+    const passwordItem = document.querySelector('input[type="password"]')!.closest('.adm-form-item')!;
+    expect(passwordItem.querySelector('.adm-form-item-feedback-error')?.textContent).toBe('The account or password is wrong.');
+    expect(document.querySelector('.form-error')).toBeNull();
+    expect(notify).not.toHaveBeenCalled();
   });
 });

@@ -223,6 +223,49 @@ describe('createBaseQuery: quiet background reads', () => {
   });
 });
 
+describe('createBaseQuery: quiet forms, which show a refusal under the field it concerns', () => {
+  it('returns the error code, the translated message and the wait without a toast', async () => {
+    const { call, deps } = client(() => json(envelope(400, { error: 'code_invalid' }, 'Invalid code'), 400));
+    const result = await call({ url: '/app/register', method: 'POST', body: { code: '000000' }, quiet: true });
+    expect(deps.notify).not.toHaveBeenCalled();
+    expect(result.error).toEqual({
+      kind: 'api', code: 400, error: 'code_invalid', message: 'The code is wrong (translated).', retryAfterSeconds: undefined,
+    });
+    const throttled = client(() => json(envelope(429, { error: 'code_send_too_soon', retryAfterSeconds: 37 }, 'Wait'), 429));
+    expect((await throttled.call({ url: '/app/getEmailCaptcha', quiet: true })).error)
+      .toMatchObject({ kind: 'api', error: 'code_send_too_soon', retryAfterSeconds: 37 });
+    expect(throttled.deps.notify).not.toHaveBeenCalled();
+  });
+
+  it('still drops the server key when the server could not decrypt the body', async () => {
+    const { call, deps } = client(() => json(envelope(400, { error: 'body_undecryptable' }, 'Cannot decrypt'), 400));
+    await call({ url: '/app/login', method: 'POST', body: { username: 'ada' }, quiet: true });
+    expect(deps.forgetServerKey).toHaveBeenCalledTimes(1);
+    expect(deps.notify).not.toHaveBeenCalled();
+  });
+
+  it('returns the network text for the form to show when the body cannot be sealed or sent', async () => {
+    const unsealed = client(() => json(envelope(200, null)), {
+      encrypt: vi.fn(async () => {
+        throw new Error('The server key is unavailable.');
+      }),
+    });
+    expect((await unsealed.call({ url: '/app/login', method: 'POST', body: {}, quiet: true })).error)
+      .toEqual({ kind: 'network', status: undefined, message: texts.network });
+    expect(unsealed.deps.notify).not.toHaveBeenCalled();
+    const offline = client(() => Promise.reject(new TypeError('Failed to fetch')));
+    expect((await offline.call({ url: '/app/login', method: 'POST', body: {}, quiet: true })).error)
+      .toMatchObject({ kind: 'network', message: texts.network });
+    expect(offline.deps.notify).not.toHaveBeenCalled();
+  });
+
+  it('toasts the same refusal for a call that does not show it itself', async () => {
+    const { call, deps } = client(() => json(envelope(400, { error: 'code_invalid' }, 'Invalid code'), 400));
+    await call({ url: '/app/register', method: 'POST', body: { code: '000000' } });
+    expect(deps.notify).toHaveBeenCalledExactlyOnceWith('The code is wrong (translated).');
+  });
+});
+
 /** A fetch that never answers on its own and rejects the way fetch does once aborted. */
 const hangUntilAborted = (request: SentRequest) => new Promise<Response>((_, reject) => {
   const signal = request.init.signal!;

@@ -1,7 +1,9 @@
 import { Button, Form } from 'antd-mobile';
 import { useLingui } from '@lingui/react/macro';
 import { useEmailLoginMutation, usePhoneLoginMutation } from './authApi.ts';
-import { AccountCodeFields } from './AccountCodeFields.tsx';
+import { FormError } from '../../components/form/FormError.tsx';
+import { useFormFailure } from '../../components/form/useFormFailure.ts';
+import { AccountCodeFields, accountCodeFieldsByCode } from './AccountCodeFields.tsx';
 import { useCountryCode } from './fields.tsx';
 import { useCompleteLogin } from './useCompleteLogin.ts';
 
@@ -15,19 +17,26 @@ export function CodeLogin({ channel }: { channel: 'email' | 'phone' }) {
   const [emailLogin, emailState] = useEmailLoginMutation();
   const [phoneLogin, phoneState] = usePhoneLoginMutation();
   const completeLogin = useCompleteLogin();
+  const failure = useFormFailure(form, accountCodeFieldsByCode);
 
   return (
     <Form form={form} layout="vertical" requiredMarkStyle="none"
+      onValuesChange={failure.onValuesChange}
       onFinish={async (values: Values) => {
+        failure.clear();
         const account = values.account.trim();
         const result = channel === 'email'
           ? await emailLogin({ email: account, code: values.code })
           : await phoneLogin({ phone: account, countryCode, code: values.code });
         if (result.data) await completeLogin(result.data.token);
+        else failure.show(result.error);
       }}
-      footer={<Button block type="submit" color="primary" size="large"
-        loading={emailState.isLoading || phoneState.isLoading}>{t`Log in`}</Button>}>
-      <AccountCodeFields form={form} accountType={channel} purpose="login" />
+      footer={<>
+        <Button block type="submit" color="primary" size="large"
+          loading={emailState.isLoading || phoneState.isLoading}>{t`Log in`}</Button>
+        <FormError {...failure.placed} />
+      </>}>
+      <AccountCodeFields form={form} accountType={channel} purpose="login" failure={failure} />
     </Form>
   );
 }

@@ -3,13 +3,18 @@ import { Button, Form } from 'antd-mobile';
 import { useLingui } from '@lingui/react/macro';
 import type { AccountType } from '../../api/contract/accounts.ts';
 import { useResetPasswordMutation } from './authApi.ts';
-import { AccountCodeFields } from './AccountCodeFields.tsx';
+import type { FieldsByCode } from '../../components/form/fieldErrors.ts';
+import { FormError } from '../../components/form/FormError.tsx';
+import { useFormFailure } from '../../components/form/useFormFailure.ts';
+import { AccountCodeFields, accountCodeFieldsByCode } from './AccountCodeFields.tsx';
 import { AccountTypeTabs } from './AccountTypeTabs.tsx';
 import { useCountryCode } from './fields.tsx';
 import { showToast } from '../../components/feedback.tsx';
 import { NewPasswordFields } from './NewPasswordFields.tsx';
 
 interface Values { account: string; code: string; password: string; passwordAgain: string }
+
+const fieldsByCode: FieldsByCode = { ...accountCodeFieldsByCode, password_weak: 'password' };
 
 /** Resets the password with a code sent to the account's e-mail or phone; every session ends. */
 export function ForgotForm({ onDone }: { onDone: () => void }) {
@@ -18,21 +23,30 @@ export function ForgotForm({ onDone }: { onDone: () => void }) {
   const [accountType, setAccountType] = useState<AccountType>('email');
   const countryCode = useCountryCode();
   const [resetPassword, { isLoading }] = useResetPasswordMutation();
+  const failure = useFormFailure(form, fieldsByCode);
   return (
     <>
       <AccountTypeTabs value={accountType} onChange={setAccountType} form={form} />
       <Form form={form} layout="vertical" requiredMarkStyle="none"
+        onValuesChange={failure.onValuesChange}
         onFinish={async (values: Values) => {
+          failure.clear();
           const result = await resetPassword({
             accountType, account: values.account.trim(), countryCode: accountType === 'phone' ? countryCode : undefined,
             code: values.code, password: values.password,
           });
-          if ('error' in result) return;
+          if ('error' in result) {
+            failure.show(result.error);
+            return;
+          }
           void showToast(t`Your password has been reset. Please log in.`);
           onDone();
         }}
-        footer={<Button block type="submit" color="primary" size="large" loading={isLoading}>{t`Reset password`}</Button>}>
-        <AccountCodeFields form={form} accountType={accountType} purpose="reset" />
+        footer={<>
+          <Button block type="submit" color="primary" size="large" loading={isLoading}>{t`Reset password`}</Button>
+          <FormError {...failure.placed} />
+        </>}>
+        <AccountCodeFields form={form} accountType={accountType} purpose="reset" failure={failure} />
         <NewPasswordFields name="password" label={t`New password`} />
       </Form>
     </>

@@ -4,8 +4,14 @@ import { CopyButton } from '../../components/CopyButton.tsx';
 import { useCheckAccountMutation, useGuestLoginMutation } from './authApi.ts';
 import { useCompleteLogin } from './useCompleteLogin.ts';
 import { alertDialog } from '../../components/feedback.tsx';
+import type { FieldsByCode } from '../../components/form/fieldErrors.ts';
+import { FormError } from '../../components/form/FormError.tsx';
+import { useFormFailure } from '../../components/form/useFormFailure.ts';
 
 interface Values { account: string }
+
+// Taken between the check and the creation: the name is someone else's now.
+const fieldsByCode: FieldsByCode = { account_exists: 'account', invalid_request: 'account' };
 
 /**
  * Guest login (spec §4): an account name that exists must log in with its password; a new name
@@ -17,20 +23,29 @@ export function GuestForm({ onExisting }: { onExisting: (account: string) => voi
   const [checkAccount, checkState] = useCheckAccountMutation();
   const [guestLogin, guestState] = useGuestLoginMutation();
   const completeLogin = useCompleteLogin();
+  const failure = useFormFailure(form, fieldsByCode);
 
   return (
     <Form form={form} layout="vertical" requiredMarkStyle="none"
+      onValuesChange={failure.onValuesChange}
       onFinish={async ({ account }: Values) => {
+        failure.clear();
         const name = account.trim();
         const check = await checkAccount({ account: name });
-        if (!check.data) return;
+        if (!check.data) {
+          failure.show(check.error);
+          return;
+        }
         if (check.data.exists) {
           await alertDialog({ content: t`Account already exists, please log in with your password.`, confirmText: t`OK` });
           onExisting(name);
           return;
         }
         const result = await guestLogin({ account: name });
-        if (!result.data) return;
+        if (!result.data) {
+          failure.show(result.error);
+          return;
+        }
         const { token, initialPassword } = result.data;
         await alertDialog({
           title: t`Your initial password`,
@@ -45,8 +60,11 @@ export function GuestForm({ onExisting }: { onExisting: (account: string) => voi
         });
         await completeLogin(token);
       }}
-      footer={<Button block type="submit" color="primary" size="large"
-        loading={checkState.isLoading || guestState.isLoading}>{t`Continue as a guest`}</Button>}>
+      footer={<>
+        <Button block type="submit" color="primary" size="large"
+          loading={checkState.isLoading || guestState.isLoading}>{t`Continue as a guest`}</Button>
+        <FormError {...failure.placed} />
+      </>}>
       <p className="form-note">{t`Choose an account name. Letters, digits, dot, dash and underscore; 3 to 32 characters.`}</p>
       <Form.Item name="account" label={t`Account name`} rules={[
         { required: true, message: t`Please enter an account name` },

@@ -1,14 +1,18 @@
-import { useState } from 'react';
-import { Button, Form, Input } from 'antd-mobile';
+import { Button, Form } from 'antd-mobile';
 import { useLingui } from '@lingui/react/macro';
-import { failureText } from '../../api/errorMessages.ts';
+import type { FieldsByCode } from '../../components/form/fieldErrors.ts';
+import { FormError } from '../../components/form/FormError.tsx';
+import { PasswordInput } from '../../components/form/PasswordInput.tsx';
+import { useFormFailure } from '../../components/form/useFormFailure.ts';
 import { useLoginMutation } from './authApi.ts';
 import { CountryCodeInput, useCountryCode } from './fields.tsx';
-import { FormError } from './FormError.tsx';
 import { rules } from './rules.ts';
 import { useCompleteLogin } from './useCompleteLogin.ts';
 
 interface Values { account: string; password: string }
+
+// A lockout (too_many_attempts) and an address limit concern the whole form and name their wait.
+const fieldsByCode: FieldsByCode = { credentials_invalid: 'password' };
 
 /** Log in with an e-mail, a phone number (with country code) or a guest name, and a password. */
 export function PasswordLogin({ initialAccount = '' }: { initialAccount?: string }) {
@@ -18,28 +22,29 @@ export function PasswordLogin({ initialAccount = '' }: { initialAccount?: string
   const countryCode = useCountryCode();
   const [login, { isLoading }] = useLoginMutation();
   const completeLogin = useCompleteLogin();
-  const [failure, setFailure] = useState<string>();
+  const failure = useFormFailure(form, fieldsByCode);
   const isPhone = /^[0-9]+$/.test(account.trim());
 
   return (
     <Form form={form} layout="vertical" initialValues={{ account: initialAccount }} requiredMarkStyle="none"
+      onValuesChange={failure.onValuesChange}
       onFinish={async (values: Values) => {
-        setFailure(undefined);
+        failure.clear();
         const result = await login({ account: values.account.trim(), password: values.password,
           countryCode: isPhone ? countryCode : undefined });
         if (result.data) await completeLogin(result.data.token);
-        else setFailure(failureText(result.error));
+        else failure.show(result.error);
       }}
       footer={<>
         <Button block type="submit" color="primary" size="large" loading={isLoading}>{t`Log in`}</Button>
-        <FormError message={failure} />
+        <FormError {...failure.placed} />
       </>}>
       <Form.Item name="account" label={t`E-mail, mobile or account`}
         rules={[{ required: true, message: t`Please enter your e-mail or mobile` }]}>
         <CountryCodeInput withCountryCode={isPhone} autoComplete="username" placeholder={t`E-mail, mobile or account`} />
       </Form.Item>
       <Form.Item name="password" label={t`Password`} rules={rules(i18n).password}>
-        <Input type="password" autoComplete="current-password" placeholder={t`Password`} />
+        <PasswordInput autoComplete="current-password" placeholder={t`Password`} />
       </Form.Item>
     </Form>
   );

@@ -4,7 +4,10 @@ import { Button, Form, Input } from 'antd-mobile';
 import { useLingui } from '@lingui/react/macro';
 import type { AccountType } from '../../api/contract/accounts.ts';
 import { useRegisterMutation } from './authApi.ts';
-import { AccountCodeFields } from './AccountCodeFields.tsx';
+import type { FieldsByCode } from '../../components/form/fieldErrors.ts';
+import { FormError } from '../../components/form/FormError.tsx';
+import { useFormFailure } from '../../components/form/useFormFailure.ts';
+import { AccountCodeFields, accountCodeFieldsByCode } from './AccountCodeFields.tsx';
 import { AccountTypeTabs } from './AccountTypeTabs.tsx';
 import { useCountryCode } from './fields.tsx';
 import { useCompleteLogin } from './useCompleteLogin.ts';
@@ -12,6 +15,10 @@ import { alertDialog } from '../../components/feedback.tsx';
 import { NewPasswordFields } from './NewPasswordFields.tsx';
 
 interface Values { account: string; code: string; password: string; passwordAgain: string; inviteCode?: string; agreed: boolean }
+
+const fieldsByCode: FieldsByCode = {
+  ...accountCodeFieldsByCode, account_exists: 'account', password_weak: 'password', invite_code_invalid: 'inviteCode',
+};
 
 export function RegisterForm({ onLogin }: { onLogin: () => void }) {
   const { t } = useLingui();
@@ -21,6 +28,7 @@ export function RegisterForm({ onLogin }: { onLogin: () => void }) {
   const countryCode = useCountryCode();
   const [register, { isLoading }] = useRegisterMutation();
   const completeLogin = useCompleteLogin();
+  const failure = useFormFailure(form, fieldsByCode);
 
   const showAgreement = () => void alertDialog({
     title: t`User agreement`,
@@ -39,20 +47,24 @@ export function RegisterForm({ onLogin }: { onLogin: () => void }) {
       <AccountTypeTabs value={accountType} onChange={setAccountType} form={form} />
       <Form form={form} layout="vertical" requiredMarkStyle="none"
         initialValues={{ inviteCode: params.get('inviteCode') ?? '', agreed: false }}
+        onValuesChange={failure.onValuesChange}
         onFinish={async (values: Values) => {
+          failure.clear();
           const result = await register({
             accountType, account: values.account.trim(), countryCode: accountType === 'phone' ? countryCode : undefined,
             password: values.password, code: values.code, inviteCode: values.inviteCode?.trim() || undefined,
           });
           if (result.data) await completeLogin(result.data.token);
+          else failure.show(result.error);
         }}
         footer={<>
           <Button block type="submit" color="primary" size="large" loading={isLoading}>{t`Register`}</Button>
+          <FormError {...failure.placed} />
           <div className="auth-links auth-links-center">
             <button type="button" className="link-button" onClick={onLogin}>{t`Already have an account? Log in`}</button>
           </div>
         </>}>
-        <AccountCodeFields form={form} accountType={accountType} purpose="register" />
+        <AccountCodeFields form={form} accountType={accountType} purpose="register" failure={failure} />
         <NewPasswordFields name="password" label={t`Password`} />
         <Form.Item name="inviteCode" label={t`Invitation code (optional)`}>
           <Input placeholder={t`Invitation code (optional)`} maxLength={12} clearable />

@@ -1,34 +1,49 @@
 // gerenziliao: personal data (spec §3): surname, first name, gender, birthday, country, address,
-// phone. Saved through POST /user/appUser/updateKYC.
+// phone. Saved through POST /user/appUser/updateKYC: the fields that changed, and in `clear` the
+// ones the user emptied.
 import { useState } from 'react';
 import { useDispatch } from 'react-redux';
-import { Button, DatePicker, ErrorBlock, Form, Input, Radio, Space, DotLoading } from 'antd-mobile';
+import { Button, ErrorBlock, Form, Input, Radio, Space, DotLoading } from 'antd-mobile';
+import { CloseCircleFill } from 'antd-mobile-icons';
 import { useLingui } from '@lingui/react/macro';
-import { DateTime } from 'luxon';
-import type { PersonalDataBody, UserInfo } from '../../api/contract/accounts.ts';
+import {
+  birthdayAgeYears, birthdayRange, personalDataFields, type PersonalDataBody, type PersonalDataField, type UserInfo,
+} from '../../api/contract/accounts.ts';
 import { PageHeader } from '../../components/PageHeader.tsx';
 import { CountryPicker } from '../../components/CountryPicker.tsx';
+import { FormError } from '../../components/form/FormError.tsx';
+import { useFormFailure } from '../../components/form/useFormFailure.ts';
 import { countries, countryName } from '../../lib/countries.ts';
 import { locales } from '../../lib/locales.ts';
 import { useGetMyUserInfoQuery, useUpdatePersonalDataMutation } from '../auth/authApi.ts';
 import { userInfoReceived } from '../auth/userSlice.ts';
 import { showToast } from '../../components/feedback.tsx';
 import { prepareAccountTexts } from '../auth/accountTexts.ts';
+import { BirthdayField, todayIso } from './BirthdayField.tsx';
+import './personalData.css';
 
-type Values = Omit<PersonalDataBody, 'birthday'> & { birthday?: Date };
+type Values = Partial<Record<PersonalDataField, string>>;
 
-function changedFields(values: Values, user: UserInfo): PersonalDataBody {
-  const next: Record<string, string | undefined> = {
-    ...values,
-    birthday: values.birthday ? DateTime.fromJSDate(values.birthday).toFormat('yyyy-MM-dd') : undefined,
-  };
+/**
+ * What the form changed against the stored user: each field filled with a new value is set, each
+ * field emptied that held a value is cleared. An empty body means nothing changed.
+ */
+export function changedFields(values: Values, user: UserInfo): PersonalDataBody {
   const body: Record<string, string> = {};
-  for (const [key, value] of Object.entries(next)) {
-    const trimmed = typeof value === 'string' ? value.trim() : value;
-    if (trimmed && trimmed !== user[key as keyof UserInfo]) body[key] = trimmed;
+  const clear: PersonalDataField[] = [];
+  for (const field of personalDataFields) {
+    const next = values[field]?.trim() ?? '';
+    const stored = user[field] ?? '';
+    if (next === stored) continue;
+    if (next) body[field] = next;
+    else clear.push(field);
   }
-  return body as PersonalDataBody;
+  return { ...body, ...(clear.length > 0 ? { clear } : {}) } as PersonalDataBody;
 }
+
+const userValues = (user: UserInfo): Values => Object.fromEntries(
+  personalDataFields.map((field) => [field, user[field] ?? undefined]),
+) as Values;
 
 /** The router awaits this before the page shows: its texts. */
 export const prepare = prepareAccountTexts;
@@ -38,9 +53,10 @@ export default function PersonalDataPage() {
   const dispatch = useDispatch();
   const query = useGetMyUserInfoQuery();
   const [update, { isLoading }] = useUpdatePersonalDataMutation();
-  const [pickerOpen, setPickerOpen] = useState<'date' | 'country' | null>(null);
+  const [countryOpen, setCountryOpen] = useState(false);
   const [form] = Form.useForm<Values>();
-  const country = Form.useWatch('country', form);
+  // The server's refusals here concern no one field (invalid_request), so they go under the form.
+  const failure = useFormFailure(form, {});
   const intl = locales.find((locale) => locale.value === i18n.locale)?.intl ?? 'en-US';
   const user = query.data;
 
@@ -54,28 +70,32 @@ export default function PersonalDataPage() {
         <Button color="primary" onClick={() => void query.refetch()}>{t`Retry`}</Button>
       </ErrorBlock></>;
   }
-  const today = new Date();
+  const { min: ageMin, max: ageMax } = birthdayAgeYears;
+  const ageMessage = t`You must be ${ageMin} to ${ageMax} years old.`;
   return (
     <div className="personal-data">
       <PageHeader title={t`Personal data`} fallback="/my" />
-      <Form form={form} layout="horizontal" requiredMarkStyle="none"
-        initialValues={{
-          surname: user.surname ?? '', firstName: user.firstName ?? '', gender: user.gender ?? undefined,
-          birthday: user.birthday ? DateTime.fromFormat(user.birthday, 'yyyy-MM-dd').toJSDate() : undefined,
-          country: user.country ?? undefined, address: user.address ?? '', contactPhone: user.contactPhone ?? '',
-        }}
+      <Form form={form} layout="horizontal" requiredMarkStyle="none" initialValues={userValues(user)}
+        onValuesChange={failure.onValuesChange}
         onFinish={async (values: Values) => {
+          failure.clear();
           const body = changedFields(values, user);
           if (Object.keys(body).length === 0) {
             void showToast(t`Nothing to save.`);
             return;
           }
           const result = await update(body);
-          if (!result.data) return;
+          if (!result.data) {
+            failure.show(result.error);
+            return;
+          }
           dispatch(userInfoReceived(result.data));
           void showToast(t`Saved`);
         }}
-        footer={<Button block type="submit" color="primary" size="large" loading={isLoading}>{t`Save`}</Button>}>
+        footer={<>
+          <Button block type="submit" color="primary" size="large" loading={isLoading}>{t`Save`}</Button>
+          <FormError {...failure.placed} />
+        </>}>
         <Form.Item name="surname" label={t`Surname`} rules={[{ max: 64 }]}>
           <Input placeholder={t`Surname`} autoComplete="family-name" clearable />
         </Form.Item>
@@ -91,17 +111,17 @@ export default function PersonalDataPage() {
             </Space>
           </Radio.Group>
         </Form.Item>
-        <Form.Item name="birthday" label={t`Birthday`} trigger="onConfirm" onClick={() => setPickerOpen('date')}>
-          <DatePicker visible={pickerOpen === 'date'} onClose={() => setPickerOpen(null)}
-            min={new Date(1900, 0, 1)} max={today} title={t`Birthday`} confirmText={t`Confirm`} cancelText={t`Cancel`}>
-            {(value) => (value ? DateTime.fromJSDate(value).toFormat('yyyy-MM-dd') : <span className="placeholder">{t`Choose a date`}</span>)}
-          </DatePicker>
+        <Form.Item name="birthday" label={t`Birthday`} rules={[{
+          validator: async (_rule, value?: string) => {
+            // A date stored before the age limit existed is refused here, under the field.
+            const range = birthdayRange(todayIso());
+            if (value && (value < range.earliest || value > range.latest)) throw new Error(ageMessage);
+          },
+        }]}>
+          <BirthdayField />
         </Form.Item>
-        <Form.Item name="country" label={t`Country`} onClick={() => setPickerOpen('country')}>
-          <button type="button" className="field-button" aria-label={t`Country`}>
-            {country ? countryName(countries.find((item) => item.country_code === country) ?? { country_code: country, english_name: country }, intl)
-              : <span className="placeholder">{t`Choose a country`}</span>}
-          </button>
+        <Form.Item name="country" label={t`Country`}>
+          <CountryField intl={intl} onOpen={() => setCountryOpen(true)} />
         </Form.Item>
         <Form.Item name="address" label={t`Address`} rules={[{ max: 200 }]}>
           <Input placeholder={t`Address`} autoComplete="street-address" clearable />
@@ -111,8 +131,31 @@ export default function PersonalDataPage() {
           <Input placeholder={t`Phone`} inputMode="tel" autoComplete="tel" clearable />
         </Form.Item>
       </Form>
-      <CountryPicker visible={pickerOpen === 'country'} onClose={() => setPickerOpen(null)}
+      <CountryPicker visible={countryOpen} onClose={() => setCountryOpen(false)}
         onSelect={(value) => form.setFieldValue('country', value.country_code)} />
+    </div>
+  );
+}
+
+/** The country as a button opening the picker, and a clear button; a form control. */
+function CountryField({ value, onChange, id, intl, onOpen }: {
+  value?: string; onChange?: (value: string | undefined) => void; id?: string; intl: string; onOpen: () => void;
+}) {
+  const { t } = useLingui();
+  const name = value
+    ? countryName(countries.find((item) => item.country_code === value) ?? { country_code: value, english_name: value }, intl)
+    : undefined;
+  return (
+    <div className="choice-field">
+      <button type="button" id={id} className="field-button" aria-haspopup="dialog"
+        aria-label={name ? `${t`Country`} ${name}` : undefined} onClick={onOpen}>
+        {name ?? <span className="placeholder">{t`Choose a country`}</span>}
+      </button>
+      {value && (
+        <button type="button" className="field-clear" aria-label={t`Clear country`} onClick={() => onChange?.(undefined)}>
+          <CloseCircleFill aria-hidden="true" />
+        </button>
+      )}
     </div>
   );
 }
