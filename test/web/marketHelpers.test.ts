@@ -8,11 +8,13 @@ import {
   sortTickers, tickersFromPayload,
 } from '../../src/features/market/tickers.ts';
 import {
-  directionOf, formatChange, formatChangePercent, formatCompact, formatLocalDateTime, formatPrice,
+  directionOf, formatChange, formatChangePercent, formatCompact, formatLocalDateTime, formatPrice, formatReopening,
 } from '../../src/features/market/format.ts';
 import { formatEpochMs } from '../../src/lib/time.ts';
 import { parseSort } from '../../src/features/market/MarketPage.tsx';
-import { bucketLabel } from '../../src/features/market/DistributionCard.tsx';
+import { bucketDirection, bucketLabel } from '../../src/features/market/DistributionCard.tsx';
+import { searchWords } from '../../src/features/market/marketSearch.ts';
+import { distributionBounds, priceDistribution } from '../../src/api/contract/marketDistribution.ts';
 import { candlePeriodOf, chartPeriods, toBar } from '../../src/features/kline/chartData.ts';
 
 function ticker(symbol: string, fields: Partial<Ticker> = {}): Ticker {
@@ -172,10 +174,67 @@ describe('display formats', () => {
     for (const ms of [0, 1_795_331_505_062, Date.UTC(2026, 0, 2, 3, 4, 5)]) expect(formatLocalDateTime(ms)).toBe(formatEpochMs(ms, 'isoDateTime'));
   });
 
-  it('labels the distribution buckets by their bounds', () => {
+  it('labels the distribution buckets by their bounds, and colours them by their side of zero', () => {
     expect(bucketLabel({ fromPercent: null, toPercent: -7, count: 0 })).toBe('<-7');
     expect(bucketLabel({ fromPercent: -3, toPercent: 0, count: 0 })).toBe('-3~0');
+    expect(bucketLabel({ fromPercent: 0, toPercent: 0, count: 0 })).toBe('0');
     expect(bucketLabel({ fromPercent: 7, toPercent: null, count: 0 })).toBe('≥7');
+    expect(distributionBounds.map(([fromPercent, toPercent]) => bucketDirection({ fromPercent, toPercent, count: 0 })))
+      .toEqual(['down', 'down', 'down', 'down', 'flat', 'up', 'up', 'up', 'up']);
+  });
+
+  it('says when a closed market reopens as a weekday and a time in the language', () => {
+    const sunday = Date.UTC(2026, 5, 7, 22);
+    expect(formatReopening(sunday, 'en-US')).toMatch(/^(Sun|Mon) \d{1,2}:00\s(AM|PM)$/);
+    expect(formatReopening(sunday, 'es-ES')).toMatch(/^(dom|lun), \d{2}:00$/);
+  });
+});
+
+describe('the rise-and-fall distribution', () => {
+  const changes = ['-8.10', '-3.00', '-0.01', '0.00', '0.00', '0.01', '2.99', '3.00', '7.00'];
+  const open = changes.map((changePercent, index) => ticker(`M${index}USDT`, { changePercent24h: changePercent }));
+  const closedMarkets = [ticker('XAUUSD', { changePercent24h: '0.00', open: false }), ticker('EURUSD', { changePercent24h: '1.20', open: false })];
+
+  it('leaves closed markets out, gives flat ones their own bar, and each colour adds up to its count', () => {
+    const distribution = priceDistribution([...open, ...closedMarkets], 5);
+    expect(distribution).toMatchObject({ rising: 4, falling: 3, flat: 2, closed: 2, time: 5 });
+    expect(distribution.buckets.map((bucket) => bucket.count)).toEqual([1, 0, 0, 2, 2, 2, 1, 0, 1]);
+    const sum = (direction: string) => distribution.buckets.filter((bucket) => bucketDirection(bucket) === direction)
+      .reduce((total, bucket) => total + bucket.count, 0);
+    expect({ up: sum('up'), flat: sum('flat'), down: sum('down') })
+      .toEqual({ up: distribution.rising, flat: distribution.flat, down: distribution.falling });
+  });
+});
+
+describe('market search', () => {
+  const markets = [btc, eth, gold, euro,
+    ticker('XAGUSD', { class: 'metal' }), ticker('USDJPY', { class: 'forex', base: 'USD', quote: 'JPY', displayName: 'USD/JPY' })];
+  const search = (query: string, shownName = (symbol: string): string | undefined => (symbol === 'XAUUSD' ? 'Oro' : undefined)) =>
+    symbols(filterTickers(markets, 'all', query, [], (item) => searchWords(item, shownName(item.symbol))));
+
+  it('finds markets by their names and aliases in every language, not only their codes', () => {
+    expect(search('gold')).toEqual(['XAUUSD']);
+    expect(search('oro')).toEqual(['XAUUSD']);
+    expect(search('금')).toEqual(['XAUUSD']);
+    expect(search('ทองคำ')).toEqual(['XAUUSD']);
+    expect(search('Vang')).toEqual(['XAUUSD']);
+    expect(search('bitcoin')).toEqual(['BTCUSDT']);
+    expect(search('비트코인')).toEqual(['BTCUSDT']);
+    expect(search('比特币')).toEqual(['BTCUSDT']);
+    expect(search('Euro')).toEqual(['EURUSD']);
+    expect(search('yen')).toEqual(['USDJPY']);
+    expect(search('円')).toEqual(['USDJPY']);
+    expect(search('dolar')).toEqual(['XAUUSD', 'EURUSD', 'XAGUSD', 'USDJPY']);
+    expect(search('btc/usdt')).toEqual(['BTCUSDT']);
+    expect(search('nothing like it')).toEqual([]);
+    // Names match from the start of a word: "eth" is not found inside "tether".
+    expect(search('eth')).toEqual(['ETHUSDT']);
+    expect(search('tether')).toEqual(['BTCUSDT', 'ETHUSDT']);
+    expect(search('japanese yen', (symbol) => (symbol === 'USDJPY' ? 'Japanese yen' : undefined))).toEqual(['USDJPY']);
+  });
+
+  it('finds a market by the name it shows in the current language', () => {
+    expect(search('Goldilocks', (symbol) => (symbol === 'ETHUSDT' ? 'Goldilocks' : undefined))).toEqual(['ETHUSDT']);
   });
 });
 

@@ -1,20 +1,34 @@
 // The rise-and-fall distribution: how many markets rose, stayed flat or fell over 24 h, and a bar
-// per change bucket (plain SVG, no chart library). Buckets below zero are drawn in the falling
-// colour, the rest in the rising one.
+// per change bucket (plain SVG, no chart library): falling buckets in the falling colour, the flat
+// one grey, rising ones in the rising colour, so each colour's bars add up to its count. Closed
+// markets are not counted (their change is their last session's). When the call fails (offline),
+// the card shows the distribution of the last ticker list saved on the device, with its age.
 import { useLingui } from '@lingui/react/macro';
-import type { PriceDistribution } from '../../api/contract/market.ts';
+import type { PriceDistribution, Ticker } from '../../api/contract/market.ts';
+import { isPointBucket, priceDistribution } from '../../api/contract/marketDistribution.ts';
+import { useOnline } from '../../components/OfflineBanner.tsx';
+import { formatAge } from '../../lib/age.ts';
+import { intlOf } from './format.ts';
+import { useServerNow } from './MarketStates.tsx';
 import { useDistribution } from './useMarketData.ts';
 
 type Bucket = PriceDistribution['buckets'][number];
 
-/** "<-7", "-7~-5", …, ">7" (percent). */
+/** "<-7", "-7~-5", …, "0", …, "≥7" (percent). */
 export function bucketLabel(bucket: Bucket): string {
   if (bucket.fromPercent === null) return `<${bucket.toPercent}`;
   if (bucket.toPercent === null) return `≥${bucket.fromPercent}`;
+  if (isPointBucket(bucket)) return `${bucket.fromPercent}`;
   return `${bucket.fromPercent}~${bucket.toPercent}`;
 }
 
-const chart = { width: 320, height: 132, top: 18, bottom: 20, gap: 8 };
+/** The bar colour of a bucket: below zero falls, exactly zero is flat, above rises. */
+export function bucketDirection(bucket: Bucket): 'up' | 'flat' | 'down' {
+  if (isPointBucket(bucket) && bucket.fromPercent === 0) return 'flat';
+  return bucket.toPercent !== null && bucket.toPercent <= 0 ? 'down' : 'up';
+}
+
+const chart = { width: 320, height: 132, top: 18, bottom: 20, gap: 6 };
 
 export function DistributionBars({ distribution }: { distribution: PriceDistribution }) {
   const { t } = useLingui();
@@ -31,10 +45,9 @@ export function DistributionBars({ distribution }: { distribution: PriceDistribu
           const height = Math.max(2, (bucket.count / most) * plotHeight);
           const x = index * slot + chart.gap / 2;
           const y = chart.top + plotHeight - height;
-          const falls = bucket.toPercent !== null && bucket.toPercent <= 0;
           return (
             <g key={bucketLabel(bucket)}>
-              <rect x={x} y={y} width={slot - chart.gap} height={height} rx="3" className={falls ? 'bar-down' : 'bar-up'} />
+              <rect x={x} y={y} width={slot - chart.gap} height={height} rx="3" className={`bar-${bucketDirection(bucket)}`} />
               <text x={x + (slot - chart.gap) / 2} y={y - 4} textAnchor="middle" className="bar-count">{bucket.count}</text>
               <text x={x + (slot - chart.gap) / 2} y={chart.height - 6} textAnchor="middle" className="bar-label">{bucketLabel(bucket)}</text>
             </g>
@@ -55,14 +68,32 @@ export function DistributionBars({ distribution }: { distribution: PriceDistribu
   );
 }
 
-export function DistributionCard() {
-  const { t } = useLingui();
+/**
+ * `saved` is the ticker list the page shows and the time of its newest tick: the fallback when
+ * the distribution cannot be fetched.
+ */
+export function DistributionCard({ saved }: { saved?: { tickers: readonly Ticker[]; asOfMs: number } }) {
+  const { t, i18n } = useLingui();
   const query = useDistribution();
+  const online = useOnline();
+  const nowMs = useServerNow();
+  const fallback = !query.data && query.isError && saved && saved.tickers.length > 0
+    ? priceDistribution(saved.tickers, saved.asOfMs) : undefined;
+  const distribution = query.data ?? fallback;
+  // Data that may be old (offline, a failed refresh, or the saved list) says how old.
+  const age = distribution && (!online || query.isError) ? formatAge(distribution.time, nowMs, intlOf(i18n.locale)) : undefined;
+  const closed = distribution?.closed ?? 0;
   return (
     <section className="distribution" aria-labelledby="distribution-title">
       <h2 id="distribution-title">{t`Rise and fall distribution`} <small>{t`24h change, %`}</small></h2>
-      {query.data ? <DistributionBars distribution={query.data} />
+      {distribution ? <DistributionBars distribution={distribution} />
         : <p className="distribution-empty">{query.isError ? t`Not available right now.` : t`Loading...`}</p>}
+      {(closed > 0 || age) && (
+        <p className="distribution-note">
+          {closed > 0 && <span>{t`Closed markets not counted: ${closed}`}</span>}
+          {age && <span data-testid="distribution-age">{t`Updated ${age}`}</span>}
+        </p>
+      )}
     </section>
   );
 }

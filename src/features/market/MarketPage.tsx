@@ -1,17 +1,21 @@
 // /hangqing, the market tab: the rise-and-fall distribution, then every symbol by class (all,
-// crypto, metals, forex, favourites) with search, sorting and pull to refresh. The tab and the
-// order live in the address (?tab=crypto&sort=change-desc), so back and the home page's "More"
-// links land on the same view. Offline, the saved list shows with its age.
+// crypto, metals, forex, favourites) with search (codes, names and aliases in every language),
+// sorting and pull to refresh. The tab and the order live in the address
+// (?tab=crypto&sort=change-desc), so back and the home page's "More" links land on the same view.
+// Offline, the saved list and its distribution show with their age.
 import { useMemo, useState } from 'react';
 import { useSearchParams } from 'react-router-dom';
 import { PullToRefresh } from 'antd-mobile';
 import { useLingui } from '@lingui/react/macro';
 import type { MessageDescriptor } from '@lingui/core';
+import type { Ticker } from '../../api/contract/market.ts';
 import { msg } from '@lingui/core/macro';
 import { DistributionCard } from './DistributionCard.tsx';
 import { FailedNotice, LoadingRows, StaleNotice } from './MarketStates.tsx';
 import { TickerRow } from './TickerRow.tsx';
+import { marketNames } from './assets.ts';
 import { intlOf } from './format.ts';
+import { searchWords } from './marketSearch.ts';
 import {
   filterTickers, isMarketTab, isSortKey, marketTabs, nextSort, sortTickers, type MarketTab, type SortKey, type SortOrder,
 } from './tickers.ts';
@@ -68,8 +72,14 @@ export default function MarketPage() {
   const { favourites, toggle } = useFavourites();
   const intl = intlOf(i18n.locale);
 
-  const rows = useMemo(() => sortTickers(filterTickers(view.tickers ?? [], tab, query, favourites), order),
-    [view.tickers, tab, query, favourites, order]);
+  const rows = useMemo(() => {
+    const wordsOf = (ticker: Ticker) => {
+      const name = marketNames[ticker.symbol];
+      return searchWords(ticker, name ? i18n._(name) : undefined);
+    };
+    return sortTickers(filterTickers(view.tickers ?? [], tab, query, favourites, wordsOf), order);
+  }, [view.tickers, tab, query, favourites, order, i18n, t]);
+  const closedCount = (view.tickers ?? []).filter((ticker) => !ticker.open).length;
 
   const update = (changes: Record<string, string | undefined>) => {
     const next = new URLSearchParams(params);
@@ -94,7 +104,7 @@ export default function MarketPage() {
       </header>
       <PullToRefresh onRefresh={refresh} pullingText={t`Pull to refresh`} canReleaseText={t`Release to refresh`}
         refreshingText={t`Loading...`} completeText={t`Updated`}>
-        <DistributionCard />
+        <DistributionCard saved={view.tickers && { tickers: view.tickers, asOfMs: view.asOfMs }} />
         <div className="market-tools">
           <div className="market-tabs" role="tablist" aria-label={t`Market classes`}>
             {marketTabs.map((key) => (
@@ -109,14 +119,20 @@ export default function MarketPage() {
             placeholder={t`Search markets`} aria-label={t`Search markets`} maxLength={20} enterKeyHint="search" />
         </div>
         {view.stale && <StaleNotice asOfMs={view.asOfMs} offline={view.offline} />}
+        {closedCount > 0 && (tab === 'all' || tab === 'metal' || tab === 'forex') && (
+          <p className="closed-note">{t`Closed markets show the figures of their last 24 hours of trading.`}</p>
+        )}
         <div className="market-columns">
           <span className="column-name">
             <SortButton sortKey="name" order={order} onSort={sortBy} />
             <span aria-hidden="true"> / </span>
             <SortButton sortKey="volume" order={order} onSort={sortBy} />
           </span>
-          <SortButton sortKey="price" order={order} onSort={sortBy} />
-          <SortButton sortKey="change" order={order} onSort={sortBy} />
+          <span className="column-price">
+            <SortButton sortKey="price" order={order} onSort={sortBy} />
+            <span aria-hidden="true"> / </span>
+            <SortButton sortKey="change" order={order} onSort={sortBy} />
+          </span>
         </div>
         <div id="market-list" role="tabpanel" aria-label={i18n._(tabTitles[tab])}>
           {view.loading && <LoadingRows label={t`Loading markets`} />}

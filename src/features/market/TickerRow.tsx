@@ -1,13 +1,17 @@
-// One market row: name (with volume and a "closed" badge), last price that flashes when it
-// changes, and the 24 h change. The row opens the chart; the star, when shown, sits beside the
-// link so the two controls are never nested.
+// One market row: the market's mark, its pair with its full name and volume, the last price that
+// flashes when it changes, and the 24 h change; a closed market says so and when it reopens, below
+// its last session's figures. The row opens the chart; the star, when shown, sits beside the link
+// so the two controls are never nested. On a narrow phone the name gives way (the full name
+// first, then the quote currency, each cut with an ellipsis but whole for screen readers); the
+// price, the volume and the change are never cut (market.css).
 import { useEffect, useRef, useState } from 'react';
 import { Link } from 'react-router-dom';
 import { useLingui } from '@lingui/react/macro';
 import type { Ticker } from '../../api/contract/market.ts';
 import { compareDecimals } from './tickers.ts';
 import './market.css';
-import { directionOf, formatChangePercent, formatCompact, tickerPrice, type Direction } from './format.ts';
+import { directionOf, formatChangePercent, formatCompact, formatReopening, tickerPrice, type Direction } from './format.ts';
+import { markOf, marketNames } from './assets.ts';
 
 export const flashMs = 800;
 
@@ -46,27 +50,48 @@ export function StarButton({ ticker, starred, onToggle }: { ticker: Ticker; star
   );
 }
 
+/** The market's mark: a coloured disc with its sign, decoration only (the row names the market). */
+export function MarketMark({ ticker }: { ticker: Ticker }) {
+  const mark = markOf(ticker.symbol, ticker.base);
+  return <span className="market-mark" style={{ backgroundColor: mark.colour }} aria-hidden="true">{mark.sign}</span>;
+}
+
+/** "Closed — reopens Sun 11:00 PM", or "Closed" when the server does not say when. */
+export function useClosedText(ticker: Ticker, intl: string): string | undefined {
+  const { t } = useLingui();
+  if (ticker.open) return undefined;
+  if (ticker.reopensAt === undefined) return t`Closed`;
+  const time = formatReopening(ticker.reopensAt, intl);
+  return t`Closed — reopens ${time}`;
+}
+
 export function TickerRow({ ticker, intl, star }: {
   ticker: Ticker;
   intl: string;
   star?: { starred: boolean; onToggle: (symbol: string) => void };
 }) {
-  const { t } = useLingui();
+  const { t, i18n } = useLingui();
   const flash = useFlash(ticker.last);
   const volume = formatCompact(ticker.quoteVolume24h, intl);
+  const name = marketNames[ticker.symbol];
+  const closed = useClosedText(ticker, intl);
   return (
     <li className="ticker-row" data-symbol={ticker.symbol}>
       {star && <StarButton ticker={ticker} starred={star.starred} onToggle={star.onToggle} />}
       <Link className="ticker-link" to={`/kline?symbol=${encodeURIComponent(ticker.symbol)}`}>
+        <MarketMark ticker={ticker} />
         <span className="ticker-name">
           <span className="ticker-pair">
             <strong>{ticker.base}</strong><span className="ticker-quote">/{ticker.quote}</span>
-            {!ticker.open && <span className="closed-badge">{t`Closed`}</span>}
           </span>
-          <span className="ticker-volume">{t`Vol ${volume}`}</span>
+          <span className="ticker-detail">
+            {name && <span className="ticker-full-name">{i18n._(name)}</span>}
+            <span className="ticker-volume">{t`Vol ${volume}`}</span>
+          </span>
         </span>
         <span className={`ticker-price${flash ? ` flash-${flash}` : ''}`} data-testid="ticker-price">{tickerPrice(ticker, intl)}</span>
         <ChangeBadge percent={ticker.changePercent24h} intl={intl} />
+        {closed && <span className="ticker-closed" data-testid="ticker-closed">{closed}</span>}
       </Link>
     </li>
   );

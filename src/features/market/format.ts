@@ -24,6 +24,21 @@ export const formatChange = (change: string, precision: number, intl: string) =>
 
 export { formatCompact, intlOf };
 
+const reopeningFormats = new Map<string, Intl.DateTimeFormat>();
+
+/**
+ * When a closed market reopens, on this device's clock in the user's language: a weekday and a
+ * time ("Sun 11:00 PM", "dom, 23:00"), enough for a reopening at most two days away.
+ */
+export function formatReopening(ms: number, intl: string): string {
+  let format = reopeningFormats.get(intl);
+  if (!format) {
+    format = new Intl.DateTimeFormat(intl, { weekday: 'short', hour: 'numeric', minute: '2-digit' });
+    reopeningFormats.set(intl, format);
+  }
+  return format.format(ms);
+}
+
 /** Decimals a volume string carries, for the chart's volume axis. */
 export const decimalsOf = (value: string) => value.split('.')[1]?.length ?? 0;
 

@@ -42,14 +42,30 @@ export function nextSort(current: SortOrder | undefined, key: SortKey): SortOrde
   return { key, direction: key === 'name' ? 'asc' : 'desc' };
 }
 
-const normalise = (text: string) => text.toUpperCase().replace(/[^A-Z0-9]/g, '');
+/**
+ * Text as the search compares it: without accents, case, spaces or punctuation, in any script
+ * ("Dólar" and "dolar", "BTC/USDT" and "btcusdt" compare equal). Marks are dropped from both sides
+ * alike, so Thai, Vietnamese and kana still match their own spelling.
+ */
+export const normaliseSearch = (text: string) =>
+  text.normalize('NFKD').replace(/\p{M}/gu, '').toLowerCase().replace(/[^\p{L}\p{N}]/gu, '');
 
-/** The rows of a tab matching a search ("btc", "btc/usdt", "usd" all match BTC/USDT). */
-export function filterTickers(tickers: readonly Ticker[], tab: MarketTab, query: string, favourites: readonly string[]): Ticker[] {
-  const needle = normalise(query);
+/**
+ * The rows of a tab matching a search: a code anywhere in the symbol ("btc", "btc/usdt", "usd" all
+ * match BTC/USDT), or the start of one of the market's names or of a word in it ("bit", "dólar",
+ * "australian" or "australian dollar"), which `wordsOf` gives (see marketSearch.ts). Names match
+ * from a word's start so that "eth" does not find every market quoted in tether.
+ */
+export function filterTickers(tickers: readonly Ticker[], tab: MarketTab, query: string, favourites: readonly string[],
+  wordsOf?: (ticker: Ticker) => readonly string[]): Ticker[] {
+  const needle = normaliseSearch(query);
+  const startsName = (name: string) =>
+    normaliseSearch(name).startsWith(needle) || name.split(/\s+/).some((word) => normaliseSearch(word).startsWith(needle));
   return tickers.filter((ticker) => {
     if (tab === 'favourites' ? !favourites.includes(ticker.symbol) : tab !== 'all' && ticker.class !== tab) return false;
-    return !needle || normalise(ticker.symbol).includes(needle) || normalise(ticker.displayName).includes(needle);
+    if (!needle) return true;
+    return normaliseSearch(ticker.symbol).includes(needle) || normaliseSearch(ticker.displayName).includes(needle)
+      || (wordsOf?.(ticker) ?? []).some(startsName);
   });
 }
 
