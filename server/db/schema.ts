@@ -2,7 +2,8 @@
 // (`npm run db:generate`) and applied at start on PGlite or PostgreSQL.
 import { sql } from 'drizzle-orm';
 import {
-  bigserial, bigint, boolean, index, integer, pgTable, primaryKey, text, timestamp, uniqueIndex, varchar,
+  bigserial, bigint, boolean, check, foreignKey, index, integer, numeric, pgTable, primaryKey, smallint, text, timestamp,
+  unique, uniqueIndex, varchar,
 } from 'drizzle-orm/pg-core';
 
 const createdAt = () => timestamp('created_at', { withTimezone: true, mode: 'date' }).notNull().defaultNow();
@@ -110,3 +111,126 @@ export const requestReplayKeys = pgTable('request_replay_keys', {
   digest: varchar('digest', { length: 22 }).primaryKey(),
   expiresAt: timestamp('expires_at', { withTimezone: true, mode: 'date' }).notNull(),
 }, (t) => [index('request_replay_keys_expires_idx').on(t.expiresAt)]);
+
+// ─── Ledger (server/domain/ledger) ────────────────────────────────────────────────────────────
+// Double-entry accounts and immutable transfers after TigerBeetle's data model. Every amount and
+// balance is an integer of atomic units (10^-scale of the asset) stored as NUMERIC(38,0): BIGINT
+// overflows at 9.2 ETH with 18 decimals, while 38 digits hold 10^20 ETH, far above any real
+// balance. Drizzle reads them as `bigint`; no binary float ever holds an amount. The trigger that
+// makes ledger_transfers append-only is written by hand in migration 0003 (drizzle-kit does not
+// model triggers).
+
+/** An amount or a running total in atomic units: NUMERIC(38,0), read as bigint. */
+const atomic = (name: string) => numeric(name, { precision: 38, scale: 0, mode: 'bigint' });
+
+/** Currencies the ledger holds, with their scale (decimal places) and per-transfer ceiling. */
+export const ledgerAssets = pgTable('ledger_assets', {
+  /** The currency code shown to users and used on the wire ("USDT"). */
+  code: varchar('code', { length: 12 }).primaryKey(),
+  name: varchar('name', { length: 64 }).notNull(),
+  /** Decimal places of one atomic unit: 6 for USDT (1 = 0.000001 USDT), 18 for ETH. */
+  scale: smallint('scale').notNull(),
+  /** No single transfer may move more: a guard against amounts scaled twice by a caller's bug. */
+  transferAmountMax: atomic('transfer_amount_max').notNull(),
+  createdAt: createdAt(),
+}, (t) => [
+  check('ledger_assets_scale_range', sql`${t.scale} between 0 and 18`),
+  check('ledger_assets_code_format', sql`${t.code} ~ '^[A-Z0-9]{2,12}$'`),
+  check('ledger_assets_transfer_amount_max_positive', sql`${t.transferAmountMax} > 0`),
+]);
+
+/**
+ * One account per (ledger, owner, asset, kind, shard). `ledger` 1 is real money and 2 the demo
+ * (simulated) funds: transfers never cross ledgers. User accounts have an owner and shard 0;
+ * system accounts (clearing, fees, house, expenses) have no owner and are split into shards so
+ * that the row lock of a busy system account does not serialise every writer. The four running
+ * totals are TigerBeetle's; the balance is credits - debits. `entry_count` and `chain_head` are
+ * the account's hash chain over its transfers (see server/domain/ledger/chain.ts).
+ */
+export const ledgerAccounts = pgTable('ledger_accounts', {
+  id: bigserial('id', { mode: 'bigint' }).primaryKey(),
+  ledger: smallint('ledger').notNull(),
+  ownerUserId: bigint('owner_user_id', { mode: 'bigint' }).references(() => users.id),
+  asset: varchar('asset', { length: 12 }).notNull().references(() => ledgerAssets.code),
+  kind: varchar('kind', { length: 24 }).notNull(),
+  shard: smallint('shard').notNull().default(0),
+  /** A user's holding: it can never be spent below zero (credits cover debits, pending included). */
+  debitsMustNotExceedCredits: boolean('debits_must_not_exceed_credits').notNull(),
+  /** A user's debt (loan): it can never be repaid beyond what is owed. */
+  creditsMustNotExceedDebits: boolean('credits_must_not_exceed_debits').notNull(),
+  debitsPending: atomic('debits_pending').notNull().default(sql`0`),
+  debitsPosted: atomic('debits_posted').notNull().default(sql`0`),
+  creditsPending: atomic('credits_pending').notNull().default(sql`0`),
+  creditsPosted: atomic('credits_posted').notNull().default(sql`0`),
+  entryCount: bigint('entry_count', { mode: 'bigint' }).notNull().default(sql`0`),
+  /** SHA-256 (hex) of the account's latest entry; 64 zeros before the first. */
+  chainHead: varchar('chain_head', { length: 64 }).notNull(),
+  createdAt: createdAt(),
+}, (t) => [
+  unique('ledger_accounts_key').on(t.ledger, t.ownerUserId, t.asset, t.kind, t.shard).nullsNotDistinct(),
+  // Lets a transfer's foreign keys require that both of its accounts share its ledger and asset.
+  unique('ledger_accounts_id_ledger_asset_key').on(t.id, t.ledger, t.asset),
+  index('ledger_accounts_owner_idx').on(t.ownerUserId),
+  check('ledger_accounts_ledger_known', sql`${t.ledger} in (1, 2)`),
+  check('ledger_accounts_demo_kind_in_demo_ledger', sql`${t.kind} <> 'demo' or ${t.ledger} = 2`),
+  check('ledger_accounts_system_unsharded_owner', sql`${t.ownerUserId} is null or ${t.shard} = 0`),
+  check('ledger_accounts_totals_not_negative', sql`${t.debitsPending} >= 0 and ${t.debitsPosted} >= 0 and ${t.creditsPending} >= 0 and ${t.creditsPosted} >= 0`),
+  // The balance limits again, below the code that enforces them: the last line of defence.
+  check('ledger_accounts_debits_within_credits',
+    sql`not ${t.debitsMustNotExceedCredits} or ${t.debitsPending} + ${t.debitsPosted} <= ${t.creditsPosted}`),
+  check('ledger_accounts_credits_within_debits',
+    sql`not ${t.creditsMustNotExceedDebits} or ${t.creditsPending} + ${t.creditsPosted} <= ${t.debitsPosted}`),
+]);
+
+/**
+ * Immutable transfers (append-only: a trigger refuses UPDATE, DELETE and TRUNCATE). `id` is the
+ * caller's idempotency key. `phase` is 'single' (posted at once), 'pending' (reserves), or 'post'
+ * / 'void' resolving the pending transfer `pending_id` (unique: a pending resolves once). Each
+ * side records the account's entry number, balance after and chain hash, so a user's ledger
+ * entries are read from here and never written separately.
+ */
+export const ledgerTransfers = pgTable('ledger_transfers', {
+  id: varchar('id', { length: 64 }).primaryKey(),
+  /** Insertion order; within one account it is the order of the account's entries. */
+  seq: bigserial('seq', { mode: 'bigint' }).notNull(),
+  ledger: smallint('ledger').notNull(),
+  asset: varchar('asset', { length: 12 }).notNull(),
+  debitAccountId: bigint('debit_account_id', { mode: 'bigint' }).notNull(),
+  creditAccountId: bigint('credit_account_id', { mode: 'bigint' }).notNull(),
+  amount: atomic('amount').notNull(),
+  kind: varchar('kind', { length: 32 }).notNull(),
+  phase: varchar('phase', { length: 8 }).notNull(),
+  pendingId: varchar('pending_id', { length: 64 }),
+  /** The business object the transfer belongs to ("withdrawal:42"). */
+  reference: varchar('reference', { length: 64 }).notNull(),
+  remark: varchar('remark', { length: 200 }),
+  createdAt: timestamp('created_at', { withTimezone: true, mode: 'date' }).notNull(),
+  debitEntryNo: bigint('debit_entry_no', { mode: 'bigint' }).notNull(),
+  creditEntryNo: bigint('credit_entry_no', { mode: 'bigint' }).notNull(),
+  /** Posted balance (credits - debits) of each account after this transfer. */
+  debitBalanceAfter: atomic('debit_balance_after').notNull(),
+  creditBalanceAfter: atomic('credit_balance_after').notNull(),
+  debitChainHash: varchar('debit_chain_hash', { length: 64 }).notNull(),
+  creditChainHash: varchar('credit_chain_hash', { length: 64 }).notNull(),
+}, (t) => [
+  uniqueIndex('ledger_transfers_seq_key').on(t.seq),
+  uniqueIndex('ledger_transfers_pending_id_key').on(t.pendingId).where(sql`${t.pendingId} is not null`),
+  index('ledger_transfers_debit_idx').on(t.debitAccountId, t.seq),
+  index('ledger_transfers_credit_idx').on(t.creditAccountId, t.seq),
+  index('ledger_transfers_reference_idx').on(t.reference),
+  foreignKey({
+    name: 'ledger_transfers_debit_account_fk',
+    columns: [t.debitAccountId, t.ledger, t.asset],
+    foreignColumns: [ledgerAccounts.id, ledgerAccounts.ledger, ledgerAccounts.asset],
+  }),
+  foreignKey({
+    name: 'ledger_transfers_credit_account_fk',
+    columns: [t.creditAccountId, t.ledger, t.asset],
+    foreignColumns: [ledgerAccounts.id, ledgerAccounts.ledger, ledgerAccounts.asset],
+  }),
+  foreignKey({ name: 'ledger_transfers_pending_fk', columns: [t.pendingId], foreignColumns: [t.id] }),
+  check('ledger_transfers_amount_positive', sql`${t.amount} > 0`),
+  check('ledger_transfers_accounts_differ', sql`${t.debitAccountId} <> ${t.creditAccountId}`),
+  check('ledger_transfers_phase_known', sql`${t.phase} in ('single', 'pending', 'post', 'void')`),
+  check('ledger_transfers_pending_id_iff_resolution', sql`(${t.phase} in ('post', 'void')) = (${t.pendingId} is not null)`),
+]);

@@ -1,8 +1,9 @@
-// Seed data for a fresh install: system settings, and a demo account when asked for.
+// Seed data for a fresh install: system settings, the ledger's assets, and a demo account when asked for.
 import { eq } from 'drizzle-orm';
 import { systemSettings, users } from './schema.ts';
 import type { Db } from './client.ts';
 import { hashPassword } from '../domain/passwords.ts';
+import { seedLedgerAssets } from '../domain/ledger/assets.ts';
 
 export const demoAccount = { email: 'demo@bourse.local', password: 'Demo2026pass' } as const;
 
@@ -15,6 +16,8 @@ export async function seed(db: Db, options: { demo: boolean }) {
   for (const [key, value] of Object.entries(defaultSettings)) {
     await db.insert(systemSettings).values({ key, value }).onConflictDoNothing();
   }
+  // The currencies the ledger holds (USDT, USDC, BTC, ETH with their scales and limits).
+  await seedLedgerAssets(db);
   if (!options.demo) return undefined;
   const [existing] = await db.select({ id: users.id }).from(users).where(eq(users.email, demoAccount.email)).limit(1);
   if (!existing) {

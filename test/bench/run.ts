@@ -8,6 +8,9 @@
 //     replay store's rows and bytes after 10 000 encrypted POSTs (test/bench/replayStore.ts).
 //  4. Password-login latency p50/p99 through the real protocol (encrypted body over HTTP), on
 //     embedded PGlite and, when BENCH_DATABASE_URL or TEST_DATABASE_URL is set, on PostgreSQL.
+//  5. Ledger transfers per second on PostgreSQL with 8 connections, single and 100 per batch,
+//     beside pgbench TPS in the same run (test/bench/ledger.ts). Budget: ≥ 1.0× pgbench.
+//     `BENCH_ONLY=ledger` runs only this part (no build).
 //  Last, market ticks to 1 000 and 5 000 WebSocket clients (test/bench/realtime.ts): p50/p99
 //     tick-to-client latency, server CPU and RSS. Budget: p99 ≤ 50 ms at 5 000 clients.
 import { execFileSync } from 'node:child_process';
@@ -30,6 +33,7 @@ import { homeScreenFiles } from './homeScreen.ts';
 import { webBench } from './lighthouse.ts';
 import { printReplayStore, replayStoreFootprint } from './replayStore.ts';
 import { firstStart, printFirstStart } from './firstStart.ts';
+import { ledgerBench } from './ledger.ts';
 
 const root = path.resolve(import.meta.dirname, '../..');
 
@@ -101,6 +105,10 @@ async function loginLatency(kind: 'pglite' | 'postgres', databaseUrl?: string) {
 }
 
 const only = process.env.BENCH_ONLY;
+if (only === 'ledger') {
+  await ledgerBench();
+  process.exit(0);
+}
 const js = homeScreenJs();
 console.log(`home screen JS: ${js.files.length} files, ${(js.rawBytes / 1024).toFixed(1)} kB raw, `
   + `${(js.brotliBytes / 1024).toFixed(1)} kB brotli (budget 120 kB)`);
@@ -117,6 +125,8 @@ if (postgresUrl) {
 } else {
   console.log('login latency on PostgreSQL: skipped (set BENCH_DATABASE_URL or TEST_DATABASE_URL)');
 }
+
+await ledgerBench();
 
 const candles = await candleQueryLatency();
 console.log(`candle history on PGlite: p50 ${candles.p50.toFixed(1)} ms, p99 ${candles.p99.toFixed(1)} ms `

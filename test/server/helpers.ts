@@ -92,9 +92,10 @@ function uniqueSuffix() {
   return `${process.pid}_${randomBytes(6).toString('hex')}`;
 }
 
-interface OpenedDatabase { database: Database; drop(): Promise<void> }
+export interface OpenedDatabase { database: Database; drop(): Promise<void> }
 
-async function openTestDatabase(kind: DatabaseKind): Promise<OpenedDatabase> {
+/** A fresh migrated database of `kind` (not seeded), and how to drop it. */
+export async function openTestDatabase(kind: DatabaseKind): Promise<OpenedDatabase> {
   if (kind === 'pglite') {
     try {
       return { database: await openDatabase({ pgliteLoadDataDir: await templateOfWorker() }), drop: async () => {} };

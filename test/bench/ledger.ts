@@ -1,0 +1,141 @@
+// Ledger throughput on PostgreSQL (DESIGN §8: ≥ 1.0× pgbench TPS in the same run): transfers per
+// second through postTransfers with 8 connections, one transfer per batch and 100 per batch,
+// beside pgbench's TPC-B-like TPS (8 clients, scale 10) measured just before on the same server.
+// Single transfers pick random pairs of 10 000 funded user accounts; each batching worker draws
+// its 100 from its own eighth of them, as independent settlement jobs would, so batches do not
+// queue on each other's row locks. Printed, never asserted.
+import { execFileSync } from 'node:child_process';
+import pg from 'pg';
+import { openDatabase, type Database } from '../../server/db/client.ts';
+import { seed } from '../../server/db/seed.ts';
+import { users } from '../../server/db/schema.ts';
+import { openAccounts, systemShard } from '../../server/domain/ledger/accounts.ts';
+import { postTransfers } from '../../server/domain/ledger/transfers.ts';
+import type { NewTransferRequest } from '../../server/domain/ledger/rules.ts';
+import { verifyLedger } from '../../server/domain/ledger/verify.ts';
+
+const connections = 8;
+const accountCount = Number(process.env.BENCH_LEDGER_ACCOUNTS ?? 10_000);
+const durationMs = Number(process.env.BENCH_LEDGER_SECONDS ?? 10) * 1000;
+
+async function withAdmin<T>(url: string, work: (client: pg.Client) => Promise<T>): Promise<T> {
+  const client = new pg.Client({ connectionString: url });
+  await client.connect();
+  try {
+    return await work(client);
+  } finally {
+    await client.end();
+  }
+}
+
+/** A fresh database on the server of `adminUrl`; returns its URL. */
+async function scratchDatabase(adminUrl: string, name: string): Promise<string> {
+  await withAdmin(adminUrl, async (client) => {
+    await client.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
+    await client.query(`CREATE DATABASE ${name}`);
+  });
+  const url = new URL(adminUrl);
+  url.pathname = `/${name}`;
+  return url.toString();
+}
+
+const dropDatabase = (adminUrl: string, name: string) =>
+  withAdmin(adminUrl, (client) => client.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`));
+
+function pgbenchBinary(): string {
+  for (const candidate of ['/usr/lib/postgresql/15/bin/pgbench', 'pgbench']) {
+    try {
+      execFileSync(candidate, ['--version'], { stdio: 'ignore' });
+      return candidate;
+    } catch {
+      // Try the next one.
+    }
+  }
+  throw new Error('pgbench is not installed');
+}
+
+/** pgbench's default TPC-B-like script, 8 clients on 2 threads, scale 10. */
+function pgbenchTps(url: string): number {
+  const binary = pgbenchBinary();
+  execFileSync(binary, ['-i', '-q', '-s', '10', url], { stdio: 'ignore' });
+  const output = execFileSync(binary, ['-n', '-c', String(connections), '-j', '2', '-T', String(durationMs / 1000), url], { encoding: 'utf8' });
+  const match = /tps = ([0-9.]+) \(without initial connection time\)/.exec(output);
+  if (!match) throw new Error(`unexpected pgbench output:\n${output}`);
+  return Number(match[1]);
+}
+
+async function fundedAccounts(database: Database): Promise<bigint[]> {
+  const { db } = database;
+  const ids: bigint[] = [];
+  for (let start = 0; start < accountCount; start += 200) {
+    const created = await db.insert(users).values(Array.from({ length: Math.min(200, accountCount - start) }, (_, i) => ({
+      email: `bench${start + i}@example.com`, passwordHash: 'bench', inviteCode: `B${String(start + i).padStart(7, '0')}`,
+    }))).returning({ id: users.id });
+    const accounts = await openAccounts(db, created.map((user) => ({ ledger: 'real' as const, asset: 'USDT', kind: 'spot' as const, ownerUserId: user.id })));
+    const [clearing] = await openAccounts(db, [{ ledger: 'real', asset: 'USDT', kind: 'deposit_clearing', shard: systemShard(`bench${start}`) }]);
+    const result = await postTransfers(db, accounts.map((account) => ({
+      id: `fund-${account}`, debitAccountId: clearing, creditAccountId: account, amountAtomic: 1_000_000_000_000n,
+      kind: 'deposit', reference: 'bench',
+    })));
+    if (!result.ok) throw new Error(`funding refused: ${result.refusal}`);
+    ids.push(...accounts);
+  }
+  return ids;
+}
+
+let transferCounter = 0;
+function randomTransfer(accounts: readonly bigint[]): NewTransferRequest {
+  const debit = Math.floor(Math.random() * accounts.length);
+  let credit = Math.floor(Math.random() * (accounts.length - 1));
+  if (credit >= debit) credit += 1;
+  transferCounter += 1;
+  return {
+    id: `bench-${process.pid}-${transferCounter}`, debitAccountId: accounts[debit], creditAccountId: accounts[credit],
+    amountAtomic: 1n, kind: 'correction', reference: 'bench',
+  };
+}
+
+/** Transfers per second of `connections` workers posting batches of `batchSize` for durationMs. */
+async function transfersPerSecond(database: Database, accounts: bigint[], batchSize: number): Promise<number> {
+  const deadline = performance.now() + durationMs;
+  let transfers = 0;
+  const started = performance.now();
+  await Promise.all(Array.from({ length: connections }, async (_, worker) => {
+    const own = batchSize === 1 ? accounts : accounts.filter((_account, i) => i % connections === worker);
+    while (performance.now() < deadline) {
+      const result = await postTransfers(database.db, Array.from({ length: batchSize }, () => randomTransfer(own)));
+      if (!result.ok) throw new Error(`bench transfer refused: ${result.refusal}`);
+      transfers += batchSize;
+    }
+  }));
+  return transfers / ((performance.now() - started) / 1000);
+}
+
+export async function ledgerBench() {
+  const adminUrl = process.env.BENCH_DATABASE_URL ?? process.env.TEST_DATABASE_URL;
+  if (!adminUrl) {
+    console.log('ledger transfers on PostgreSQL: skipped (set BENCH_DATABASE_URL or TEST_DATABASE_URL)');
+    return;
+  }
+  const pgbenchName = 'bench_pgbench';
+  const ledgerName = `bourse_bench_ledger_${process.pid}`;
+  const tps = pgbenchTps(await scratchDatabase(adminUrl, pgbenchName));
+  await dropDatabase(adminUrl, pgbenchName);
+  const database = await openDatabase({ databaseUrl: await scratchDatabase(adminUrl, ledgerName) });
+  try {
+    await seed(database.db, { demo: false });
+    const accounts = await fundedAccounts(database);
+    const single = await transfersPerSecond(database, accounts, 1);
+    const batched = await transfersPerSecond(database, accounts, 100);
+    const check = await verifyLedger(database.db);
+    console.log(`ledger transfers on PostgreSQL, ${connections} connections, ${accountCount} accounts: `
+      + `${single.toFixed(0)}/s single (${(single / tps).toFixed(2)}× pgbench), `
+      + `${batched.toFixed(0)}/s in batches of 100 (${(batched / tps).toFixed(2)}× pgbench); `
+      + `pgbench ${tps.toFixed(0)} TPS (TPC-B-like, scale 10, ${connections} clients); `
+      + `afterwards ${check.transfers} transfers verified: chain ${check.chainValid ? 'valid' : 'BROKEN'}, `
+      + `${check.conserved ? 'every asset sums to zero' : 'NOT CONSERVED'}`);
+  } finally {
+    await database.close();
+    await dropDatabase(adminUrl, ledgerName);
+  }
+}
