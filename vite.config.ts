@@ -152,7 +152,7 @@ export default defineConfig(({ mode }) => ({
         start_url: '/#/home',
         scope: '/',
         display: 'standalone',
-        orientation: 'portrait',
+        orientation: 'any',
         background_color: '#ffffff',
         theme_color: '#0b3d91',
         icons: [

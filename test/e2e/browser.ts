@@ -98,3 +98,46 @@ export const chartInk = (page: Page) => page.evaluate(() => {
   }
   return ink;
 });
+
+/** A text drawn on a canvas: where (page coordinates of its canvas, canvas coordinates of the text) and how. */
+export interface CanvasText {
+  text: string;
+  font: string;
+  /** The text's left edge and top in the canvas's CSS pixels, and its measured width. */
+  x: number;
+  y: number;
+  width: number;
+  canvasTop: number;
+  canvasLeft: number;
+  canvasWidth: number;
+  canvasHeight: number;
+  /** performance.now() of the drawing. */
+  atMs: number;
+}
+
+/**
+ * Records every text the pages of `context` draw on a canvas (the chart's labels have no DOM):
+ * call before the page opens, read with `canvasTexts`. The text's left edge is recorded whatever
+ * the alignment, so a label cut at the canvas edge shows as x < 0 or x + width > canvasWidth.
+ */
+export async function recordCanvasTexts(context: BrowserContext) {
+  await context.addInitScript(() => {
+    const drawn: unknown[] = [];
+    (window as unknown as { __canvasTexts: unknown[] }).__canvasTexts = drawn;
+    const fillText = CanvasRenderingContext2D.prototype.fillText;
+    CanvasRenderingContext2D.prototype.fillText = function record(text: string, x: number, y: number, maxWidth?: number) {
+      const box = this.canvas.getBoundingClientRect();
+      const width = this.measureText(text).width;
+      const left = this.textAlign === 'center' ? x - width / 2 : this.textAlign === 'right' || this.textAlign === 'end' ? x - width : x;
+      drawn.push({ text: String(text), font: this.font, x: left, y, width, canvasTop: box.top, canvasLeft: box.left,
+        canvasWidth: box.width, canvasHeight: box.height, atMs: performance.now() });
+      if (drawn.length > 20_000) drawn.splice(0, 10_000);
+      if (maxWidth === undefined) fillText.call(this, text, x, y);
+      else fillText.call(this, text, x, y, maxWidth);
+    };
+  });
+}
+
+/** The canvas texts recorded since `sinceMs` (the page's performance.now()). */
+export const canvasTexts = (page: Page, sinceMs = 0) => page.evaluate((since) =>
+  ((window as unknown as { __canvasTexts?: CanvasText[] }).__canvasTexts ?? []).filter((entry) => entry.atMs >= since), sinceMs);

@@ -1,8 +1,9 @@
 // /kline?symbol=BTCUSDT&period=1h: one symbol's 24 h figures, its candlestick chart with a period
 // switcher and indicator toggles, and a way back. The period is kept in the address so a reload
-// or back returns to the same chart. No trade buttons until trading exists (DESIGN §1).
-import { useState } from 'react';
-import { Link, useSearchParams } from 'react-router-dom';
+// or back returns to the same chart; so is the full-screen mode (`&view=full`), so that back
+// leaves it. No trade buttons until trading exists (DESIGN §1).
+import { useMemo, useRef, useState } from 'react';
+import { Link, useLocation, useSearchParams } from 'react-router-dom';
 import { useLingui } from '@lingui/react/macro';
 import type { MessageDescriptor } from '@lingui/core';
 import { msg } from '@lingui/core/macro';
@@ -15,6 +16,8 @@ import { decimalsOf, directionOf, formatChange, formatCompact, formatPrice, intl
 import { useFavourites, useTickers } from '../market/useMarketData.ts';
 import { KlineChart } from './KlineChart.tsx';
 import { defaultIndicators, indicatorNames, type IndicatorName } from './chartData.ts';
+import type { ChartTexts } from './chartIndicators.ts';
+import { useChartFullscreen } from './useChartFullscreen.ts';
 import './kline.css';
 import { prepareMarketTexts } from '../market/catalog.ts';
 
@@ -32,6 +35,16 @@ const periodLabels: Record<CandlePeriod, { short: MessageDescriptor; long: Messa
   '1d': { short: msg`1D`, long: msg`1 day` },
   '1w': { short: msg`1W`, long: msg`1 week` },
   '1M': { short: msg`1M`, long: msg`1 month` },
+};
+
+/** Short names on the toggles and in the legends; most languages keep the Latin abbreviations. */
+const indicatorShortNames: Record<IndicatorName, MessageDescriptor> = {
+  MA: msg({ message: 'MA', context: 'chart indicator short name: moving average' }),
+  EMA: msg({ message: 'EMA', context: 'chart indicator short name: exponential moving average' }),
+  BOLL: msg({ message: 'BOLL', context: 'chart indicator short name: Bollinger bands' }),
+  VOL: msg({ message: 'Vol', context: 'chart indicator short name: volume' }),
+  MACD: msg({ message: 'MACD', context: 'chart indicator short name: moving average convergence divergence' }),
+  RSI: msg({ message: 'RSI', context: 'chart indicator short name: relative strength index' }),
 };
 
 const indicatorTitles: Record<IndicatorName, MessageDescriptor> = {
@@ -72,6 +85,33 @@ function Stats({ ticker, intl }: { ticker: Ticker; intl: string }) {
   );
 }
 
+/** The legends' texts in the interface language. */
+function useChartTexts(intl: string): ChartTexts {
+  const { t, i18n } = useLingui();
+  return useMemo(() => ({
+    intl,
+    names: Object.fromEntries(indicatorNames.map((name) => [name, i18n._(indicatorShortNames[name])])) as Record<IndicatorName, string>,
+    lines: {
+      dif: t({ message: 'DIF', context: 'MACD line: fast average minus slow average' }),
+      dea: t({ message: 'DEA', context: 'MACD signal line: average of DIF' }),
+      up: t({ message: 'UP', context: 'Bollinger upper band, short' }),
+      mid: t({ message: 'MID', context: 'Bollinger middle band, short' }),
+      dn: t({ message: 'DN', context: 'Bollinger lower band, short' }),
+    },
+  }), [i18n, intl, t]);
+}
+
+function FullscreenIcon({ full }: { full: boolean }) {
+  return (
+    <svg width="20" height="20" viewBox="0 0 24 24" fill="none" stroke="currentColor" strokeWidth="2" strokeLinecap="round"
+      strokeLinejoin="round" aria-hidden="true" focusable="false">
+      {full
+        ? <path d="M9 4v5H4M15 4v5h5M9 20v-5H4M15 20v-5h5" />
+        : <path d="M4 9V4h5M20 9V4h-5M4 15v5h5M20 15v5h-5" />}
+    </svg>
+  );
+}
+
 /** The router awaits this before the page shows: its texts. */
 export const prepare = prepareMarketTexts;
 
@@ -85,11 +125,16 @@ export default function KlinePage() {
   const { favourites, toggle } = useFavourites();
   const ticker = view.tickers?.find((candidate) => candidate.symbol === symbol);
   const intl = intlOf(i18n.locale);
+  const texts = useChartTexts(intl);
+  const location = useLocation();
+  const area = useRef<HTMLElement>(null);
+  const fullscreen = useChartFullscreen(area);
 
   const choosePeriod = (next: CandlePeriod) => {
     const updated = new URLSearchParams(params);
     updated.set('period', next);
-    setParams(updated, { replace: true });
+    // The entry's state says whether full screen pushed it: kept, so back still leaves full screen.
+    setParams(updated, { replace: true, state: location.state as unknown });
   };
   const toggleIndicator = (name: IndicatorName) => setIndicators((current) =>
     (current.includes(name) ? current.filter((shown) => shown !== name) : [...current, name]));
@@ -111,28 +156,38 @@ export default function KlinePage() {
             : <Link to="/hangqing">{t`All markets`}</Link>}
         </div>
       )}
-      <div className="kline-periods" role="radiogroup" aria-label={t`Chart period`}>
-        {candlePeriods.map((code) => (
-          <button key={code} type="button" role="radio" aria-checked={period === code}
-            aria-label={i18n._(periodLabels[code].long)} className={`period-button${period === code ? ' active' : ''}`}
-            onClick={() => choosePeriod(code)}>
-            {i18n._(periodLabels[code].short)}
+      <section ref={area} className={`kline-area${fullscreen.full ? ' kline-area-full' : ''}`} aria-label={t`Chart`}>
+        <div className="kline-periods" role="radiogroup" aria-label={t`Chart period`}>
+          {candlePeriods.map((code) => (
+            <button key={code} type="button" role="radio" aria-checked={period === code}
+              aria-label={i18n._(periodLabels[code].long)} className={`period-button${period === code ? ' active' : ''}`}
+              onClick={() => choosePeriod(code)}>
+              {i18n._(periodLabels[code].short)}
+            </button>
+          ))}
+        </div>
+        {ticker && (
+          <button type="button" className="kline-fullscreen-button" data-testid="kline-fullscreen"
+            aria-label={fullscreen.full ? t`Exit full screen` : t`Full screen chart`}
+            onClick={fullscreen.full ? fullscreen.leave : fullscreen.enter}>
+            <FullscreenIcon full={fullscreen.full} />
           </button>
-        ))}
-      </div>
-      {ticker && (
-        <KlineChart symbol={ticker.symbol} displayName={ticker.displayName} pricePrecision={ticker.pricePrecision} volumePrecision={decimalsOf(ticker.volume24h)}
-          period={period} indicators={indicators} label={t`Candlestick chart of ${title}, ${periodName} candles`} />
-      )}
-      <div className="kline-indicators" role="group" aria-label={t`Indicators`}>
-        {indicatorNames.map((name) => (
-          <button key={name} type="button" aria-pressed={indicators.includes(name)} title={i18n._(indicatorTitles[name])}
-            aria-label={`${name}: ${i18n._(indicatorTitles[name])}`} className={`indicator-button${indicators.includes(name) ? ' active' : ''}`}
-            onClick={() => toggleIndicator(name)}>
-            {name}
-          </button>
-        ))}
-      </div>
+        )}
+        {ticker && (
+          <KlineChart symbol={ticker.symbol} displayName={ticker.displayName} pricePrecision={ticker.pricePrecision}
+            volumePrecision={decimalsOf(ticker.volume24h)} period={period} indicators={indicators} texts={texts}
+            label={t`Candlestick chart of ${title}, ${periodName} candles`} />
+        )}
+        <div className="kline-indicators" role="group" aria-label={t`Indicators`}>
+          {indicatorNames.map((name) => (
+            <button key={name} type="button" aria-pressed={indicators.includes(name)} title={i18n._(indicatorTitles[name])}
+              aria-label={`${texts.names[name]}: ${i18n._(indicatorTitles[name])}`} className={`indicator-button${indicators.includes(name) ? ' active' : ''}`}
+              onClick={() => toggleIndicator(name)}>
+              {texts.names[name]}
+            </button>
+          ))}
+        </div>
+      </section>
     </div>
   );
 }

@@ -1,0 +1,81 @@
+// The chart's look and its spelling of numbers and dates (issue 8 #8). Every text the chart draws
+// uses the page's own font (klinecharts asks for 'Helvetica Neue', which most phones lack, so the
+// canvas fell back to a serif), numbers go through lib/number.ts in the user's language, and
+// klinecharts' "0.0{3}6" decimal folding is off. Its own candle legend is replaced by the strip
+// above the chart (ChartLegend.tsx), so nothing is written over the candles.
+import {
+  utils, type DecimalFold, type DeepPartial, type Formatter, type KLineData, type NeighborData, type Nullable, type Styles,
+  type ThousandsSeparator,
+} from 'klinecharts';
+import { formatCompact } from '../../lib/number.ts';
+import { formatChartDate, spellChartNumber } from './chartFormat.ts';
+
+/** Indicator line colours, dark enough to read as 11 px text on white (at least 4.5:1). */
+export const indicatorLineColors = ['#ad4e00', '#722ed1', '#0958d9', '#c41d7f', '#08979c'];
+
+const textColor = '#5c6370';
+/** Size of the one-line legend at the top of an indicator pane and the room kept free for it. */
+const legendTextSize = 11;
+export const indicatorLegendRoomPx = 22;
+
+export function chartStyles(fontFamily: string, candleLegend: (current: Nullable<KLineData>) => void): DeepPartial<Styles> {
+  const text = { family: fontFamily, color: textColor };
+  return {
+    candle: {
+      priceMark: {
+        high: { textFamily: fontFamily, textSize: 10 },
+        low: { textFamily: fontFamily, textSize: 10 },
+        last: { text: { family: fontFamily, size: 11 } },
+      },
+      tooltip: {
+        // The candle's values are shown by the strip above the chart. The legend template is still
+        // called on every redraw with the candle under the crosshair (or the newest one): that call
+        // is how the strip learns which candle to show, and it draws nothing.
+        showRule: 'always',
+        title: { show: false },
+        legend: { ...text, size: legendTextSize, template: (data: NeighborData<Nullable<KLineData>>) => {
+          candleLegend(data.current);
+          return [];
+        } },
+      },
+    },
+    indicator: {
+      lines: indicatorLineColors.map((color) => ({ color, size: 1 })),
+      tooltip: {
+        offsetTop: 2,
+        offsetLeft: 2,
+        title: { ...text, size: legendTextSize, showParams: false, marginTop: 2, marginBottom: 2, marginLeft: 6, marginRight: 4 },
+        legend: { ...text, size: legendTextSize, marginTop: 2, marginBottom: 2, marginLeft: 6, marginRight: 2 },
+      },
+      lastValueMark: { text: { family: fontFamily } },
+    },
+    xAxis: { tickText: { ...text, size: 10 } },
+    yAxis: { tickText: { ...text, size: 10 } },
+    crosshair: {
+      horizontal: { text: { family: fontFamily, size: 10 } },
+      vertical: { text: { family: fontFamily, size: 10 } },
+    },
+    overlay: { text: { family: fontFamily } },
+  };
+}
+
+/** klinecharts folds "0.0006" into "0.0{3}6"; the chart shows plain digits instead. */
+export const plainDecimals: Partial<DecimalFold> = { format: (value) => String(value) };
+
+/** Number and date spelling in the user's language (`intl`, a BCP 47 tag). */
+export function chartSpelling(intl: string): { formatter: Partial<Formatter>; thousandsSeparator: Partial<ThousandsSeparator> } {
+  return {
+    formatter: {
+      formatDate: ({ dateTimeFormat, timestamp, template, type }) => formatChartDate(timestamp, template, type === 'xAxis', intl)
+        ?? utils.formatDate(dateTimeFormat, timestamp, template),
+      formatBigNumber: (value) => formatCompact(String(value), intl),
+    },
+    thousandsSeparator: { format: (value) => spellChartNumber(value, intl) },
+  };
+}
+
+/** The body's font, which the canvas must name itself. */
+export const pageFontFamily = () => getComputedStyle(document.body).fontFamily || 'sans-serif';
+
+/** Text width as the chart measures it, for labels that must fit. */
+export const measureAxisText = (text: string, fontFamily: string) => utils.calcTextWidth(text, 10, 'normal', fontFamily);
