@@ -108,6 +108,7 @@ describe('the chart page (/kline)', () => {
         expect(rsiAxis.length).toBeGreaterThan(1);
         for (const label of rsiAxis) expect(decimalsOf(label), label).toBe(2);
 
+        await page.screenshot({ path: `test/e2e/screenshots/kline-${lang}-${width}.png` });
         // Full screen: the chart area covers the screen and the chart grows; turned sideways it
         // takes the width; Escape leaves, and so does back.
         const before = await chartBox(page);
@@ -129,7 +130,6 @@ describe('the chart page (/kline)', () => {
         await page.goBack();
         await expect.poll(() => page.locator('.kline-area-full').count()).toBe(0);
         await page.getByRole('button', { name: text.fullscreen }).waitFor();
-        await page.screenshot({ path: `test/e2e/screenshots/kline-${lang}-${width}.png` });
       });
     }
   }

@@ -143,19 +143,22 @@ export default function KlinePage() {
   const periodName = i18n._(periodLabels[period].long);
   return (
     <div className="kline-page">
-      <PageHeader title={title} fallback="/hangqing"
-        right={ticker && <StarButton ticker={ticker} starred={favourites.includes(ticker.symbol)} onToggle={toggle} />} />
-      {view.stale && <StaleNotice asOfMs={view.asOfMs} offline={view.offline} />}
-      {ticker && <Stats ticker={ticker} intl={intl} />}
-      {!ticker && view.loading && <p className="center-note" role="status">{t`Loading...`}</p>}
-      {!ticker && !view.loading && (
-        <div className="center-note" role="alert">
-          <p>{view.failed ? t`The markets could not be loaded.` : t`There is no market ${symbol}.`}</p>
-          {view.failed
-            ? <button type="button" className="retry-button" onClick={() => void view.refetch()}>{t`Retry`}</button>
-            : <Link to="/hangqing">{t`All markets`}</Link>}
-        </div>
-      )}
+      {/* In full screen the chart covers these; they leave the tab order and the reading order too. */}
+      <div className="kline-behind" inert={fullscreen.full}>
+        <PageHeader title={title} fallback="/hangqing"
+          right={ticker && <StarButton ticker={ticker} starred={favourites.includes(ticker.symbol)} onToggle={toggle} />} />
+        {view.stale && <StaleNotice asOfMs={view.asOfMs} offline={view.offline} />}
+        {ticker && <Stats ticker={ticker} intl={intl} />}
+        {!ticker && view.loading && <p className="center-note" role="status">{t`Loading...`}</p>}
+        {!ticker && !view.loading && (
+          <div className="center-note" role="alert">
+            <p>{view.failed ? t`The markets could not be loaded.` : t`There is no market ${symbol}.`}</p>
+            {view.failed
+              ? <button type="button" className="retry-button" onClick={() => void view.refetch()}>{t`Retry`}</button>
+              : <Link to="/hangqing">{t`All markets`}</Link>}
+          </div>
+        )}
+      </div>
       <section ref={area} className={`kline-area${fullscreen.full ? ' kline-area-full' : ''}`} aria-label={t`Chart`}>
         <div className="kline-periods" role="radiogroup" aria-label={t`Chart period`}>
           {candlePeriods.map((code) => (
