@@ -254,7 +254,7 @@ export class MarketEngine {
  * market's trading, up to the current minute. A closed market keeps its last session's figures
  * (the 24 h before the close) instead of showing a flat day.
  */
-export function statisticsWindowStartMs(spec: SymbolSpec, nowMs: number): number {
+function statisticsWindowStartMs(spec: SymbolSpec, nowMs: number): number {
   return tradingWindowStartMs(spec.class, periodStart('1m', nowMs) + minuteMs, dayMs);
 }
 
