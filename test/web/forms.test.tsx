@@ -186,6 +186,11 @@ describe('Send code', () => {
     expect((await screen.findByRole('status')).textContent).toBe('Code sent to j***@example.com');
     expect(sent[0].query.get('email')).toBe('jane.doe@example.com');
     expect(await screen.findByRole('button', { name: 'Resend in 60s' })).toBeDefined();
+    // Another address: the note was about a code for the first one.
+    type(input('E-mail'), 'someone.else@example.com');
+    await waitFor(() => expect(screen.queryByText(/Code sent to/)).toBeNull());
+    type(input('E-mail'), 'jane.doe@example.com');
+    expect((await screen.findByRole('status')).textContent).toBe('Code sent to j***@example.com');
   });
 
   it('shows a send too soon under the code field and counts down the wait the server names', async () => {

@@ -28,8 +28,10 @@ export function AccountCodeFields({ form, accountType, purpose, failure }: {
   const countryCode = country.phone_code;
   const [sendEmail] = useSendEmailCodeMutation();
   const [sendPhone] = useSendPhoneCodeMutation();
-  // Where the last code went, for the account type it was sent for (switching types clears it).
-  const [sentTo, setSentTo] = useState<{ accountType: AccountType; address: string }>();
+  // Where the last code went: shown while the field still holds that account (another address or
+  // account type would make the note about a code the user is not waiting for).
+  const [sentTo, setSentTo] = useState<{ target: string; address: string }>();
+  const target = `${accountType}|${accountType === 'phone' ? countryCode : ''}|${String(Form.useWatch('account', form) ?? '').trim()}`;
   const send = async () => {
     try {
       await form.validateFields(['account']);
@@ -48,10 +50,10 @@ export function AccountCodeFields({ form, accountType, purpose, failure }: {
       const error = result.error as { error?: string; retryAfterSeconds?: number };
       return error.error === 'code_send_too_soon' ? error.retryAfterSeconds : undefined;
     }
-    setSentTo({ accountType, address: accountType === 'email' ? maskEmail(account) : maskPhone(countryCode, account) });
+    setSentTo({ target, address: accountType === 'email' ? maskEmail(account) : maskPhone(countryCode, account) });
     return result.data.resendAfterSeconds;
   };
-  const address = sentTo?.accountType === accountType ? sentTo.address : undefined;
+  const address = sentTo?.target === target ? sentTo.address : undefined;
   const sentNote = address ? <span className="form-field-note" role="status">{t`Code sent to ${address}`}</span> : undefined;
   return (
     <>
