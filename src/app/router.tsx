@@ -47,6 +47,10 @@ function toRoute(store: AppStore, entry: RouteEntry, keptPages: KeptPages): Rout
     path: entry.path,
     handle: entry,
     loader: guard(store, entry),
+    // A change of the search alone (the chart's period, its full-screen view) stays on the page:
+    // the guard has nothing new to decide, and rerunning it would flash the loading overlay.
+    shouldRevalidate: ({ currentUrl, nextUrl, defaultShouldRevalidate }) =>
+      currentUrl.pathname !== nextUrl.pathname && defaultShouldRevalidate,
     lazy: async () => {
       const page = await entry.load!();
       await page.prepare?.();

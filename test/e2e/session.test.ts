@@ -107,3 +107,29 @@ describe('back on a deep-linked page', () => {
     }
   });
 });
+
+describe('changes that stay on the page', () => {
+  it('switches the chart period without the page loading overlay', async () => {
+    const context = await freshContext();
+    try {
+      const page = await context.newPage();
+      await page.goto(`${baseUrl}/#/kline?symbol=BTCUSDT&period=15m`);
+      await settled(page);
+      await page.evaluate(() => {
+        const seen = { overlay: false };
+        (window as unknown as { overlaySeen: typeof seen }).overlaySeen = seen;
+        new MutationObserver(() => {
+          if (document.querySelector('.page-loading')) seen.overlay = true;
+        }).observe(document.body, { childList: true, subtree: true });
+      });
+      await page.getByRole('radio', { name: '1 hour' }).click();
+      await page.waitForURL(/period=1h/);
+      await page.getByRole('radio', { name: '1 day' }).click();
+      await page.waitForURL(/period=1d/);
+      await expect.poll(() => page.getByRole('radio', { name: '1 day' }).getAttribute('aria-checked')).toBe('true');
+      expect(await page.evaluate(() => (window as unknown as { overlaySeen: { overlay: boolean } }).overlaySeen.overlay)).toBe(false);
+    } finally {
+      await context.close();
+    }
+  });
+});
