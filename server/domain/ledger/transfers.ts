@@ -1,8 +1,9 @@
 // postTransfers: the one way money moves. A batch is one database transaction (a savepoint when
 // the caller is already in one), so it lands whole or not at all. Its accounts are locked with
 // SELECT ... FOR UPDATE in ascending id order, every batch the same order, so two batches never
-// wait on each other in a cycle; the rules (rules.ts) run on the locked rows, then the transfers
-// are inserted and the accounts' totals and chain heads written in two statements.
+// wait on each other in a cycle; the rules (rules.ts) run on the locked rows, then one statement
+// inserts the transfers and writes the accounts' totals and chain heads. A single transfer costs
+// four round trips: BEGIN, the locking read, the write, COMMIT.
 //
 // Idempotency: a transfer's id is its primary key. The insert says ON CONFLICT (id) DO NOTHING;
 // if any id was taken (a retry, or the same request racing itself) the transaction is rolled
