@@ -18,6 +18,14 @@ import { createAppRouter } from './app/router.tsx';
 import { loginPath } from './app/routes.ts';
 import './styles.css';
 
+// Chromium offers installation (beforeinstallprompt) as soon as the page qualifies, usually before
+// lib/install.ts has loaded: the offer is held here for it instead of being lost.
+let heldInstallPrompt: Event | undefined;
+addEventListener('beforeinstallprompt', (event) => {
+  event.preventDefault();
+  heldInstallPrompt = event;
+}, { once: true });
+
 /** Design width 375 in units of 750: 1rem is 100 design units (50 px on a 375 px screen). */
 export function scaleRootFont() {
   const width = Math.min(document.documentElement.clientWidth || 375, 575);
@@ -94,13 +102,12 @@ async function start() {
   });
   // The status check, the desktop redirect, the service worker, the install prompt's keeper and
   // the pages' code do not draw the first screen: their code loads once it has painted and the
-  // browser is idle (DESIGN §3, §8); the browser cannot offer installation before the service
-  // worker registers anyway.
+  // browser is idle (DESIGN §3, §8); an install offer made before then was held at start.
   await firstPaintThenIdle();
   const [background, updates, pages, install] = await Promise.all([
     import('./app/background.ts'), import('./app/updates.ts'), import('./app/pagePreload.ts'), import('./lib/install.ts'),
   ]);
-  install.watchInstallPrompt();
+  install.watchInstallPrompt(heldInstallPrompt);
   background.startBackgroundWork(store, () => void updates.offerReload());
   void updates.registerServiceWorker();
   void background.redirectDesktop(store);

@@ -1,19 +1,25 @@
-import { useEffect, useState } from 'react';
 import { List } from 'antd-mobile';
 import { DownlandOutline } from 'antd-mobile-icons';
 import { useLingui } from '@lingui/react/macro';
-import { canInstall, isStandalone, onInstallAvailabilityChange, promptInstall } from '../lib/install.ts';
+import { promptInstall } from '../lib/install.ts';
+import { IosInstallSteps, useInstallMethod } from '../features/profile/InstallOffer.tsx';
 
-/** "Install app" when the browser offers installation and the app is not already installed. */
+/**
+ * "Install app" in the personal centre, unless the app is already installed: the browser's install
+ * prompt where there is one, and on iOS (which has none) the Share → Add to Home Screen steps.
+ */
 export function InstallListItem() {
   const { t } = useLingui();
-  const [available, setAvailable] = useState(canInstall());
-  useEffect(() => {
-    const stop = onInstallAvailabilityChange(() => setAvailable(canInstall()));
-    return () => void stop();
-  }, []);
-  if (!available || isStandalone()) return null;
-  return (
-    <List.Item prefix={<DownlandOutline />} onClick={() => void promptInstall()}>{t`Install app`}</List.Item>
-  );
+  const method = useInstallMethod();
+  if (method === 'prompt') {
+    return <List.Item prefix={<DownlandOutline />} onClick={() => void promptInstall()}>{t`Install app`}</List.Item>;
+  }
+  if (method === 'ios') {
+    return (
+      <List.Item prefix={<DownlandOutline />} description={<span className="install-steps"><IosInstallSteps /></span>}>
+        {t`Install app`}
+      </List.Item>
+    );
+  }
+  return null;
 }

@@ -1,15 +1,19 @@
-// Home: the account card (log in / register, or the user's greeting), shortcuts to what is
-// built, and the market card (rankings). Shortcuts for features not built yet are not shown
-// (DESIGN §1).
+// Home: the account card (log in / register, or the user's greeting), the install card once the
+// visitor is engaged, shortcuts to what is built, and the market card (rankings). Shortcuts for
+// features not built yet are not shown (DESIGN §1); a visitor's lead to the market, the chart and
+// logging in, a user's to their own pages.
 import { lazy, Suspense, useState } from 'react';
 import { useNavigate } from 'react-router-dom';
 import { useSelector } from 'react-redux';
-import { GlobeIcon, IdCardIcon, LockIcon, UserIcon } from '../../components/icons.tsx';
+import { CandlesIcon, ChartIcon, GlobeIcon, IdCardIcon, LockIcon, UserIcon } from '../../components/icons.tsx';
 import { useLingui } from '@lingui/react/macro';
 import type { UserState } from '../auth/userSlice.ts';
 
-// The picker (a popup with animation) loads when first opened, keeping it off the first screen.
-const LanguagePicker = lazy(() => import('../../components/LanguagePicker.tsx').then((module) => ({ default: module.LanguagePicker })));
+// The picker (a popup with animation) loads when first opened, and the install card (lib/install.ts:
+// after engagement, dismissible) once the browser is idle, both through ./later.ts, keeping them
+// off the first screen.
+const LanguagePicker = lazy(() => import('./later.ts').then((later) => later.loadLanguagePicker()));
+const InstallOffer = lazy(() => import('./later.ts').then((later) => later.loadInstallOffer()));
 // The market card brings the market API, the socket and its rows: it loads right after the first
 // screen instead of with it (DESIGN §8 budget). Its place is reserved so nothing jumps.
 const HomeMarkets = lazy(() => import('../market/HomeMarkets.tsx').then(async (module) => {
@@ -23,12 +27,24 @@ export default function HomePage() {
   const user = useSelector((state: { user: UserState }) => state.user.userInfo);
   const [languageOpen, setLanguageOpen] = useState(false);
   const loggedIn = Boolean(user.id);
-  const displayName = user.firstName ?? user.account ?? '';
+  const name = user.firstName ?? user.account ?? '';
+
+  // A first session is greeted, not welcomed back (loginCount: logins including this one).
+  const greet = (displayName: string) => (user.loginCount === 1 ? t`Welcome, ${displayName}` : t`Welcome back, ${displayName}`);
+  // On one line, a long name is cut, never the words around it (before or after the name,
+  // depending on the language): the message is split where the name goes.
+  const [beforeName, afterName] = greet('\0').split('\0');
 
   const shortcuts = [
-    { key: 'profile', label: t`Personal data`, icon: <IdCardIcon />, onClick: () => navigate('/gerenziliao') },
-    { key: 'security', label: t`Change password`, icon: <LockIcon />, onClick: () => navigate('/my?panel=password') },
-    { key: 'my', label: t`My`, icon: <UserIcon />, onClick: () => navigate('/my') },
+    ...(loggedIn ? [
+      { key: 'profile', label: t`Personal data`, icon: <IdCardIcon />, onClick: () => navigate('/gerenziliao') },
+      { key: 'security', label: t`Change password`, icon: <LockIcon />, onClick: () => navigate('/my?panel=password') },
+      { key: 'my', label: t`My`, icon: <UserIcon />, onClick: () => navigate('/my') },
+    ] : [
+      { key: 'market', label: t`Market`, icon: <ChartIcon />, onClick: () => navigate('/hangqing') },
+      { key: 'chart', label: t`BTC chart`, icon: <CandlesIcon />, onClick: () => navigate('/kline') },
+      { key: 'login', label: t`Log in`, icon: <UserIcon />, onClick: () => navigate('/login') },
+    ]),
     { key: 'language', label: t`Language`, icon: <GlobeIcon />, onClick: () => setLanguageOpen(true) },
   ];
 
@@ -47,7 +63,9 @@ export default function HomePage() {
       <section className="home-hero" aria-labelledby="home-hero-title">
         {loggedIn ? (
           <>
-            <h1 id="home-hero-title">{t`Welcome back, ${displayName}`}</h1>
+            <h1 id="home-hero-title" className="home-greeting" title={greet(name)}>
+              {beforeName}<span>{name}</span>{afterName}
+            </h1>
             <p>{t`Crypto, gold and forex, in your pocket.`}</p>
           </>
         ) : (
@@ -61,6 +79,10 @@ export default function HomePage() {
           </>
         )}
       </section>
+
+      <Suspense fallback={null}>
+        <InstallOffer />
+      </Suspense>
 
       <section aria-label={t`Shortcuts`} className="home-shortcuts">
         <ul className="shortcut-grid">
