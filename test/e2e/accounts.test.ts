@@ -25,7 +25,7 @@ describe('accounts in the browser', () => {
     await page.getByRole('button', { name: 'Register', exact: true }).click();
 
     await page.waitForURL(/#\/home/);
-    await expect.poll(() => page.getByRole('heading', { level: 1 }).textContent()).toContain('Welcome back');
+    await expect.poll(() => page.getByRole('heading', { level: 1 }).textContent()).toBe(`Welcome, ${email}`);
 
     await page.getByRole('navigation', { name: 'Main navigation' }).getByRole('link', { name: 'My' }).click();
     await page.waitForURL(/#\/my/);

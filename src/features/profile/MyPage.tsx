@@ -4,7 +4,7 @@ import { useEffect, useState } from 'react';
 import { useDispatch, useSelector } from 'react-redux';
 import { useNavigate, useSearchParams } from 'react-router-dom';
 import { List, NoticeBar, PullToRefresh } from 'antd-mobile';
-import { GlobalOutline, LockOutline, UserContactOutline } from 'antd-mobile-icons';
+import { GlobalOutline, LockOutline, UserContactOutline, UserOutline } from 'antd-mobile-icons';
 import { useLingui } from '@lingui/react/macro';
 import { CopyButton } from '../../components/CopyButton.tsx';
 import { InstallListItem } from '../../components/InstallButton.tsx';
@@ -14,6 +14,7 @@ import { formatServerTime } from '../../lib/time.ts';
 import { useGetMyUserInfoQuery, useLogoutMutation } from '../auth/authApi.ts';
 import { loggedOut, userInfoReceived, type UserState } from '../auth/userSlice.ts';
 import { ChangePasswordPopup } from './ChangePasswordPopup.tsx';
+import { avatarLetter } from './avatar.ts';
 import { confirmDialog } from '../../components/feedback.tsx';
 import { prepareAccountTexts } from '../auth/accountTexts.ts';
 
@@ -48,7 +49,7 @@ export default function MyPage() {
     navigate('/home', { replace: true });
   };
   const languageName = locales.find((locale) => locale.value === i18n.locale)?.text;
-  const initials = (user.firstName?.[0] ?? user.account?.[0] ?? '?').toUpperCase();
+  const letter = avatarLetter(user);
 
   return (
     <PullToRefresh onRefresh={async () => void (await query.refetch())}
@@ -56,9 +57,10 @@ export default function MyPage() {
       completeText={t`Updated`}>
       <div className="my">
         <section className="my-card" aria-label={t`Account`}>
-          <div className="my-avatar" aria-hidden="true">{initials}</div>
+          <div className="my-avatar" aria-hidden="true">{letter ?? <UserOutline />}</div>
           <div className="my-identity">
-            <p className="my-account" data-testid="my-account">{user.account}</p>
+            {/* One line, cut with an ellipsis; the title keeps the whole address. */}
+            <p className="my-account" data-testid="my-account" title={user.account}>{user.account}</p>
             <p className="my-meta">{t`ID`}: {user.id}</p>
             {user.createTime && <p className="my-meta">{t`Joined`}: {formatServerTime(user.createTime, 'isoDate')}</p>}
           </div>
