@@ -100,23 +100,22 @@ export type BatchOutcome =
   | { ok: false; index: number; refusal: TransferRefusal };
 
 const idPattern = /^[A-Za-z0-9:._-]{1,64}$/;
-// eslint-disable-next-line no-control-regex
 const controlCharacters = /[\u0000-\u001f\u007f]/;
 export const remarkLengthMax = 200;
 
 /** The rules a transfer can be checked against without looking at any account. */
 export function shapeRefusal(request: TransferRequest): TransferRefusal | undefined {
   if (typeof request.id !== 'string' || !idPattern.test(request.id)) return 'id_invalid';
-  if (!isResolve(request)) {
+  const resolve = isResolve(request);
+  if (!resolve) {
     if (!(transferKinds as readonly string[]).includes(request.kind)) return 'kind_invalid';
     if (!validReference(request.reference)) return 'reference_invalid';
-  } else if (typeof request.pendingId !== 'string' || !idPattern.test(request.pendingId)) {
-    return 'pending_transfer_not_found';
   }
   if (request.remark !== undefined && request.remark.length > remarkLengthMax) return 'remark_too_long';
-  const amount = isResolve(request) ? (request.action === 'post' ? request.amountAtomic : undefined) : request.amountAtomic;
-  if (amount !== undefined && (typeof amount !== 'bigint' || amount <= 0n)) return 'amount_must_be_positive';
-  if (!isResolve(request) && request.debitAccountId === request.creditAccountId) return 'accounts_must_be_different';
+  // A new transfer names its amount; a post may leave it out (all of the pending amount).
+  const amount = resolve ? (request.action === 'post' ? request.amountAtomic : undefined) : request.amountAtomic;
+  if ((!resolve || amount !== undefined) && (typeof amount !== 'bigint' || amount <= 0n)) return 'amount_must_be_positive';
+  if (!resolve && request.debitAccountId === request.creditAccountId) return 'accounts_must_be_different';
   return undefined;
 }
 

@@ -91,6 +91,8 @@ forEachLedgerDatabase((ledger) => {
       { name: 'a remark of 201 characters', change: async () => ({ remark: 'r'.repeat(201) }), refusal: 'remark_too_long' },
       { name: 'a zero amount', change: async () => ({ amountAtomic: 0n }), refusal: 'amount_must_be_positive' },
       { name: 'a negative amount', change: async () => ({ amountAtomic: -1n }), refusal: 'amount_must_be_positive' },
+      { name: 'no amount', change: async () => ({ amountAtomic: undefined as never }), refusal: 'amount_must_be_positive' },
+      { name: 'an amount that is not a bigint', change: async () => ({ amountAtomic: 5 as never }), refusal: 'amount_must_be_positive' },
       { name: 'the same account on both sides', change: async (_ledger, valid) => ({ creditAccountId: valid.debitAccountId }), refusal: 'accounts_must_be_different' },
       { name: 'an unknown debit account', change: async () => ({ debitAccountId: 987_654_321n }), refusal: 'debit_account_not_found' },
       { name: 'an unknown credit account', change: async () => ({ creditAccountId: 987_654_322n }), refusal: 'credit_account_not_found' },
@@ -266,6 +268,8 @@ forEachLedgerDatabase((ledger) => {
       const spot = await ledger.fundedAccount(usdt(10));
       const [single] = await ledger.posted([await spend(ledger, spot, usdt(1))]);
       expect(await ledger.post([{ id: ledger.id(), pendingId: 'no-such-transfer', action: 'post' }])).toEqual({ ok: false, index: 0, refusal: 'pending_transfer_not_found' });
+      expect(await ledger.post([{ id: ledger.id(), pendingId: 'not an id at all; '.repeat(10), action: 'void' }])).toEqual({ ok: false, index: 0, refusal: 'pending_transfer_not_found' });
+      expect(await ledger.post([{ id: ledger.id(), pendingId: single.id, action: 'post', amountAtomic: 0n }])).toEqual({ ok: false, index: 0, refusal: 'amount_must_be_positive' });
       expect(await ledger.post([{ id: ledger.id(), pendingId: single.id, action: 'void' }])).toEqual({ ok: false, index: 0, refusal: 'pending_transfer_not_pending' });
     });
 
