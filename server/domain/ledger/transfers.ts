@@ -10,7 +10,8 @@
 // back and run once more, now looking the ids up first: the same transfers answer as the first
 // result (`replayed`), different ones as exists_with_different_fields. A refused batch also looks
 // its ids up before answering, so a retry whose first attempt went through is never refused for a
-// balance it spent itself.
+// balance it spent itself. A caller that passes its own transaction keeps PostgreSQL's default
+// READ COMMITTED: the look-ups after the locks must see what other batches committed meanwhile.
 import { inArray, sql } from 'drizzle-orm';
 import { ledgerAccounts, ledgerAssets, ledgerTransfers } from '../../db/schema.ts';
 import type { Executor, Tx } from '../../db/client.ts';
