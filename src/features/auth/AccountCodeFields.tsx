@@ -3,7 +3,6 @@
 // field it concerns, and a send too soon counts down the server's wait.
 import { useState } from 'react';
 import { Form, Input } from 'antd-mobile';
-import type { FormInstance } from 'antd-mobile/es/components/form';
 import { useLingui } from '@lingui/react/macro';
 import type { AccountType, CodePurpose } from '../../api/contract/accounts.ts';
 import type { FieldsByCode } from '../../components/form/fieldErrors.ts';
@@ -21,7 +20,7 @@ const sendFieldsByCode: FieldsByCode = { invalid_request: 'account' };
 export const accountCodeFieldsByCode: FieldsByCode = { code_invalid: 'code', code_expired: 'code' };
 
 export function AccountCodeFields({ form, accountType, purpose, failure }: {
-  form: FormInstance; accountType: AccountType; purpose: CodePurpose; failure: FormFailure;
+  form: ReturnType<typeof Form.useForm>[0]; accountType: AccountType; purpose: CodePurpose; failure: FormFailure;
 }) {
   const { t, i18n } = useLingui();
   const country = useCountry();
