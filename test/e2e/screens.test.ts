@@ -5,7 +5,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, inject, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
-import { browserForFile, settled } from './browser.ts';
+import { browserForFile, phoneContext, settled } from './browser.ts';
 
 const baseUrl = inject('baseUrl');
 const browser = browserForFile();
@@ -40,7 +40,7 @@ async function screenPage(width: number, lang: string, token?: string): Promise<
 }
 
 async function demoToken(source: Browser): Promise<string> {
-  const context = await source.newContext();
+  const context = await phoneContext(source);
   const page = await context.newPage();
   await page.goto(`${baseUrl}/#/login`);
   await settled(page);
