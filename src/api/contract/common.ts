@@ -27,6 +27,11 @@ export const errorCodes = [
   'unauthorized', 'not_found', 'rate_limited', 'code_invalid', 'code_expired', 'code_send_too_soon',
   'account_exists', 'account_not_found', 'credentials_invalid', 'password_weak',
   'password_unchanged', 'too_many_attempts', 'invite_code_invalid', 'unknown_symbol', 'market_unavailable', 'internal_error',
+  // Wallet: currencies, amounts, uploads and deposits (contract/wallet.ts).
+  'currency_unknown', 'network_unknown', 'deposit_unavailable', 'amount_empty', 'amount_negative', 'amount_exponent',
+  'amount_malformed', 'amount_too_many_decimals', 'amount_too_large', 'amount_not_positive', 'amount_below_minimum',
+  'file_missing', 'file_type_unsupported', 'file_too_large', 'file_too_many_pixels', 'file_not_found',
+  'record_already_decided',
 ] as const;
 export type ErrorCode = (typeof errorCodes)[number];
 export interface ErrorResult { error: ErrorCode; retryAfterSeconds?: number }
