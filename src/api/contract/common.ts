@@ -32,6 +32,8 @@ export const errorCodes = [
   'amount_malformed', 'amount_too_many_decimals', 'amount_too_large', 'amount_not_positive', 'amount_below_minimum',
   'file_missing', 'file_type_unsupported', 'file_too_large', 'file_too_many_pixels', 'file_not_found',
   'record_already_decided',
+  // Operators (contract/admin.ts): a valid operator whose role may not do this.
+  'forbidden',
 ] as const;
 export type ErrorCode = (typeof errorCodes)[number];
 export interface ErrorResult { error: ErrorCode; retryAfterSeconds?: number }
