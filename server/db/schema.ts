@@ -234,3 +234,85 @@ export const ledgerTransfers = pgTable('ledger_transfers', {
   check('ledger_transfers_phase_known', sql`${t.phase} in ('single', 'pending', 'post', 'void')`),
   check('ledger_transfers_pending_id_iff_resolution', sql`(${t.phase} in ('post', 'void')) = (${t.pendingId} is not null)`),
 ]);
+
+// ─── Wallet: currencies, uploads, deposits (owner: "deposits") ───────────────────────────────────
+// Which ledger assets users may deposit and withdraw, on which networks, with the platform's
+// deposit address and the minimums and fees of each (currency, network); the files users upload
+// (deposit proofs); and the deposit requests operators review. Amounts are atomic units of the
+// currency in NUMERIC(38,0), as in the ledger. A deposit moves money only when approved, through
+// postTransfers; the request row records the decision.
+
+/** A ledger asset offered in the wallet, with the operator-set USDT rate used when the feed has no pair. */
+export const walletCurrencies = pgTable('wallet_currencies', {
+  code: varchar('code', { length: 12 }).primaryKey().references(() => ledgerAssets.code),
+  enabled: boolean('enabled').notNull().default(true),
+  sortOrder: smallint('sort_order').notNull().default(0),
+  /** USDT per one unit, a decimal string; read when the market feed quotes no <code>USDT pair. */
+  usdtRate: numeric('usdt_rate', { precision: 38, scale: 18 }),
+  usdtRateUpdatedAt: timestamp('usdt_rate_updated_at', { withTimezone: true, mode: 'date' }),
+  createdAt: createdAt(),
+}, (t) => [check('wallet_currencies_usdt_rate_positive', sql`${t.usdtRate} is null or ${t.usdtRate} > 0`)]);
+
+/** One network a currency moves on ("TRC20"), its platform deposit address, minimums and fee. */
+export const walletNetworks = pgTable('wallet_networks', {
+  currency: varchar('currency', { length: 12 }).notNull().references(() => walletCurrencies.code),
+  network: varchar('network', { length: 16 }).notNull(),
+  depositEnabled: boolean('deposit_enabled').notNull().default(true),
+  withdrawalEnabled: boolean('withdrawal_enabled').notNull().default(true),
+  /** Where users send deposits on this network; no deposits while unset. */
+  depositAddress: varchar('deposit_address', { length: 128 }),
+  depositMin: atomic('deposit_min').notNull(),
+  withdrawalMin: atomic('withdrawal_min').notNull(),
+  withdrawalFee: atomic('withdrawal_fee').notNull(),
+  updatedAt: timestamp('updated_at', { withTimezone: true, mode: 'date' }).notNull().defaultNow(),
+}, (t) => [
+  primaryKey({ columns: [t.currency, t.network] }),
+  check('wallet_networks_network_format', sql`${t.network} ~ '^[A-Z0-9]{2,16}$'`),
+  check('wallet_networks_amounts_not_negative', sql`${t.depositMin} >= 0 and ${t.withdrawalMin} >= 0 and ${t.withdrawalFee} >= 0`),
+]);
+
+/**
+ * A file a user uploaded. `id` is random (32 hex digits) and is what the API names; the bytes
+ * live in the storage backend under `stored_name`, also random. Served only to the owner and to
+ * operators.
+ */
+export const uploads = pgTable('uploads', {
+  id: varchar('id', { length: 32 }).primaryKey(),
+  ownerUserId: bigint('owner_user_id', { mode: 'bigint' }).notNull().references(() => users.id),
+  purpose: varchar('purpose', { length: 24 }).notNull(),
+  contentType: varchar('content_type', { length: 32 }).notNull(),
+  storedName: varchar('stored_name', { length: 64 }).notNull(),
+  sizeBytes: integer('size_bytes').notNull(),
+  width: integer('width'),
+  height: integer('height'),
+  createdAt: createdAt(),
+}, (t) => [index('uploads_owner_idx').on(t.ownerUserId, t.createdAt)]);
+
+/**
+ * A deposit request: status 0 under review, 1 delivered (approved: the ledger transfer
+ * "recharge:<id>" credited the user), -1 rejected with `reason`. Decided once.
+ */
+export const walletRecharges = pgTable('wallet_recharges', {
+  id: bigserial('id', { mode: 'bigint' }).primaryKey(),
+  userId: bigint('user_id', { mode: 'bigint' }).notNull().references(() => users.id),
+  currency: varchar('currency', { length: 12 }).notNull().references(() => ledgerAssets.code),
+  network: varchar('network', { length: 16 }).notNull(),
+  amount: atomic('amount').notNull(),
+  /** The platform address shown when the user applied. */
+  depositAddress: varchar('deposit_address', { length: 128 }).notNull(),
+  proofFileId: varchar('proof_file_id', { length: 32 }).notNull().references(() => uploads.id),
+  txHash: varchar('tx_hash', { length: 128 }),
+  status: smallint('status').notNull().default(0),
+  reason: varchar('reason', { length: 200 }),
+  /** The operator who decided (operators live in their own table). */
+  decidedBy: bigint('decided_by', { mode: 'bigint' }),
+  decidedAt: timestamp('decided_at', { withTimezone: true, mode: 'date' }),
+  createdAt: createdAt(),
+}, (t) => [
+  index('wallet_recharges_user_idx').on(t.userId, t.id),
+  index('wallet_recharges_status_idx').on(t.status, t.id),
+  check('wallet_recharges_status_known', sql`${t.status} in (0, 1, -1)`),
+  check('wallet_recharges_amount_positive', sql`${t.amount} > 0`),
+  check('wallet_recharges_decided', sql`(${t.status} = 0) = (${t.decidedAt} is null)`),
+]);
+// ─── end of Wallet: currencies, uploads, deposits ────────────────────────────────────────────────
