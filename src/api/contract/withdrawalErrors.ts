@@ -1,0 +1,10 @@
+// The stable error codes of withdrawals, destinations and the withdrawal password, spread into
+// common.ts's errorCodes. A file of its own (importing nothing) so the shared list grows by one
+// line and no import cycle forms. Currency, network and amount refusals are the wallet's
+// (common.ts), shared with deposits.
+export const withdrawalErrorCodes = [
+  'balance_insufficient', 'address_invalid', 'address_wrong_network', 'card_number_invalid', 'destinations_too_many',
+  'destination_not_found', 'destination_currency_mismatch', 'destination_required', 'withdraw_password_required',
+  'withdraw_password_invalid', 'withdraw_password_no_contact', 'withdrawal_not_found', 'withdrawal_not_approved',
+  'withdrawal_fully_approved', 'withdrawal_approved_by_you',
+] as const;
