@@ -6,5 +6,5 @@ export const withdrawalErrorCodes = [
   'balance_insufficient', 'address_invalid', 'address_wrong_network', 'card_number_invalid', 'destinations_too_many',
   'destination_not_found', 'destination_currency_mismatch', 'destination_required', 'withdraw_password_required',
   'withdraw_password_invalid', 'withdraw_password_no_contact', 'withdrawal_not_found', 'withdrawal_not_approved',
-  'withdrawal_fully_approved', 'withdrawal_approved_by_you',
+  'withdrawal_fully_approved', 'withdrawal_approved_by_you', 'withdrawal_unavailable',
 ] as const;
