@@ -30,6 +30,9 @@ import { userRoutes } from './routes/user.ts';
 import { setRoutes } from './routes/set.ts';
 import { publicRoutes } from './routes/public.ts';
 import { marketRoutes } from './routes/market.ts';
+import { financeRoutes } from './routes/finance.ts';
+import { sysRoutes } from './routes/sys.ts';
+import { localDiskStorage } from './domain/wallet/uploads.ts';
 import { localBus, type MarketBus } from './domain/market/bus.ts';
 import { MarketView } from './domain/market/view.ts';
 import {
@@ -107,6 +110,7 @@ export async function buildApp(options: BuildOptions): Promise<BuiltApp> {
     pepper: pepperFor(config.dataDir),
     replayStore,
     version: readVersion(config.webRoot),
+    uploads: localDiskStorage(path.join(config.dataDir, 'uploads')),
   };
 
   await app.register(helmet, {
@@ -173,7 +177,9 @@ export async function buildApp(options: BuildOptions): Promise<BuiltApp> {
     marketRoutes(api, services, market);
     appRoutes(api, services);
     userRoutes(api, services);
-    setRoutes(api, services);
+    setRoutes(api, services, market);
+    financeRoutes(api, services, market);
+    await sysRoutes(api, services);
   }, { prefix: apiPrefix });
 
   const hasWeb = fs.existsSync(path.join(config.webRoot, 'index.html'));

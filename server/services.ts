@@ -6,6 +6,7 @@ import type { Clock } from './lib/time.ts';
 import type { RateLimiter } from './lib/rateLimiter.ts';
 import type { MessageSender } from './domain/delivery.ts';
 import type { ReplayStore } from './lib/replayStore.ts';
+import type { UploadStorage } from './domain/wallet/uploads.ts';
 
 export interface Services {
   db: Db;
@@ -20,6 +21,8 @@ export interface Services {
   signals: HealthSignals;
   /** Identifies the web build being served (dist/version.json), or "dev". */
   version: string;
+  /** Where uploaded files are kept (DATA_DIR/uploads). */
+  uploads: UploadStorage;
 }
 
 export interface HealthSignals {

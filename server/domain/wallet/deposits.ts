@@ -1,0 +1,191 @@
+// Deposits: a user sends coins to the platform's address, then applies with the amount and a
+// proof; nothing moves until an operator approves. Approval is one transaction: the request row is
+// locked, the ledger credits the user's spot account from deposit clearing under the transfer id
+// "recharge:<id>" (so even a repeated approval could not credit twice), the row records the
+// decision and the audit entry is written. Rejection records the reason the user sees.
+import { and, count, desc, eq, type SQL } from 'drizzle-orm';
+import type {
+  AdminRechargeRecord, DepositAddress, RechargeApplyBody, RechargeRecord,
+} from '../../../src/api/contract/wallet.ts';
+import { recordStatus, uploadUrl } from '../../../src/api/contract/wallet.ts';
+import type { Db, Executor, Tx } from '../../db/client.ts';
+import { ledgerAssets, users, walletRecharges } from '../../db/schema.ts';
+import { AppError, badRequest, conflict, notFound } from '../../lib/errors.ts';
+import type { Clock } from '../../lib/time.ts';
+import { openAccounts, systemShard } from '../ledger/accounts.ts';
+import { formatAmount } from '../ledger/amounts.ts';
+import { postTransfers } from '../ledger/transfers.ts';
+import { parseUserAmount, requireDepositNetwork } from './currencies.ts';
+import { ownUpload } from './uploads.ts';
+
+export interface PageOf<T> { records: T[]; total: number; size: number; current: number; pages: number }
+export interface PageQuery { pageNo?: number; pageSize?: number }
+
+/** The platform's address for a deposit of `currency` on `network`, with the minimum. */
+export async function depositAddress(db: Executor, currency: string, network: string): Promise<DepositAddress> {
+  const found = await requireDepositNetwork(db, currency, network);
+  return {
+    currency, network, address: found.depositAddress,
+    depositMin: formatAmount(found.network.depositMin, found.currency.scale),
+  };
+}
+
+type RechargeRow = typeof walletRecharges.$inferSelect;
+
+function toRecord(row: RechargeRow, scale: number): RechargeRecord {
+  return {
+    id: String(row.id), currency: row.currency, network: row.network, amount: formatAmount(row.amount, scale),
+    depositAddress: row.depositAddress, txHash: row.txHash, proofFileId: row.proofFileId, proofUrl: uploadUrl(row.proofFileId),
+    status: row.status as RechargeRecord['status'], reason: row.reason, createTime: row.createdAt.getTime(),
+    decideTime: row.decidedAt?.getTime() ?? null,
+  };
+}
+
+/**
+ * Records a deposit request under review. The amount is checked against the currency's scale and
+ * the network's minimum, and the proof must be the caller's own deposit-proof upload.
+ */
+export async function applyRecharge(db: Db, userId: bigint, body: RechargeApplyBody, now: Date): Promise<RechargeRecord> {
+  const found = await requireDepositNetwork(db, body.currency, body.network);
+  const { scale } = found.currency;
+  const amount = parseUserAmount(body.amount, scale);
+  if (amount < found.network.depositMin) {
+    throw new AppError(400, 'amount_below_minimum',
+      `The minimum deposit is ${formatAmount(found.network.depositMin, scale)} ${body.currency}.`,
+      { minimum: formatAmount(found.network.depositMin, scale) });
+  }
+  const proof = await ownUpload(db, userId, body.proofFileId);
+  if (proof.purpose !== 'deposit_proof') throw notFound('file_not_found', 'No such file.');
+  const [row] = await db.insert(walletRecharges).values({
+    userId, currency: body.currency, network: body.network, amount, depositAddress: found.depositAddress,
+    proofFileId: proof.id, txHash: body.txHash ?? null, status: recordStatus.underReview, createdAt: now,
+  }).returning();
+  return toRecord(row, scale);
+}
+
+const pageOf = (query: PageQuery) => {
+  const pageNo = query.pageNo ?? 1;
+  const pageSize = query.pageSize ?? 10;
+  return { pageNo, pageSize, offset: (pageNo - 1) * pageSize };
+};
+const pages = (total: number, size: number) => Math.ceil(total / size);
+
+async function listRows(db: Executor, where: SQL | undefined, query: PageQuery) {
+  const { pageNo, pageSize, offset } = pageOf(query);
+  const [{ total }] = await db.select({ total: count() }).from(walletRecharges).where(where);
+  const rows = await db.select({ recharge: walletRecharges, scale: ledgerAssets.scale, user: users })
+    .from(walletRecharges)
+    .innerJoin(ledgerAssets, eq(ledgerAssets.code, walletRecharges.currency))
+    .innerJoin(users, eq(users.id, walletRecharges.userId))
+    .where(where).orderBy(desc(walletRecharges.id)).limit(pageSize).offset(offset);
+  return { rows, total: Number(total), pageNo, pageSize };
+}
+
+/** The caller's deposit requests, newest first, with the outcome and the operator's reason. */
+export async function listMyRecharges(db: Executor, userId: bigint, query: PageQuery & { status?: number }): Promise<PageOf<RechargeRecord>> {
+  const where = and(eq(walletRecharges.userId, userId),
+    query.status === undefined ? undefined : eq(walletRecharges.status, query.status));
+  const { rows, total, pageNo, pageSize } = await listRows(db, where, query);
+  return {
+    records: rows.map((row) => toRecord(row.recharge, row.scale)), total, size: pageSize, current: pageNo, pages: pages(total, pageSize),
+  };
+}
+
+const accountName = (user: typeof users.$inferSelect) =>
+  user.email ?? (user.phone ? `+${user.phoneCountryCode} ${user.phone}` : user.username ?? `#${user.id}`);
+
+function toAdminRecord(row: RechargeRow, scale: number, user: typeof users.$inferSelect): AdminRechargeRecord {
+  return {
+    ...toRecord(row, scale), userId: String(row.userId), userAccount: accountName(user),
+    proofAdminUrl: `/api/admin/files/${row.proofFileId}`, decidedBy: row.decidedBy === null ? null : String(row.decidedBy),
+  };
+}
+
+/** Every user's deposit requests for operators, by status, newest first. */
+export async function listRecharges(db: Executor, query: PageQuery & { status?: number }): Promise<PageOf<AdminRechargeRecord>> {
+  const where = query.status === undefined ? undefined : eq(walletRecharges.status, query.status);
+  const { rows, total, pageNo, pageSize } = await listRows(db, where, query);
+  return {
+    records: rows.map((row) => toAdminRecord(row.recharge, row.scale, row.user)), total, size: pageSize, current: pageNo,
+    pages: pages(total, pageSize),
+  };
+}
+
+/** What the decision functions write to the audit log, in their transaction. */
+export interface AuditEntry {
+  operatorId: bigint;
+  action: string;
+  targetType: string;
+  targetId: string;
+  userId?: bigint;
+  before?: unknown;
+  after?: unknown;
+  reason?: string;
+}
+export type AuditWriter = (tx: Tx, entry: AuditEntry) => Promise<unknown>;
+
+export interface Decision { operatorId: bigint; audit: AuditWriter; clock: Clock }
+
+/** The ledger transfer of an approved deposit: its id is fixed by the request, so it lands once. */
+export const rechargeTransferId = (id: bigint) => `recharge:${id}`;
+
+/** Locks a request under review, or refuses: missing, or decided already (nothing moves then). */
+async function lockUndecided(tx: Tx, id: bigint): Promise<{ row: RechargeRow; scale: number }> {
+  const [found] = await tx.select({ recharge: walletRecharges, scale: ledgerAssets.scale }).from(walletRecharges)
+    .innerJoin(ledgerAssets, eq(ledgerAssets.code, walletRecharges.currency))
+    .where(eq(walletRecharges.id, id)).for('update', { of: walletRecharges });
+  if (!found) throw notFound('not_found', 'No such deposit request.');
+  if (found.recharge.status !== recordStatus.underReview) {
+    throw conflict('record_already_decided', 'This deposit request was decided already.');
+  }
+  return { row: found.recharge, scale: found.scale };
+}
+
+const auditState = (record: RechargeRecord) => ({ status: record.status, amount: record.amount, currency: record.currency, reason: record.reason });
+
+/** Credits the deposit to the user's spot balance and marks the request delivered. */
+export async function approveRecharge(db: Db, id: bigint, decision: Decision): Promise<RechargeRecord> {
+  return db.transaction(async (tx) => {
+    const { row, scale } = await lockUndecided(tx, id);
+    const now = decision.clock.now();
+    const [clearing, spot] = await openAccounts(tx, [
+      { ledger: 'real', asset: row.currency, kind: 'deposit_clearing', shard: systemShard(`user:${row.userId}`) },
+      { ledger: 'real', asset: row.currency, kind: 'spot', ownerUserId: row.userId },
+    ]);
+    const posted = await postTransfers(tx, [{
+      id: rechargeTransferId(row.id), debitAccountId: clearing, creditAccountId: spot, amountAtomic: row.amount,
+      kind: 'deposit', reference: `recharge:${row.id}`, remark: `${row.currency} ${row.network}`,
+    }], decision.clock);
+    if (!posted.ok) {
+      // The only refusal a credit from clearing can meet is the asset's per-transfer ceiling.
+      throw badRequest(posted.refusal === 'amount_exceeds_asset_limit' ? 'amount_too_large' : 'invalid_request',
+        `The deposit cannot be credited (${posted.refusal}).`);
+    }
+    const [updated] = await tx.update(walletRecharges)
+      .set({ status: recordStatus.delivered, decidedBy: decision.operatorId, decidedAt: now })
+      .where(eq(walletRecharges.id, row.id)).returning();
+    const before = toRecord(row, scale);
+    const after = toRecord(updated, scale);
+    await decision.audit(tx, {
+      operatorId: decision.operatorId, action: 'recharge.approve', targetType: 'recharge', targetId: String(row.id),
+      userId: row.userId, before: auditState(before), after: { ...auditState(after), transferId: rechargeTransferId(row.id) },
+    });
+    return after;
+  });
+}
+
+/** Marks the request rejected with the reason the user reads; no money moves. */
+export async function rejectRecharge(db: Db, id: bigint, reason: string, decision: Decision): Promise<RechargeRecord> {
+  return db.transaction(async (tx) => {
+    const { row, scale } = await lockUndecided(tx, id);
+    const [updated] = await tx.update(walletRecharges)
+      .set({ status: recordStatus.rejected, reason, decidedBy: decision.operatorId, decidedAt: decision.clock.now() })
+      .where(eq(walletRecharges.id, row.id)).returning();
+    const after = toRecord(updated, scale);
+    await decision.audit(tx, {
+      operatorId: decision.operatorId, action: 'recharge.reject', targetType: 'recharge', targetId: String(row.id),
+      userId: row.userId, before: auditState(toRecord(row, scale)), after: auditState(after), reason,
+    });
+    return after;
+  });
+}
