@@ -3,7 +3,9 @@
 // USDT rate a currency is valued at. Scales are the ledger's (ledger/assets.ts): the wallet never
 // keeps a second copy of them.
 import { and, asc, eq } from 'drizzle-orm';
-import type { CurrencyInfo, CurrencyRate } from '../../../src/api/contract/wallet.ts';
+import type {
+  AdminCurrency, CurrencyInfo, CurrencyRate, CurrencySettingsBody, NetworkSettingsBody,
+} from '../../../src/api/contract/wallet.ts';
 import type { Executor } from '../../db/client.ts';
 import { ledgerAssets, walletCurrencies, walletNetworks } from '../../db/schema.ts';
 import { AppError, badRequest, notFound } from '../../lib/errors.ts';
@@ -194,4 +196,92 @@ export async function loadCurrency(db: Executor, code: string): Promise<Currency
     .from(walletCurrencies).innerJoin(ledgerAssets, eq(ledgerAssets.code, walletCurrencies.code))
     .where(eq(walletCurrencies.code, code)).limit(1);
   return row ? { ...row.currency, name: row.name, scale: row.scale } : undefined;
+}
+
+// ─── Operator settings ────────────────────────────────────────────────────────────────────────
+
+/** Every currency with everything an operator sets, addresses included. */
+export async function adminCurrencies(db: Executor): Promise<AdminCurrency[]> {
+  return (await loadCurrencies(db)).map(adminCurrencyOf);
+}
+
+function adminCurrencyOf(currency: CurrencyRow & { networks: NetworkRow[] }): AdminCurrency {
+  return {
+    currency: currency.code, name: currency.name, scale: currency.scale, enabled: currency.enabled,
+    usdtRate: currency.usdtRate === null ? null : trimDecimal(currency.usdtRate),
+    usdtRateTime: currency.usdtRateUpdatedAt?.getTime() ?? null,
+    networks: currency.networks.map((network) => ({
+      network: network.network, depositEnabled: network.depositEnabled, withdrawalEnabled: network.withdrawalEnabled,
+      depositAddress: network.depositAddress,
+      depositMin: formatAmount(network.depositMin, currency.scale),
+      withdrawalMin: formatAmount(network.withdrawalMin, currency.scale),
+      withdrawalFee: formatAmount(network.withdrawalFee, currency.scale),
+    })),
+  };
+}
+
+const trimDecimal = (text: string) => (text.includes('.') ? text.replace(/\.?0+$/, '') : text);
+
+async function adminCurrency(db: Executor, code: string): Promise<AdminCurrency> {
+  const found = (await loadCurrencies(db)).find((currency) => currency.code === code);
+  if (!found) throw notFound('currency_unknown', `The currency ${code} is not offered.`);
+  return adminCurrencyOf(found);
+}
+
+/** Switches a currency on or off and sets or clears its USDT rate; answers it before and after. */
+export async function updateCurrencySettings(db: Executor, code: string, body: CurrencySettingsBody, now: Date) {
+  const before = await adminCurrency(db, code);
+  const changes: Partial<typeof walletCurrencies.$inferInsert> = {};
+  if (body.enabled !== undefined) changes.enabled = body.enabled;
+  if (body.usdtRate !== undefined) {
+    if (body.usdtRate !== null && !/[1-9]/.test(body.usdtRate)) {
+      throw badRequest('amount_not_positive', 'The rate must be more than zero.');
+    }
+    changes.usdtRate = body.usdtRate;
+    changes.usdtRateUpdatedAt = body.usdtRate === null ? null : now;
+  }
+  if (Object.keys(changes).length > 0) await db.update(walletCurrencies).set(changes).where(eq(walletCurrencies.code, code));
+  return { before, after: await adminCurrency(db, code) };
+}
+
+/** An operator's minimum or fee: zero allowed, the currency's scale at most. */
+function settingAmount(text: string, scale: number, field: string): bigint {
+  const parsed = parseAmount(text, scale);
+  if (!parsed.ok) throw new AppError(400, parsed.refusal, `${field}: ${amountMessages[parsed.refusal]}`, { field, scale });
+  return parsed.atomic;
+}
+
+/**
+ * Sets a network's switches, address, minimums and fee; a network the currency does not have yet
+ * is added, and then needs both minimums and the fee.
+ */
+export async function updateNetworkSettings(db: Executor, code: string, network: string, body: NetworkSettingsBody, now: Date) {
+  const before = await adminCurrency(db, code);
+  const scale = before.scale;
+  const amounts = {
+    depositMin: body.depositMin === undefined ? undefined : settingAmount(body.depositMin, scale, 'depositMin'),
+    withdrawalMin: body.withdrawalMin === undefined ? undefined : settingAmount(body.withdrawalMin, scale, 'withdrawalMin'),
+    withdrawalFee: body.withdrawalFee === undefined ? undefined : settingAmount(body.withdrawalFee, scale, 'withdrawalFee'),
+  };
+  const changes = {
+    ...(body.depositEnabled === undefined ? {} : { depositEnabled: body.depositEnabled }),
+    ...(body.withdrawalEnabled === undefined ? {} : { withdrawalEnabled: body.withdrawalEnabled }),
+    ...(body.depositAddress === undefined ? {} : { depositAddress: body.depositAddress }),
+    ...Object.fromEntries(Object.entries(amounts).filter(([, value]) => value !== undefined)),
+    updatedAt: now,
+  };
+  const exists = before.networks.some((row) => row.network === network);
+  if (exists) {
+    await db.update(walletNetworks).set(changes)
+      .where(and(eq(walletNetworks.currency, code), eq(walletNetworks.network, network)));
+  } else {
+    if (amounts.depositMin === undefined || amounts.withdrawalMin === undefined || amounts.withdrawalFee === undefined) {
+      throw badRequest('invalid_request', 'A new network needs its deposit minimum, withdrawal minimum and withdrawal fee.');
+    }
+    await db.insert(walletNetworks).values({
+      ...changes, currency: code, network, depositMin: amounts.depositMin, withdrawalMin: amounts.withdrawalMin,
+      withdrawalFee: amounts.withdrawalFee,
+    });
+  }
+  return { before, after: await adminCurrency(db, code) };
 }

@@ -244,6 +244,7 @@ export const CurrencySettingsBody = Type.Object({
   /** null clears the rate (the currency is then valued only where the feed quotes it). */
   usdtRate: Type.Optional(Type.Union([RateText, Type.Null()])),
 }, { additionalProperties: false });
+export type CurrencySettingsBody = Static<typeof CurrencySettingsBody>;
 export const NetworkSettingsBody = Type.Object({
   depositEnabled: Type.Optional(Type.Boolean()),
   withdrawalEnabled: Type.Optional(Type.Boolean()),
