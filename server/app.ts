@@ -30,6 +30,7 @@ import { userRoutes } from './routes/user.ts';
 import { setRoutes } from './routes/set.ts';
 import { publicRoutes } from './routes/public.ts';
 import { marketRoutes } from './routes/market.ts';
+import { adminRoutes } from './routes/admin/index.ts';
 import { financeRoutes } from './routes/finance.ts';
 import { sysRoutes } from './routes/sys.ts';
 import { localDiskStorage } from './domain/wallet/uploads.ts';
@@ -178,6 +179,7 @@ export async function buildApp(options: BuildOptions): Promise<BuiltApp> {
     appRoutes(api, services);
     userRoutes(api, services);
     setRoutes(api, services, market);
+    adminRoutes(api, services);
     financeRoutes(api, services, market);
     await sysRoutes(api, services);
   }, { prefix: apiPrefix });

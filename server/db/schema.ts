@@ -2,7 +2,7 @@
 // (`npm run db:generate`) and applied at start on PGlite or PostgreSQL.
 import { sql } from 'drizzle-orm';
 import {
-  bigserial, bigint, boolean, check, foreignKey, index, integer, numeric, pgTable, primaryKey, smallint, text, timestamp,
+  bigserial, bigint, boolean, check, foreignKey, index, integer, jsonb, numeric, pgTable, primaryKey, smallint, text, timestamp,
   unique, uniqueIndex, varchar,
 } from 'drizzle-orm/pg-core';
 
@@ -316,3 +316,61 @@ export const walletRecharges = pgTable('wallet_recharges', {
   check('wallet_recharges_decided', sql`(${t.status} = 0) = (${t.decidedAt} is null)`),
 ]);
 // ─── end of Wallet: currencies, uploads, deposits ────────────────────────────────────────────────
+
+// ─── Operators and audit (owner: "operators") ────────────────────────────────────────────────
+// Back-office staff are not users: their own table, their own sessions (short idle and absolute
+// expiry) and a second factor (TOTP). Every operator action is recorded in audit_log in the
+// transaction that performs it (server/domain/audit.ts).
+
+export const operators = pgTable('operators', {
+  id: bigserial('id', { mode: 'bigint' }).primaryKey(),
+  /** Lower-cased: an operator logs in with any spelling of the address. */
+  email: varchar('email', { length: 254 }).notNull(),
+  /** 'admin' or 'finance' (OperatorRole). */
+  role: varchar('role', { length: 16 }).notNull(),
+  passwordHash: text('password_hash').notNull(),
+  /** Base32 TOTP secret (RFC 6238, SHA-1, 6 digits, 30 s). */
+  totpSecret: varchar('totp_secret', { length: 64 }).notNull(),
+  /** The time step of the last TOTP code accepted: a code is good once (no replay within its window). */
+  totpLastStep: bigint('totp_last_step', { mode: 'bigint' }),
+  disabled: boolean('disabled').notNull().default(false),
+  createdAt: createdAt(),
+}, (t) => [
+  uniqueIndex('operators_email_key').on(t.email),
+  check('operators_email_lower', sql`${t.email} = lower(${t.email})`),
+  check('operators_role_known', sql`${t.role} in ('admin', 'finance')`),
+]);
+
+export const operatorSessions = pgTable('operator_sessions', {
+  id: bigserial('id', { mode: 'bigint' }).primaryKey(),
+  operatorId: bigint('operator_id', { mode: 'bigint' }).notNull().references(() => operators.id),
+  /** SHA-256 of the opaque token; the token itself is never stored. */
+  tokenHash: varchar('token_hash', { length: 64 }).notNull(),
+  lastUsedAt: timestamp('last_used_at', { withTimezone: true, mode: 'date' }).notNull(),
+  expiresAt: timestamp('expires_at', { withTimezone: true, mode: 'date' }).notNull(),
+  revokedAt: timestamp('revoked_at', { withTimezone: true, mode: 'date' }),
+  createdAt: createdAt(),
+}, (t) => [
+  uniqueIndex('operator_sessions_token_hash_key').on(t.tokenHash),
+  index('operator_sessions_operator_idx').on(t.operatorId),
+]);
+
+/** What an operator did, to what, for which user, with the state before and after and why. */
+export const auditLog = pgTable('audit_log', {
+  id: bigserial('id', { mode: 'bigint' }).primaryKey(),
+  operatorId: bigint('operator_id', { mode: 'bigint' }).notNull().references(() => operators.id),
+  /** A dotted verb ("ledger.check", "withdrawal.approve"). */
+  action: varchar('action', { length: 64 }).notNull(),
+  targetType: varchar('target_type', { length: 32 }).notNull(),
+  targetId: varchar('target_id', { length: 64 }),
+  userId: bigint('user_id', { mode: 'bigint' }).references(() => users.id),
+  before: jsonb('before'),
+  after: jsonb('after'),
+  reason: varchar('reason', { length: 500 }),
+  createdAt: timestamp('created_at', { withTimezone: true, mode: 'date' }).notNull(),
+}, (t) => [
+  index('audit_log_created_idx').on(t.createdAt, t.id),
+  index('audit_log_operator_idx').on(t.operatorId, t.id),
+  index('audit_log_user_idx').on(t.userId, t.id),
+  index('audit_log_action_idx').on(t.action, t.id),
+]);

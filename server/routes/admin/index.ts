@@ -1,0 +1,15 @@
+// Every /api/admin route, behind the operator guard (plugins/operatorAuth.ts). Areas add their
+// module's registration here.
+import type { FastifyInstance } from 'fastify';
+import { registerOperatorAuth } from '../../plugins/operatorAuth.ts';
+import type { Services } from '../../services.ts';
+import { operatorRoutes } from './operators.ts';
+import { ledgerAdminRoutes } from './ledger.ts';
+import { auditRoutes } from './audit.ts';
+
+export function adminRoutes(api: FastifyInstance, services: Services) {
+  registerOperatorAuth(api, services);
+  operatorRoutes(api, services);
+  ledgerAdminRoutes(api, services);
+  auditRoutes(api, services);
+}
