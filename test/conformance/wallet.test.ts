@@ -24,7 +24,7 @@ function expectSuccess<T>(answer: Answer<T>): T {
 async function upload(bytes: Buffer, purpose: string, type = 'image/png'): Promise<Answer<{ id: string; url: string }>> {
   const form = new FormData();
   form.set('purpose', purpose);
-  form.set('file', new Blob([bytes], { type }), 'proof.png');
+  form.set('file', new Blob([new Uint8Array(bytes)], { type }), 'proof.png');
   const response = await fetch(new URL('/api/sys/common/upload', server.baseUrl), {
     method: 'POST', body: form, headers: { [tokenHeader]: token }, signal: AbortSignal.timeout(60_000),
   });

@@ -12,6 +12,7 @@ import { AppError, badRequest, notFound } from '../../lib/errors.ts';
 import { formatAmount, parseAmount, type AmountRefusal } from '../ledger/amounts.ts';
 import type { MarketView } from '../market/view.ts';
 import { symbolByCode } from '../market/symbols.ts';
+import { checkAddress } from './addresses.ts';
 
 interface NetworkSeed { network: string; depositMin: string; withdrawalMin: string; withdrawalFee: string }
 interface CurrencySeed { code: string; sortOrder: number; usdtRate?: string; networks: NetworkSeed[] }
@@ -263,10 +264,17 @@ export async function updateNetworkSettings(db: Executor, code: string, network:
     withdrawalMin: body.withdrawalMin === undefined ? undefined : settingAmount(body.withdrawalMin, scale, 'withdrawalMin'),
     withdrawalFee: body.withdrawalFee === undefined ? undefined : settingAmount(body.withdrawalFee, scale, 'withdrawalFee'),
   };
+  // The address users will send coins to: checked with the network's own encoding, kept canonical.
+  let depositAddress = body.depositAddress;
+  if (depositAddress) {
+    const checked = checkAddress(network, depositAddress);
+    if (!checked.ok) throw badRequest(checked.refusal, `That is not a ${network} address the wallet can check.`);
+    depositAddress = checked.address;
+  }
   const changes = {
     ...(body.depositEnabled === undefined ? {} : { depositEnabled: body.depositEnabled }),
     ...(body.withdrawalEnabled === undefined ? {} : { withdrawalEnabled: body.withdrawalEnabled }),
-    ...(body.depositAddress === undefined ? {} : { depositAddress: body.depositAddress }),
+    ...(depositAddress === undefined ? {} : { depositAddress }),
     ...Object.fromEntries(Object.entries(amounts).filter(([, value]) => value !== undefined)),
     updatedAt: now,
   };
