@@ -33,6 +33,7 @@ import { marketRoutes } from './routes/market.ts';
 import { adminRoutes } from './routes/admin/index.ts';
 import { financeRoutes } from './routes/finance.ts';
 import { sysRoutes } from './routes/sys.ts';
+import { withdrawalRoutes } from './routes/withdrawals.ts';
 import { localDiskStorage } from './domain/wallet/uploads.ts';
 import { localBus, type MarketBus } from './domain/market/bus.ts';
 import { MarketView } from './domain/market/view.ts';
@@ -182,6 +183,7 @@ export async function buildApp(options: BuildOptions): Promise<BuiltApp> {
     adminRoutes(api, services);
     financeRoutes(api, services, market);
     await sysRoutes(api, services);
+    withdrawalRoutes(api, services);
   }, { prefix: apiPrefix });
 
   const hasWeb = fs.existsSync(path.join(config.webRoot, 'index.html'));

@@ -374,3 +374,102 @@ export const auditLog = pgTable('audit_log', {
   index('audit_log_user_idx').on(t.userId, t.id),
   index('audit_log_action_idx').on(t.action, t.id),
 ]);
+
+// ─── Withdrawals (owner: "withdrawals"; server/domain/wallet/withdrawals.ts) ──────────────────
+// Where a user's withdrawals go (a bank card or a chain address), the withdrawal password (apart
+// from the login password: argon2id, set with a code sent to the user's own address), and the
+// withdrawal requests. A request's money is held by a pending ledger transfer (user spot →
+// withdrawal clearing, amount + fee) from the moment it is made; the operators' decisions post or
+// void it. Amounts are atomic units in NUMERIC(38,0), like the ledger's.
+
+/** A user's bound payout destinations. `type` says which group of fields is set. */
+export const withdrawalDestinations = pgTable('withdrawal_destinations', {
+  id: bigserial('id', { mode: 'bigint' }).primaryKey(),
+  userId: bigint('user_id', { mode: 'bigint' }).notNull().references(() => users.id),
+  /** 'bank' or 'chain'. */
+  type: varchar('type', { length: 8 }).notNull(),
+  bankName: varchar('bank_name', { length: 64 }),
+  realName: varchar('real_name', { length: 64 }),
+  /** Digits and capital letters only (an IBAN's spaces are dropped). */
+  cardNumber: varchar('card_number', { length: 34 }),
+  currency: varchar('currency', { length: 12 }).references(() => ledgerAssets.code),
+  network: varchar('network', { length: 16 }),
+  /** As validated for its network: an EVM address in its EIP-55 form, bech32 in lower case. */
+  address: varchar('address', { length: 100 }),
+  createdAt: createdAt(),
+  updatedAt: timestamp('updated_at', { withTimezone: true, mode: 'date' }).notNull(),
+}, (t) => [
+  index('withdrawal_destinations_user_idx').on(t.userId, t.id),
+  check('withdrawal_destinations_type_known', sql`${t.type} in ('bank', 'chain')`),
+  check('withdrawal_destinations_fields_of_type', sql`case when ${t.type} = 'bank'
+    then ${t.bankName} is not null and ${t.realName} is not null and ${t.cardNumber} is not null
+      and ${t.currency} is null and ${t.network} is null and ${t.address} is null
+    else ${t.currency} is not null and ${t.network} is not null and ${t.address} is not null
+      and ${t.bankName} is null and ${t.realName} is null and ${t.cardNumber} is null end`),
+]);
+
+/** A user's withdrawal password (argon2id), one row once it is set. */
+export const withdrawPasswords = pgTable('withdraw_passwords', {
+  userId: bigint('user_id', { mode: 'bigint' }).primaryKey().references(() => users.id),
+  passwordHash: text('password_hash').notNull(),
+  updatedAt: timestamp('updated_at', { withTimezone: true, mode: 'date' }).notNull(),
+});
+
+/**
+ * Withdrawal requests. `status` is spec §4's: 0 under review, -1 rejected, 2 paid out, -2 failed.
+ * The destination is copied in (a later edit of it does not redirect money under review).
+ * `approvals_required` is fixed when the request is made (two above the currency's threshold);
+ * `approved_at` is set by the approval that reaches it, and only then may it be paid or failed.
+ */
+export const withdrawals = pgTable('withdrawals', {
+  id: bigserial('id', { mode: 'bigint' }).primaryKey(),
+  userId: bigint('user_id', { mode: 'bigint' }).notNull().references(() => users.id),
+  currency: varchar('currency', { length: 12 }).notNull().references(() => ledgerAssets.code),
+  /** The chain network, or 'BANK' for a bank payout. */
+  network: varchar('network', { length: 16 }).notNull(),
+  /** What the user receives, and the fee on top; the pending transfer holds their sum. */
+  amount: atomic('amount').notNull(),
+  fee: atomic('fee').notNull(),
+  destinationId: bigint('destination_id', { mode: 'bigint' }).notNull().references(() => withdrawalDestinations.id),
+  destinationType: varchar('destination_type', { length: 8 }).notNull(),
+  bankName: varchar('bank_name', { length: 64 }),
+  realName: varchar('real_name', { length: 64 }),
+  cardNumber: varchar('card_number', { length: 34 }),
+  address: varchar('address', { length: 100 }),
+  status: smallint('status').notNull().default(0),
+  /** The operator's reason for a rejection or a failure, shown to the user. */
+  reason: varchar('reason', { length: 200 }),
+  /** The payout's reference (a transaction hash, a bank reference), shown to the user. */
+  payoutReference: varchar('payout_reference', { length: 128 }),
+  /** The ledger transfer holding amount + fee while the request is under review. */
+  holdTransferId: varchar('hold_transfer_id', { length: 64 }).notNull(),
+  approvalsRequired: smallint('approvals_required').notNull(),
+  approvedAt: timestamp('approved_at', { withTimezone: true, mode: 'date' }),
+  decidedAt: timestamp('decided_at', { withTimezone: true, mode: 'date' }),
+  decidedBy: bigint('decided_by', { mode: 'bigint' }),
+  createdAt: timestamp('created_at', { withTimezone: true, mode: 'date' }).notNull(),
+}, (t) => [
+  index('withdrawals_user_idx').on(t.userId, t.id),
+  index('withdrawals_status_idx').on(t.status, t.id),
+  uniqueIndex('withdrawals_hold_transfer_key').on(t.holdTransferId),
+  check('withdrawals_status_known', sql`${t.status} in (0, -1, 2, -2)`),
+  check('withdrawals_amount_positive', sql`${t.amount} > 0 and ${t.fee} >= 0`),
+  check('withdrawals_approvals_required_range', sql`${t.approvalsRequired} in (1, 2)`),
+  check('withdrawals_decided', sql`(${t.status} = 0) = (${t.decidedAt} is null)`),
+  check('withdrawals_paid_or_failed_after_approval', sql`${t.status} not in (2, -2) or ${t.approvedAt} is not null`),
+]);
+
+/** One row per operator approving a withdrawal: the primary key refuses the same operator twice. */
+export const withdrawalApprovals = pgTable('withdrawal_approvals', {
+  withdrawalId: bigint('withdrawal_id', { mode: 'bigint' }).notNull().references(() => withdrawals.id),
+  operatorId: bigint('operator_id', { mode: 'bigint' }).notNull().references(() => operators.id),
+  createdAt: timestamp('created_at', { withTimezone: true, mode: 'date' }).notNull(),
+}, (t) => [primaryKey({ columns: [t.withdrawalId, t.operatorId] })]);
+
+/** Per currency, the amount above which a withdrawal needs two different operators' approval. */
+export const withdrawalSettings = pgTable('withdrawal_settings', {
+  currency: varchar('currency', { length: 12 }).primaryKey().references(() => ledgerAssets.code),
+  dualApprovalAbove: atomic('dual_approval_above').notNull(),
+  updatedAt: timestamp('updated_at', { withTimezone: true, mode: 'date' }).notNull(),
+}, (t) => [check('withdrawal_settings_threshold_not_negative', sql`${t.dualApprovalAbove} >= 0`)]);
+// ─── end of Withdrawals ──────────────────────────────────────────────────────────────────────────

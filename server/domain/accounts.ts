@@ -11,7 +11,7 @@ import {
   type AccountType, type CodePurpose, type GuestLoginResult, type PersonalDataBody, type RegisterBody, type ResetPasswordBody,
   type UserInfo,
 } from '../../src/api/contract/accounts.ts';
-import { sessions, users } from '../db/schema.ts';
+import { sessions, users, withdrawPasswords } from '../db/schema.ts';
 import type { Executor } from '../db/client.ts';
 import type { Limits } from '../config.ts';
 import { AppError, badRequest, conflict, unauthorized } from '../lib/errors.ts';
@@ -156,7 +156,7 @@ export async function register(deps: AccountDeps, body: RegisterBody, callerIp: 
     }, () => hashPassword(body.password));
 }
 
-const passwordPolicy = (limits: Limits): ThrottlePolicy => ({
+export const passwordPolicy = (limits: Limits): ThrottlePolicy => ({
   attemptsFree: limits.passwordAttemptsFree,
   lockoutBaseMs: limits.passwordLockoutBaseMs,
   lockoutMaxMs: limits.passwordLockoutMaxMs,
@@ -166,7 +166,7 @@ const passwordPolicy = (limits: Limits): ThrottlePolicy => ({
 const throttleKey = (accountKey: string, callerIp: string) => `throttle:login:${accountKey}|${callerIp}`;
 const passwordChangeKey = (userId: bigint) => `throttle:password-change:${userId}`;
 
-function tooManyAttempts(retryAfterMs: number) {
+export function tooManyAttempts(retryAfterMs: number) {
   const retryAfterSeconds = Math.max(1, Math.ceil(retryAfterMs / 1000));
   const wait = retryAfterSeconds < 120 ? `${retryAfterSeconds} seconds` : `${Math.ceil(retryAfterSeconds / 60)} minutes`;
   return new AppError(429, 'too_many_attempts',
@@ -321,10 +321,15 @@ export async function userInfo(deps: AccountDeps, userId: bigint): Promise<UserI
   return withLoginCount(deps.db, userId, toUserInfo(await requireUser(deps.db, userId)));
 }
 
-/** Adds how many times the account has logged in: every session ever opened, registration's included. */
+/**
+ * Adds how many times the account has logged in (every session ever opened, registration's
+ * included) and whether a withdrawal password is set.
+ */
 async function withLoginCount(db: Executor, userId: bigint, info: UserInfo): Promise<UserInfo> {
   const [row] = await db.select({ logins: count() }).from(sessions).where(eq(sessions.userId, userId));
-  return { ...info, loginCount: row?.logins ?? 0 };
+  const [withdrawPassword] = await db.select({ userId: withdrawPasswords.userId }).from(withdrawPasswords)
+    .where(eq(withdrawPasswords.userId, userId)).limit(1);
+  return { ...info, loginCount: row?.logins ?? 0, hasWithdrawPassword: withdrawPassword !== undefined };
 }
 
 function toUserInfo(user: UserRow): UserInfo {

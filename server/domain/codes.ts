@@ -35,6 +35,7 @@ const purposeText: Record<CodePurpose, string> = {
   register: 'to register',
   login: 'to log in',
   reset: 'to reset your password',
+  withdrawPassword: 'to set your withdrawal password',
 };
 
 /**

@@ -9,21 +9,33 @@ import {
 } from '../../src/api/contract/accounts.ts';
 import { paths } from '../../src/api/contract/paths.ts';
 import * as accounts from '../domain/accounts.ts';
+import { sendWithdrawPasswordCode } from '../domain/wallet/withdrawPassword.ts';
+import { requireSession } from '../plugins/auth.ts';
 import { ok } from '../lib/envelope.ts';
 import type { Services } from '../services.ts';
 
 const agent = (request: FastifyRequest) => request.headers['user-agent'];
 
 export function appRoutes(app: FastifyInstance, services: Services) {
+  // A withdrawal-password code goes only to the logged-in user's own address (wallet/withdrawPassword.ts).
   app.get<{ Querystring: Static<typeof GetEmailCaptchaQuery> }>(paths.emailCaptcha,
-    { schema: { querystring: GetEmailCaptchaQuery } },
-    async (request) => ok(await accounts.requestCode(services, 'email', request.query.email, undefined,
-      request.query.type, request.ip)));
+    { schema: { querystring: GetEmailCaptchaQuery } }, async (request) => {
+      if (request.query.type === 'withdrawPassword') {
+        const session = await requireSession(services, request);
+        return ok(await sendWithdrawPasswordCode(services, session.userId, { channel: 'email', email: request.query.email }, request.ip));
+      }
+      return ok(await accounts.requestCode(services, 'email', request.query.email, undefined, request.query.type, request.ip));
+    });
 
   app.get<{ Querystring: Static<typeof GetPhoneCaptchaQuery> }>(paths.phoneCaptcha,
-    { schema: { querystring: GetPhoneCaptchaQuery } },
-    async (request) => ok(await accounts.requestCode(services, 'phone', request.query.phone,
-      request.query.countryCode, request.query.type, request.ip)));
+    { schema: { querystring: GetPhoneCaptchaQuery } }, async (request) => {
+      const { phone, countryCode, type } = request.query;
+      if (type === 'withdrawPassword') {
+        const session = await requireSession(services, request);
+        return ok(await sendWithdrawPasswordCode(services, session.userId, { channel: 'sms', phone, countryCode }, request.ip));
+      }
+      return ok(await accounts.requestCode(services, 'phone', phone, countryCode, type, request.ip));
+    });
 
   app.post<{ Body: RegisterBody }>(paths.register, { schema: { body: RegisterBody } },
     async (request) => ok({ token: await accounts.register(services, request.body, request.ip, agent(request)) }));

@@ -182,4 +182,43 @@ export class SpecClient {
   logout(token: string) {
     return this.post('/user/appUser/logout', {}, token);
   }
+
+  // Withdrawals (spec §7). Fields: src/api/contract/withdrawals.ts (read, not imported).
+
+  withdrawPasswordEmailCode(email: string, token: string) {
+    return this.get('/app/getEmailCaptcha', { email, type: 'withdrawPassword' }, token);
+  }
+
+  setWithdrawPassword(password: string, code: string, token: string) {
+    return this.post('/user/appUser/setWithdrawPassword', { password, code }, token);
+  }
+
+  changeWithdrawPassword(oldPassword: string, newPassword: string, token: string) {
+    return this.post('/user/appUser/changeWithdrawPassword', { oldPassword, newPassword }, token);
+  }
+
+  addWithdrawalAccount(body: { type: 'bank'; bankName: string; realName: string; cardNumber: string }
+    | { type: 'chain'; currency: string; network: string; address: string }, token: string) {
+    return this.post<{ id: string; type: string; address: string | null; cardNumber: string | null }>(
+      '/user/appUserWithdrawalInfoSet/addAccount', body, token);
+  }
+
+  editWithdrawalAccount(body: { id: string } & ({ type: 'bank'; bankName: string; realName: string; cardNumber: string }
+    | { type: 'chain'; currency: string; network: string; address: string }), token: string) {
+    return this.post<{ id: string }>('/user/appUserWithdrawalInfoSet/editAccount', body, token);
+  }
+
+  listWithdrawalAccounts(token: string) {
+    return this.get<Array<{ id: string; type: string; network: string | null; address: string | null; cardNumber: string | null }>>(
+      '/user/appUserWithdrawalInfoSet/listMy', {}, token);
+  }
+
+  applyWithdrawal(body: { currency: string; amount: string; withdrawalInfoId: string; withdrawPassword: string }, token: string) {
+    return this.post<{ id: string; status: number; amount: string; fee: string }>('/finance/appWithdrawal/apply', body, token);
+  }
+
+  listMyWithdrawals(token: string, query: { pageNo?: number; pageSize?: number; status?: number } = {}) {
+    return this.get<{ records: Array<{ id: string; status: number; reason: string | null }>; total: number; size: number; current: number; pages: number }>(
+      '/finance/appWithdrawal/listMy', query, token);
+  }
 }

@@ -6,10 +6,12 @@ import type { Services } from '../../services.ts';
 import { operatorRoutes } from './operators.ts';
 import { ledgerAdminRoutes } from './ledger.ts';
 import { auditRoutes } from './audit.ts';
+import { withdrawalAdminRoutes } from './withdrawals.ts';
 
 export function adminRoutes(api: FastifyInstance, services: Services) {
   registerOperatorAuth(api, services);
   operatorRoutes(api, services);
   ledgerAdminRoutes(api, services);
   auditRoutes(api, services);
+  withdrawalAdminRoutes(api, services);
 }

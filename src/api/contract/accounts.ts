@@ -7,6 +7,8 @@ import {
 
 export const CodePurpose = Type.Union([
   Type.Literal('register'), Type.Literal('login'), Type.Literal('reset'),
+  // Setting the withdrawal password: needs a session, and goes to the account's own address only.
+  Type.Literal('withdrawPassword'),
 ]);
 export type CodePurpose = Static<typeof CodePurpose>;
 export const AccountType = Type.Union([Type.Literal('email'), Type.Literal('phone')]);
@@ -115,6 +117,8 @@ export const UserInfo = Type.Object({
    * the very first session, so the app greets a new user rather than welcoming them back.
    */
   loginCount: Type.Optional(Type.Integer({ minimum: 0 })),
+  /** Whether a withdrawal password is set (withdrawals need one). */
+  hasWithdrawPassword: Type.Optional(Type.Boolean()),
 });
 export type UserInfo = Static<typeof UserInfo>;
 

@@ -1,0 +1,53 @@
+// /api/admin/withdrawals: the review queue and the four decisions (approve, reject, paid, failed)
+// for finance and admin operators, and the two-operator threshold per currency (set by admins).
+// Each decision is audited in its own transaction (domain/wallet/withdrawals.ts) and shows on the
+// user's record with its outcome and reason.
+import type { FastifyInstance } from 'fastify';
+import type { Static } from '@sinclair/typebox';
+import { Empty } from '../../../src/api/contract/common.ts';
+import {
+  AdminPaidBody, AdminReasonBody, AdminWithdrawalParams, WithdrawalListQuery, WithdrawalSettingBody, WithdrawalSettingParams,
+  withdrawalAdminPaths,
+} from '../../../src/api/contract/withdrawals.ts';
+import { operatorOnly } from '../../plugins/operatorAuth.ts';
+import { ok } from '../../lib/envelope.ts';
+import type { Services } from '../../services.ts';
+import {
+  decideWithdrawal, listDualApprovalThresholds, listWithdrawals, setDualApprovalThreshold, type Decision,
+} from '../../domain/wallet/withdrawals.ts';
+
+type Params = Static<typeof AdminWithdrawalParams>;
+
+export function withdrawalAdminRoutes(app: FastifyInstance, services: Services) {
+  const reviewers = operatorOnly(['admin', 'finance']);
+  const decide = (request: { operator?: { id: bigint }; params: Params }, decision: Decision) =>
+    decideWithdrawal(services.db, services.clock, request.operator!.id, BigInt(request.params.id), decision);
+
+  app.get<{ Querystring: Static<typeof WithdrawalListQuery> }>(withdrawalAdminPaths.list,
+    { preHandler: reviewers, schema: { querystring: WithdrawalListQuery } },
+    async (request) => ok(await listWithdrawals(services.db, request.query)));
+
+  app.post<{ Params: Params }>(withdrawalAdminPaths.approve,
+    { preHandler: reviewers, schema: { params: AdminWithdrawalParams, body: Empty } },
+    async (request) => ok(await decide(request, { action: 'approve' })));
+
+  app.post<{ Params: Params; Body: Static<typeof AdminReasonBody> }>(withdrawalAdminPaths.reject,
+    { preHandler: reviewers, schema: { params: AdminWithdrawalParams, body: AdminReasonBody } },
+    async (request) => ok(await decide(request, { action: 'reject', reason: request.body.reason.trim() })));
+
+  app.post<{ Params: Params; Body: Static<typeof AdminPaidBody> }>(withdrawalAdminPaths.paid,
+    { preHandler: reviewers, schema: { params: AdminWithdrawalParams, body: AdminPaidBody } },
+    async (request) => ok(await decide(request, { action: 'paid', reference: request.body.reference.trim() })));
+
+  app.post<{ Params: Params; Body: Static<typeof AdminReasonBody> }>(withdrawalAdminPaths.failed,
+    { preHandler: reviewers, schema: { params: AdminWithdrawalParams, body: AdminReasonBody } },
+    async (request) => ok(await decide(request, { action: 'failed', reason: request.body.reason.trim() })));
+
+  app.get(withdrawalAdminPaths.settings, { preHandler: reviewers },
+    async () => ok(await listDualApprovalThresholds(services.db)));
+
+  app.post<{ Params: Static<typeof WithdrawalSettingParams>; Body: Static<typeof WithdrawalSettingBody> }>(withdrawalAdminPaths.setting,
+    { preHandler: operatorOnly(['admin']), schema: { params: WithdrawalSettingParams, body: WithdrawalSettingBody } },
+    async (request) => ok(await setDualApprovalThreshold(services.db, services.clock, request.operator!.id,
+      request.params.currency, request.body.dualApprovalAbove)));
+}
