@@ -11,7 +11,7 @@ import { rejectRecharge, type AuditEntry } from '../../../server/domain/wallet/d
 import { AppError } from '../../../server/lib/errors.ts';
 import { expectOk, expectRefused, forEachDatabase, type TestServer } from '../helpers.ts';
 import {
-  applyDeposit, approveAsOperator, balanceOf, expectLedgerSound, pngImage, upload, userIdOf, withDepositAddresses,
+  applyDeposit, approveAsOperator, balanceOf, expectLedgerSound, operatorIdFor, pngImage, upload, userIdOf, withDepositAddresses,
 } from './walletHelpers.ts';
 
 async function recordCount(server: TestServer) {
@@ -174,11 +174,12 @@ forEachDatabase((server) => {
       const record = await applyDeposit(server, user.token, { amount: '123.45' });
       server.clock.advance(60_000);
       const audit: AuditEntry[] = [];
-      const approved = await approveAsOperator(server, record.id, 7n, audit);
+      const operatorId = await operatorIdFor(server);
+      const approved = await approveAsOperator(server, record.id, operatorId, audit);
       expect(approved).toMatchObject({ id: record.id, status: 1, reason: null, decideTime: server.clock.now().getTime() });
       expect(await balanceOf(server, user.token)).toMatchObject({ available: '123.450000', frozen: '0.000000' });
       expect(audit).toEqual([expect.objectContaining({
-        operatorId: 7n, action: 'recharge.approve', targetType: 'recharge', targetId: record.id,
+        operatorId, action: 'recharge.approve', targetType: 'recharge', targetId: record.id,
         before: expect.objectContaining({ status: 0 }), after: expect.objectContaining({ status: 1, transferId: `recharge:${record.id}` }),
       })]);
       const userId = await userIdOf(server, user.email!);
@@ -187,9 +188,10 @@ forEachDatabase((server) => {
         transferId: `recharge:${record.id}`, type: 'deposit', currency: 'USDT', amountAtomic: 123_450_000n, reference: `recharge:${record.id}`,
       })]);
       // A second decision of either kind is refused and moves nothing.
-      expect(await refusedCode(approveAsOperator(server, record.id, 8n))).toBe('record_already_decided');
+      const second = await operatorIdFor(server);
+      expect(await refusedCode(approveAsOperator(server, record.id, second))).toBe('record_already_decided');
       expect(await refusedCode(rejectRecharge(server.db, BigInt(record.id), 'late', {
-        operatorId: 8n, clock: server.clock, audit: async () => {},
+        operatorId: second, clock: server.clock, audit: async () => {},
       }))).toBe('record_already_decided');
       expect(await balanceOf(server, user.token)).toMatchObject({ available: '123.450000' });
       const mine = expectOk(await server.get(walletPaths.rechargeListMy, {}, { token: user.token })).body.result;
@@ -202,7 +204,7 @@ forEachDatabase((server) => {
       const record = await applyDeposit(server, user.token);
       const audit: AuditEntry[] = [];
       const rejected = await rejectRecharge(server.db, BigInt(record.id), 'The proof does not show the transfer.', {
-        operatorId: 3n, clock: server.clock, audit: async (_tx, entry) => { audit.push(entry); },
+        operatorId: await operatorIdFor(server), clock: server.clock, audit: async (_tx, entry) => { audit.push(entry); },
       });
       expect(rejected).toMatchObject({ status: -1, reason: 'The proof does not show the transfer.' });
       expect(audit).toEqual([expect.objectContaining({ action: 'recharge.reject', reason: 'The proof does not show the transfer.' })]);
@@ -228,7 +230,8 @@ forEachDatabase((server) => {
       const user = await server.registerByEmail();
       await withDepositAddresses(server);
       const record = await applyDeposit(server, user.token, { amount: '250' });
-      const outcomes = await Promise.allSettled([approveAsOperator(server, record.id, 1n), approveAsOperator(server, record.id, 2n)]);
+      const [first, second] = [await operatorIdFor(server), await operatorIdFor(server)];
+      const outcomes = await Promise.allSettled([approveAsOperator(server, record.id, first), approveAsOperator(server, record.id, second)]);
       expect(outcomes.filter((outcome) => outcome.status === 'fulfilled')).toHaveLength(1);
       const refused = outcomes.filter((outcome): outcome is PromiseRejectedResult => outcome.status === 'rejected');
       expect(refused).toHaveLength(1);
@@ -245,5 +248,5 @@ forEachDatabase((server) => {
 /** approveRecharge with an audit writer of the test's choosing. */
 async function approveRecharge(server: TestServer, id: string, audit: (tx: unknown, entry: AuditEntry) => Promise<void>) {
   const { approveRecharge: approve } = await import('../../../server/domain/wallet/deposits.ts');
-  return approve(server.db, BigInt(id), { operatorId: 1n, clock: server.clock, audit });
+  return approve(server.db, BigInt(id), { operatorId: await operatorIdFor(server), clock: server.clock, audit });
 }

@@ -4,6 +4,7 @@
 import { randomBytes } from 'node:crypto';
 import { expect } from 'vitest';
 import sharp from 'sharp';
+import { sql } from 'drizzle-orm';
 import { apiPrefix } from '../../../src/api/contract/paths.ts';
 import { walletPaths } from '../../../src/api/contract/wallet.ts';
 import { verifyLedger } from '../../../server/domain/ledger/verify.ts';
@@ -91,10 +92,22 @@ export async function applyDeposit(server: TestServer, token: string, fields: Re
   }, { token })).body.result;
 }
 
-/** Approves a deposit as operator `operatorId` through the domain, the audit entries kept in `audit`. */
-export async function approveAsOperator(server: TestServer, id: string, operatorId = 1n, audit: AuditEntry[] = []) {
+/**
+ * The id of an operator to decide as: a fresh row of the operators table (a decision names a real
+ * operator). The row cannot log in; tests of the operator API log in through adminHelpers.
+ */
+export async function operatorIdFor(server: TestServer): Promise<bigint> {
+  const [table] = await server.query<{ found: boolean }>(sql`select to_regclass('public.operators') is not null as found`);
+  if (!table.found) return 1n;
+  const [row] = await server.query<{ id: string }>(sql`insert into operators (email, role, password_hash, totp_secret)
+    values (${`${server.unique('decider')}@bourse.test`}, 'finance', 'not-a-login', 'JBSWY3DPEHPK3PXP') returning id::text as id`);
+  return BigInt(row.id);
+}
+
+/** Approves a deposit as an operator through the domain, the audit entries kept in `audit`. */
+export async function approveAsOperator(server: TestServer, id: string, operatorId?: bigint, audit: AuditEntry[] = []) {
   return approveRecharge(server.db, BigInt(id), {
-    operatorId, clock: server.clock, audit: async (_tx, entry) => { audit.push(entry); },
+    operatorId: operatorId ?? await operatorIdFor(server), clock: server.clock, audit: async (_tx, entry) => { audit.push(entry); },
   });
 }
 
