@@ -78,6 +78,16 @@ forEachDatabase((server) => {
       expectRefused(await upload(server, token, { bytes: Buffer.from('%PDF-1.4\n1 0 obj') }), 400, 'file_type_unsupported');
     });
 
+    it('takes a phone-sized photo of several megabytes', async () => {
+      const { token } = await server.registerByEmail();
+      const photo = await sharp({ create: { width: 1800, height: 1400, channels: 3, noise: { type: 'gaussian', mean: 128, sigma: 60 } } })
+        .jpeg({ quality: 100 }).toBuffer();
+      expect(photo.length).toBeGreaterThan(2 * 1024 * 1024);
+      const answer = expectOk(await upload(server, token, { bytes: photo }));
+      const stored = await getRaw(server, fileUrl(answer.body.result.id), token);
+      expect(await sharp(stored.bytes).metadata()).toMatchObject({ width: 1800, height: 1400, format: 'jpeg' });
+    });
+
     it('refuses a file over 8 MB', async () => {
       const { token } = await server.registerByEmail();
       const big = Buffer.concat([await pngImage(), Buffer.alloc(8 * 1024 * 1024 + 1)]);
