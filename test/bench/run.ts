@@ -10,7 +10,8 @@
 //     embedded PGlite and, when BENCH_DATABASE_URL or TEST_DATABASE_URL is set, on PostgreSQL.
 //  5. Ledger transfers per second on PostgreSQL with 8 connections, single and 100 per batch,
 //     beside pgbench TPS in the same run (test/bench/ledger.ts). Budget: ≥ 1.0× pgbench.
-//     `BENCH_ONLY=ledger` runs only this part (no build).
+//     `BENCH_ONLY=ledger` runs only this part (no build). Then withdrawal requests per second through
+//     the encrypted HTTP path, argon2id withdrawal password included (test/bench/withdrawals.ts).
 //  Last, market ticks to 1 000 and 5 000 WebSocket clients (test/bench/realtime.ts): p50/p99
 //     tick-to-client latency, server CPU and RSS. Budget: p99 ≤ 50 ms at 5 000 clients.
 import { execFileSync } from 'node:child_process';
@@ -34,6 +35,7 @@ import { webBench } from './lighthouse.ts';
 import { printReplayStore, replayStoreFootprint } from './replayStore.ts';
 import { firstStart, printFirstStart } from './firstStart.ts';
 import { ledgerBench } from './ledger.ts';
+import { withdrawalBench } from './withdrawals.ts';
 
 const root = path.resolve(import.meta.dirname, '../..');
 
@@ -107,6 +109,7 @@ async function loginLatency(kind: 'pglite' | 'postgres', databaseUrl?: string) {
 const only = process.env.BENCH_ONLY;
 if (only === 'ledger') {
   await ledgerBench();
+  await withdrawalBench();
   process.exit(0);
 }
 const js = homeScreenJs();
@@ -127,6 +130,7 @@ if (postgresUrl) {
 }
 
 await ledgerBench();
+await withdrawalBench();
 
 const candles = await candleQueryLatency();
 console.log(`candle history on PGlite: p50 ${candles.p50.toFixed(1)} ms, p99 ${candles.p99.toFixed(1)} ms `
