@@ -7,6 +7,8 @@ import { operatorRoutes } from './operators.ts';
 import { ledgerAdminRoutes } from './ledger.ts';
 import { auditRoutes } from './audit.ts';
 import { withdrawalAdminRoutes } from './withdrawals.ts';
+import { rechargeAdminRoutes } from './recharges.ts';
+import { settingsAdminRoutes } from './settings.ts';
 
 export function adminRoutes(api: FastifyInstance, services: Services) {
   registerOperatorAuth(api, services);
@@ -14,4 +16,6 @@ export function adminRoutes(api: FastifyInstance, services: Services) {
   ledgerAdminRoutes(api, services);
   auditRoutes(api, services);
   withdrawalAdminRoutes(api, services);
+  rechargeAdminRoutes(api, services);
+  settingsAdminRoutes(api, services);
 }

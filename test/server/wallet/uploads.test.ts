@@ -80,7 +80,7 @@ forEachDatabase((server) => {
 
     it('takes a phone-sized photo of several megabytes', async () => {
       const { token } = await server.registerByEmail();
-      const photo = await sharp({ create: { width: 1800, height: 1400, channels: 3, noise: { type: 'gaussian', mean: 128, sigma: 60 } } })
+      const photo = await sharp({ create: { width: 1800, height: 1400, channels: 3, background: '#808080', noise: { type: 'gaussian', mean: 128, sigma: 60 } } })
         .jpeg({ quality: 100 }).toBuffer();
       expect(photo.length).toBeGreaterThan(2 * 1024 * 1024);
       const answer = expectOk(await upload(server, token, { bytes: photo }));

@@ -1,0 +1,42 @@
+// /api/admin/settings/currencies: what the wallet offers. Admin operators switch currencies and
+// networks on and off and set deposit addresses, minimums, fees and the USDT rate used where the
+// feed has no price. Every change is audited with the currency before and after, in the same
+// transaction.
+import type { FastifyInstance } from 'fastify';
+import type { Static } from '@sinclair/typebox';
+import {
+  CurrencyParams, CurrencySettingsBody, NetworkParams, NetworkSettingsBody, walletAdminPaths,
+} from '../../../src/api/contract/wallet.ts';
+import { recordAudit } from '../../domain/audit.ts';
+import { adminCurrencies, updateCurrencySettings, updateNetworkSettings } from '../../domain/wallet/currencies.ts';
+import { operatorOnly } from '../../plugins/operatorAuth.ts';
+import { ok } from '../../lib/envelope.ts';
+import type { Services } from '../../services.ts';
+
+export function settingsAdminRoutes(app: FastifyInstance, services: Services) {
+  app.get(walletAdminPaths.currencies, { preHandler: operatorOnly(['admin', 'finance']) },
+    async () => ok(await adminCurrencies(services.db)));
+
+  app.post<{ Params: Static<typeof CurrencyParams>; Body: Static<typeof CurrencySettingsBody> }>(walletAdminPaths.currency,
+    { schema: { params: CurrencyParams, body: CurrencySettingsBody }, preHandler: operatorOnly(['admin']) },
+    async (request) => ok(await services.db.transaction(async (tx) => {
+      const { before, after } = await updateCurrencySettings(tx, request.params.code, request.body, services.clock.now());
+      await recordAudit(tx, {
+        operatorId: request.operator!.id, action: 'settings.currency', targetType: 'currency', targetId: request.params.code,
+        before, after,
+      }, services.clock);
+      return after;
+    })));
+
+  app.post<{ Params: Static<typeof NetworkParams>; Body: Static<typeof NetworkSettingsBody> }>(walletAdminPaths.network,
+    { schema: { params: NetworkParams, body: NetworkSettingsBody }, preHandler: operatorOnly(['admin']) },
+    async (request) => ok(await services.db.transaction(async (tx) => {
+      const { code, network } = request.params;
+      const { before, after } = await updateNetworkSettings(tx, code, network, request.body, services.clock.now());
+      await recordAudit(tx, {
+        operatorId: request.operator!.id, action: 'settings.network', targetType: 'currency_network', targetId: `${code}:${network}`,
+        before, after,
+      }, services.clock);
+      return after;
+    })));
+}
