@@ -5,6 +5,7 @@ import fs from 'node:fs';
 import { loadConfig } from './config.ts';
 import { openDatabase } from './db/client.ts';
 import { seed } from './db/seed.ts';
+import { demoOperator } from './domain/operators.ts';
 import { startInstance } from './instance.ts';
 import { loadOrCreateKeys } from './plugins/encryption.ts';
 import { createPriceSource } from './domain/market/sources.ts';
@@ -33,6 +34,10 @@ await app.listen({ port: config.port, host: config.host });
 const shownHost = config.host === '0.0.0.0' ? 'localhost' : config.host;
 console.log(`\n  Bourse is running at http://${shownHost}:${config.port}/`);
 if (demo) console.log(`  Demo login: ${demo.email} / ${demo.password}`);
+if (demo) {
+  console.log(`  Demo back office operator: ${demoOperator.email} / ${demoOperator.password}, TOTP secret ${demoOperator.totpSecret}`
+    + ' (SEED_DEMO=0 disables it)');
+}
 console.log(`  Dev outbox (verification codes): ${path.join(config.dataDir, 'outbox')}\n`);
 
 let closing = false;

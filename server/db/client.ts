@@ -11,6 +11,7 @@ import { migrate as migratePg } from 'drizzle-orm/node-postgres/migrator';
 import type { PgDatabase, PgQueryResultHKT } from 'drizzle-orm/pg-core';
 import type { ExtractTablesWithRelations } from 'drizzle-orm';
 import * as schema from './schema.ts';
+import { lockPgliteDir } from './pgliteLock.ts';
 
 export type Schema = typeof schema;
 export type Db = PgDatabase<PgQueryResultHKT, Schema, ExtractTablesWithRelations<Schema>>;
@@ -46,12 +47,19 @@ export async function openDatabase(options: OpenOptions): Promise<Database> {
     await migratePg(drizzlePg(pool, { schema }), { migrationsFolder });
     return { db, kind: 'postgres', close: () => pool.end() };
   }
-  const client = new PGlite(options.pgliteDir ?? 'memory://', options.pgliteLoadDataDir
-    ? { loadDataDir: options.pgliteLoadDataDir } : {});
-  await client.waitReady;
-  const database = drizzlePglite(client, { schema });
-  await migratePglite(database, { migrationsFolder });
-  return { db: database as unknown as Db, kind: 'pglite', close: () => client.close() };
+  // A directory on disk is one process's at a time (pgliteLock.ts); memory:// is nobody else's.
+  const unlock = options.pgliteDir && !options.pgliteDir.includes('://') ? lockPgliteDir(options.pgliteDir) : () => {};
+  try {
+    const client = new PGlite(options.pgliteDir ?? 'memory://', options.pgliteLoadDataDir
+      ? { loadDataDir: options.pgliteLoadDataDir } : {});
+    await client.waitReady;
+    const database = drizzlePglite(client, { schema });
+    await migratePglite(database, { migrationsFolder });
+    return { db: database as unknown as Db, kind: 'pglite', close: async () => { try { await client.close(); } finally { unlock(); } } };
+  } catch (error) {
+    unlock();
+    throw error;
+  }
 }
 
 /** Runs the migrations on a fresh in-memory PGlite and dumps it, for cloning in tests. */

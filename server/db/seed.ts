@@ -4,6 +4,7 @@ import { systemSettings, users } from './schema.ts';
 import type { Db } from './client.ts';
 import { hashPassword } from '../domain/passwords.ts';
 import { seedLedgerAssets } from '../domain/ledger/assets.ts';
+import { seedDemoOperator } from '../domain/operators.ts';
 import { seedDemoDepositAddresses, seedWalletCurrencies } from '../domain/wallet/currencies.ts';
 
 export const demoAccount = { email: 'demo@bourse.local', password: 'Demo2026pass' } as const;
@@ -21,6 +22,8 @@ export async function seed(db: Db, options: { demo: boolean }) {
   await seedLedgerAssets(db);
   // The wallet's currencies and networks with minimums and fees; deposit addresses only in a demo.
   await seedWalletCurrencies(db);
+  // The back office's demo operator (domain/operators.ts): created with a demo, disabled without one.
+  await seedDemoOperator(db, options.demo);
   if (!options.demo) return undefined;
   await seedDemoDepositAddresses(db);
   const [existing] = await db.select({ id: users.id }).from(users).where(eq(users.email, demoAccount.email)).limit(1);

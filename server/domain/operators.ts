@@ -44,6 +44,41 @@ export async function createOperator(db: Executor, email: string, role: Operator
   return { email: normalised, password, totpSecret };
 }
 
+/** Creates an operator and records it in the audit trail (as the new operator's first entry), in one transaction. */
+export async function addOperator(db: Db, email: string, role: OperatorRole, via: string,
+  credentials: { password?: string; totpSecret?: string } = {}): Promise<OperatorCredentials> {
+  return db.transaction(async (tx) => {
+    const created = await createOperator(tx, email, role, credentials);
+    const [row] = await tx.select({ id: operators.id }).from(operators).where(eq(operators.email, created.email));
+    await recordAudit(tx, { operatorId: row.id, action: 'operator.create', targetType: 'operator', targetId: row.id,
+      after: { email: created.email, role, via } });
+    return created;
+  });
+}
+
+/**
+ * The demo operator of SEED_DEMO installs: fixed, documented credentials (README), so anyone may
+ * open the back office of a demo. Starting later without SEED_DEMO disables it, so a demo database
+ * put to real use does not keep a login the whole world knows.
+ */
+export const demoOperator = {
+  email: 'operator@bourse.local', password: 'Operator2026pass', totpSecret: 'JBSWY3DPEHPK3PXPBOURSEDEMO234567', role: 'admin',
+} as const;
+
+export async function seedDemoOperator(db: Db, demo: boolean) {
+  if (!demo) {
+    await db.update(operators).set({ disabled: true }).where(eq(operators.email, demoOperator.email));
+    return undefined;
+  }
+  const [existing] = await db.select({ id: operators.id }).from(operators).where(eq(operators.email, demoOperator.email));
+  if (existing) {
+    await db.update(operators).set({ disabled: false }).where(eq(operators.id, existing.id));
+  } else {
+    await addOperator(db, demoOperator.email, demoOperator.role, 'demo seed', demoOperator);
+  }
+  return demoOperator;
+}
+
 const credentialsInvalid = () => badRequest('credentials_invalid', 'The account, password or code is wrong.');
 
 function tooManyAttempts(retryAfterMs: number) {

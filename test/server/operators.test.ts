@@ -7,7 +7,8 @@ import { describe, expect, it } from 'vitest';
 import { adminPaths } from '../../src/api/contract/admin.ts';
 import { paths } from '../../src/api/contract/paths.ts';
 import { auditLog, operatorSessions, operators } from '../../server/db/schema.ts';
-import { operatorSessionAbsoluteMs, operatorSessionIdleMs } from '../../server/domain/operators.ts';
+import { demoOperator, operatorSessionAbsoluteMs, operatorSessionIdleMs } from '../../server/domain/operators.ts';
+import { seed } from '../../server/db/seed.ts';
 import { postTransfers } from '../../server/domain/ledger/transfers.ts';
 import { systemAccountId, userAccountId } from '../../server/domain/ledger/accounts.ts';
 import { createOperator, currentTotp, operatorLogin, type TestOperator } from './adminHelpers.ts';
@@ -115,6 +116,21 @@ forEachDatabase((server) => {
       const op = await createOperator(server, 'admin');
       expectRefused(await server.post(adminPaths.login, { account: op.email, password: op.password }), 400, 'invalid_request');
       expectRefused(await login(op, { totpCode: 'abcdef' }), 400, 'invalid_request');
+    });
+  });
+
+  describe('demo operator (SEED_DEMO)', () => {
+    it('is seeded with its documented login, and disabled when a later start has no demo', async () => {
+      await seed(server.db, { demo: true });
+      await seed(server.db, { demo: true });
+      const demo = { ...demoOperator, role: 'admin' as const };
+      nextStep();
+      const token = expectOk(await login(demo)).body.result.token as string;
+      expect(expectOk(await me(token)).body.result).toMatchObject({ email: 'operator@bourse.local', role: 'admin' });
+      await seed(server.db, { demo: false });
+      expectRefused(await me(token), 401, 'unauthorized');
+      nextStep();
+      expectRefused(await login(demo), 400, 'credentials_invalid');
     });
   });
 
