@@ -97,8 +97,6 @@ export async function applyDeposit(server: TestServer, token: string, fields: Re
  * operator). The row cannot log in; tests of the operator API log in through adminHelpers.
  */
 export async function operatorIdFor(server: TestServer): Promise<bigint> {
-  const [table] = await server.query<{ found: boolean }>(sql`select to_regclass('public.operators') is not null as found`);
-  if (!table.found) return 1n;
   const [row] = await server.query<{ id: string }>(sql`insert into operators (email, role, password_hash, totp_secret)
     values (${`${server.unique('decider')}@bourse.test`}, 'finance', 'not-a-login', 'JBSWY3DPEHPK3PXP') returning id::text as id`);
   return BigInt(row.id);
