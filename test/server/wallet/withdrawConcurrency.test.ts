@@ -2,12 +2,14 @@
 // limit is checked under the spot account's row lock, so exactly as many as the balance covers
 // go through and the rest are refused as balance_insufficient, never overdrawing. On PostgreSQL
 // the requests really overlap (a pool of connections); PGlite runs them one at a time.
+// Operators' decisions sent at once are ordered by the request's row lock: one wins.
 // The password throttle is widened for this suite: fifty right passwords at once would otherwise
 // meet the guess lockout, which is tested on its own (withdrawPassword.test.ts).
 import { expect, it } from 'vitest';
 import { sql } from 'drizzle-orm';
 import { expectOk, forEachDatabase } from '../helpers.ts';
-import { apply, expectLedgerSound, spotOf, usdt, withdrawer } from './withdrawHelpers.ts';
+import { createOperator, operatorLogin } from '../adminHelpers.ts';
+import { apply, expectLedgerSound, fund, spotOf, usdt, withdrawer } from './withdrawHelpers.ts';
 
 const requests = 50;
 
@@ -26,6 +28,32 @@ forEachDatabase((server) => {
       (select count(*)::int from ledger_transfers where phase = 'pending' and reference like 'withdrawal:%') as holds`);
     expect({ withdrawals, holds }).toEqual({ withdrawals: 9, holds: 9 });
     expect(accepted.every((answer) => expectOk(answer).body.result.status === 0)).toBe(true);
+    await expectLedgerSound(server);
+  });
+
+  it('decisions sent at once: two operators\' approvals both count, and of two payouts and a rejection one wins, moving money once', async () => {
+    const user = await withdrawer(server, '0');
+    await fund(server, user.userId, '20000');
+    const id = expectOk(await apply(server, user, { amount: '15000' })).body.result.id;
+    const first = await operatorLogin(server, await createOperator(server, 'finance'));
+    const second = await operatorLogin(server, await createOperator(server, 'finance'));
+    const approvals = await Promise.all([first, second].map((token) => server.post(`/admin/withdrawals/${id}/approve`, {}, { token })));
+    expect(approvals.map((answer) => answer.status)).toEqual([200, 200]);
+    const decisions = await Promise.all([
+      server.post(`/admin/withdrawals/${id}/paid`, { reference: 'one' }, { token: first }),
+      server.post(`/admin/withdrawals/${id}/paid`, { reference: 'two' }, { token: second }),
+      server.post(`/admin/withdrawals/${id}/reject`, { reason: 'three' }, { token: second }),
+    ]);
+    const won = decisions.filter((answer) => answer.status === 200);
+    expect(won).toHaveLength(1);
+    expect(decisions.filter((answer) => answer.status !== 200).map((answer) => answer.body.result.error))
+      .toEqual(['record_already_decided', 'record_already_decided']);
+    const spot = await spotOf(server, user.userId);
+    expect(spot.held).toBe(0n);
+    expect(spot.posted).toBe(won[0].body.result.status === 2 ? usdt(20000 - 15001) : usdt(20000));
+    const [{ resolutions }] = await server.query<{ resolutions: number }>(sql`select count(*)::int as resolutions from ledger_transfers
+      where reference = ${`withdrawal:${id}`} and phase in ('post', 'void')`);
+    expect(resolutions).toBe(1);
     await expectLedgerSound(server);
   });
 }, { limits: { passwordAttemptsFree: requests * 2 } });
