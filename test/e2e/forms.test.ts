@@ -9,6 +9,7 @@ import { beforeAll, describe, expect, inject, it } from 'vitest';
 import type { Locator, Page } from 'playwright-core';
 import { SpecClient } from '../conformance/specClient.ts';
 import { browserForFile, codeFromOutbox, settled } from './browser.ts';
+import { intlOf } from '../../src/lib/locales.ts';
 
 const baseUrl = inject('baseUrl');
 const dataDir = inject('dataDir');
@@ -210,5 +211,14 @@ describe.each(cases)('forms in $locale at $width px', ({ locale, width }) => {
     await expect.poll(async () => (await client.myUserInfo(token)).envelope?.result)
       .toMatchObject({ surname: null, birthday: expect.stringMatching(new RegExp(`^${thisYear - 30}-`)) });
     await page.screenshot({ path: path.join(shotsDir, `forms-personal-${locale}-${width}.png`), fullPage: true });
+
+    // The country picker loads when first opened, marks nothing yet, finds Japan by its code.
+    await page.locator('.adm-form-item', { hasText: t('Country') }).locator('button.field-button').click();
+    await page.getByRole('searchbox', { name: t('Search countries') }).fill('JP');
+    const japan = new Intl.DisplayNames([intlOf(locale)], { type: 'region' }).of('JP')!;
+    await page.getByRole('list', { name: t('Countries and regions') }).getByText(japan, { exact: true }).click();
+    await page.getByRole('button', { name: `${t('Country')} ${japan}` }).waitFor();
+    await save.click();
+    await expect.poll(async () => (await client.myUserInfo(token)).envelope?.result).toMatchObject({ country: 'JP' });
   });
 });

@@ -99,7 +99,8 @@ describe('kept-alive pages in the browser', () => {
     });
     await page.goto(`${baseUrl}/#/home`);
     await settled(page);
-    await page.getByRole('button', { name: 'Log in', exact: true }).click();
+    // The hero's button (the logged-out shortcuts have a "Log in" of their own further down).
+    await page.getByRole('button', { name: 'Log in', exact: true }).first().click();
     await page.waitForURL(/#\/login$/);
     await settled(page);
     expect(await page.title()).toBe('Bourse');
@@ -112,7 +113,8 @@ describe('kept-alive pages in the browser', () => {
     expect(await account.isVisible()).toBe(false);
     expect(await page.title()).toBe('Home · Bourse');
 
-    await page.getByRole('button', { name: 'Log in', exact: true }).click();
+    // The hero's button (the logged-out shortcuts have a "Log in" of their own further down).
+    await page.getByRole('button', { name: 'Log in', exact: true }).first().click();
     await page.waitForURL(/#\/login$/);
     await settled(page);
     await expect.poll(() => account.inputValue()).toBe('kept@example.com');

@@ -1,7 +1,7 @@
 // gerenziliao: personal data (spec §3): surname, first name, gender, birthday, country, address,
 // phone. Saved through POST /user/appUser/updateKYC: the fields that changed, and in `clear` the
 // ones the user emptied.
-import { useState } from 'react';
+import { lazy, Suspense, useState } from 'react';
 import { useDispatch } from 'react-redux';
 import { Button, ErrorBlock, Form, Input, Radio, Space, DotLoading } from 'antd-mobile';
 import { CloseCircleFill } from 'antd-mobile-icons';
@@ -10,10 +10,9 @@ import {
   birthdayAgeYears, birthdayRange, personalDataFields, type PersonalDataBody, type PersonalDataField, type UserInfo,
 } from '../../api/contract/accounts.ts';
 import { PageHeader } from '../../components/PageHeader.tsx';
-import { CountryPicker } from '../../components/CountryPicker.tsx';
 import { FormError } from '../../components/form/FormError.tsx';
 import { useFormFailure } from '../../components/form/useFormFailure.ts';
-import { countries, countryName } from '../../lib/countries.ts';
+import { regionName } from '../../lib/countryLabel.ts';
 import { locales } from '../../lib/locales.ts';
 import { useGetMyUserInfoQuery, useUpdatePersonalDataMutation } from '../auth/authApi.ts';
 import { userInfoReceived } from '../auth/userSlice.ts';
@@ -21,6 +20,8 @@ import { showToast } from '../../components/feedback.tsx';
 import { prepareAccountTexts } from '../auth/accountTexts.ts';
 import { BirthdayField, todayIso } from './BirthdayField.tsx';
 import './personalData.css';
+
+const CountryPicker = lazy(() => import('../../components/CountryPicker.tsx').then((module) => ({ default: module.CountryPicker })));
 
 type Values = Partial<Record<PersonalDataField, string>>;
 
@@ -54,7 +55,9 @@ export default function PersonalDataPage() {
   const query = useGetMyUserInfoQuery();
   const [update, { isLoading }] = useUpdatePersonalDataMutation();
   const [countryOpen, setCountryOpen] = useState(false);
+  const pickerLoaded = useLoadedOnce(countryOpen);
   const [form] = Form.useForm<Values>();
+  const chosenCountry = Form.useWatch('country', form) as string | undefined;
   // The server's refusals here concern no one field (invalid_request), so they go under the form.
   const failure = useFormFailure(form, {});
   const intl = locales.find((locale) => locale.value === i18n.locale)?.intl ?? 'en-US';
@@ -131,8 +134,14 @@ export default function PersonalDataPage() {
           <Input placeholder={t`Phone`} inputMode="tel" autoComplete="tel" clearable />
         </Form.Item>
       </Form>
-      <CountryPicker visible={countryOpen} onClose={() => setCountryOpen(false)}
-        onSelect={(value) => form.setFieldValue('country', value.country_code)} />
+      {/* The picker brings the whole country list and its calling codes: loaded when first opened,
+          then kept, so it closes with its animation and gives focus back. */}
+      {pickerLoaded && (
+        <Suspense fallback={null}>
+          <CountryPicker visible={countryOpen} onClose={() => setCountryOpen(false)} selected={chosenCountry}
+            onSelect={(value) => form.setFieldValue('country', value.country_code)} />
+        </Suspense>
+      )}
     </div>
   );
 }
@@ -143,7 +152,7 @@ function CountryField({ value, onChange, id, intl, onOpen }: {
 }) {
   const { t } = useLingui();
   const name = value
-    ? countryName(countries.find((item) => item.country_code === value) ?? { country_code: value, english_name: value }, intl)
+    ? regionName(value, intl) ?? value
     : undefined;
   return (
     <div className="choice-field">
@@ -158,4 +167,11 @@ function CountryField({ value, onChange, id, intl, onOpen }: {
       )}
     </div>
   );
+}
+
+/** True from the first time `wanted` is true on. */
+function useLoadedOnce(wanted: boolean): boolean {
+  const [loaded, setLoaded] = useState(wanted);
+  if (wanted && !loaded) setLoaded(true);
+  return loaded || wanted;
 }
