@@ -83,6 +83,17 @@ forEachDatabase((server) => {
       expectOk(await login(op));
     });
 
+    it('lets one of two logins sent at once with the same code through', async () => {
+      const op = await createOperator(server, 'admin');
+      nextStep();
+      const code = await currentTotp(server, op);
+      const replies = await Promise.all([login(op, { totpCode: code }), login(op, { totpCode: code }), login(op, { totpCode: code })]);
+      expect(replies.filter((reply) => reply.status === 200)).toHaveLength(1);
+      for (const reply of replies.filter((each) => each.status !== 200)) expectRefused(reply, 400, 'credentials_invalid');
+      const row = await operatorRow(op.email);
+      expect(await server.db.select().from(operatorSessions).where(eq(operatorSessions.operatorId, row.id))).toHaveLength(1);
+    });
+
     it('accepts the previous step\'s code (clock drift) but not one two steps old', async () => {
       const op = await createOperator(server, 'admin');
       nextStep();
