@@ -1,6 +1,7 @@
-// The operator command line: `npm run operator -- add EMAIL --role admin|finance [--json]`.
+// The operator command line: `npm run operator -- add EMAIL --role admin|finance [--json]` and
+// `npm run operator -- disable EMAIL`.
 // It opens the same database the server uses (DATA_DIR's embedded PGlite, or DATABASE_URL) and
-// creates an operator with a generated password and TOTP secret, shown once. PostgreSQL takes it
+// creates an operator with a generated password and TOTP secret, shown once, or disables one. PostgreSQL takes it
 // any time; the embedded database belongs to one process, so while a server runs on it the CLI
 // says so and stops (stop the server, add the operator, start it again).
 import path from 'node:path';
@@ -9,14 +10,17 @@ import { loadConfig } from './config.ts';
 import { openDatabase } from './db/client.ts';
 import { DatabaseInUseError } from './db/pgliteLock.ts';
 import { AppError } from './lib/errors.ts';
-import { addOperator } from './domain/operators.ts';
+import { addOperator, disableOperator } from './domain/operators.ts';
+import { systemClock } from './lib/time.ts';
 import { totpUri } from './domain/totp.ts';
 import { operatorRoles, type OperatorRole } from '../src/api/contract/admin.ts';
 
 const usage = `Usage: npm run operator -- add EMAIL --role ${operatorRoles.join('|')} [--json]
+       npm run operator -- disable EMAIL
 
-  add    creates a back-office operator and prints its password and TOTP secret (shown once).
-  --json prints only {"email", "password", "totpSecret"} on stdout.
+  add      creates a back-office operator and prints its password and TOTP secret (shown once).
+  --json   prints only {"email", "password", "totpSecret"} on stdout.
+  disable  stops an operator logging in and ends its open sessions.
 
 Uses DATABASE_URL when set, else the embedded database in DATA_DIR (default ./data).`;
 
@@ -34,17 +38,23 @@ async function main(argv: string[]): Promise<number> {
     return 0;
   }
   const [command, email, ...extra] = positionals;
-  if (command !== 'add') throw new UsageError(command ? `Unknown command "${command}".` : 'No command given.');
-  if (!email || extra.length > 0) throw new UsageError('add takes one e-mail address.');
+  if (command !== 'add' && command !== 'disable') throw new UsageError(command ? `Unknown command "${command}".` : 'No command given.');
+  if (!email || extra.length > 0) throw new UsageError(`${command} takes one e-mail address.`);
   if (!emailPattern.test(email) || email.length > 254) throw new UsageError(`"${email}" is not an e-mail address.`);
   const role = values.role as OperatorRole | undefined;
-  if (!role || !operatorRoles.includes(role)) throw new UsageError(`--role must be one of: ${operatorRoles.join(', ')}.`);
+  if (command === 'add' && (!role || !operatorRoles.includes(role))) throw new UsageError(`--role must be one of: ${operatorRoles.join(', ')}.`);
+  if (command === 'disable' && (role !== undefined || values.json)) throw new UsageError('disable takes no --role or --json.');
 
   const config = loadConfig();
   const database = await openDatabase(config.databaseUrl
     ? { databaseUrl: config.databaseUrl } : { pgliteDir: path.join(config.dataDir, 'pgdata') });
   try {
-    const created = await addOperator(database.db, email, role, 'cli');
+    if (command === 'disable') {
+      const disabled = await disableOperator(database.db, systemClock, email, 'cli');
+      console.log(`Operator ${disabled.email} disabled; ${disabled.sessionsEnded} open session(s) ended.`);
+      return 0;
+    }
+    const created = await addOperator(database.db, email, role!, 'cli');
     if (values.json) {
       process.stdout.write(`${JSON.stringify({ email: created.email, password: created.password, totpSecret: created.totpSecret })}\n`);
     } else {

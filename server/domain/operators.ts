@@ -57,6 +57,24 @@ export async function addOperator(db: Db, email: string, role: OperatorRole, via
 }
 
 /**
+ * Disables an operator (a leaver, a lost phone): no login, and every open session ends now. The
+ * audit record names the operator itself, with `via` saying who acted (the CLI has no operator).
+ */
+export async function disableOperator(db: Db, clock: Clock, email: string, via: string) {
+  const normalised = normaliseOperatorEmail(email);
+  return db.transaction(async (tx) => {
+    const [row] = await tx.select().from(operators).where(eq(operators.email, normalised)).for('update');
+    if (!row) throw new AppError(404, 'account_not_found', `No operator has the e-mail ${normalised}.`);
+    await tx.update(operators).set({ disabled: true }).where(eq(operators.id, row.id));
+    const ended = await tx.update(operatorSessions).set({ revokedAt: clock.now() })
+      .where(and(eq(operatorSessions.operatorId, row.id), isNull(operatorSessions.revokedAt))).returning({ id: operatorSessions.id });
+    await recordAudit(tx, { operatorId: row.id, action: 'operator.disable', targetType: 'operator', targetId: row.id,
+      before: { disabled: row.disabled }, after: { disabled: true, sessionsEnded: ended.length, via } }, clock);
+    return { email: normalised, sessionsEnded: ended.length };
+  });
+}
+
+/**
  * The demo operator of SEED_DEMO installs: fixed, documented credentials (README), so anyone may
  * open the back office of a demo. Starting later without SEED_DEMO disables it, so a demo database
  * put to real use does not keep a login the whole world knows.

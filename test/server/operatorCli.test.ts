@@ -113,11 +113,29 @@ describe('npm run operator -- add (embedded PGlite)', () => {
     expect(again.code).toBe(1);
     expect(again.stdout).toBe('');
     expect(again.stderr.trim()).toBe('An operator with the e-mail second@example.com exists already.');
-  }, 180_000);
+
+    // disable: no login after it, its open sessions end, and it is audited.
+    const unknown = await runCli(['disable', 'nobody@example.com'], env);
+    expect(unknown.code).toBe(1);
+    expect(unknown.stderr.trim()).toBe('No operator has the e-mail nobody@example.com.');
+    const disabled = await runCli(['disable', 'First.Operator@example.com'], env);
+    expect(disabled.code, disabled.stderr).toBe(0);
+    expect(disabled.stdout.trim()).toBe('Operator first.operator@example.com disabled; 1 open session(s) ended.');
+    const reopened = await openDatabase({ pgliteDir: pgdata });
+    try {
+      const [row] = await reopened.db.select().from(operators).where(eq(operators.email, creds.email));
+      expect(row.disabled).toBe(true);
+      const [audit] = await reopened.db.select().from(auditLog).where(eq(auditLog.action, 'operator.disable'));
+      expect(audit).toMatchObject({ operatorId: row.id, before: { disabled: false }, after: { disabled: true, sessionsEnded: 1, via: 'cli' } });
+    } finally {
+      await reopened.close();
+    }
+  }, 240_000);
 
   it('refuses bad input plainly before opening any database (exit 2)', async () => {
     const dataDir = newDataDir();
-    for (const args of [['add', 'not-an-email', '--role', 'admin'], ['add', 'a@b.co', '--role', 'root'], ['remove', 'a@b.co', '--colour']]) {
+    for (const args of [['add', 'not-an-email', '--role', 'admin'], ['add', 'a@b.co', '--role', 'root'], ['remove', 'a@b.co', '--colour'],
+      ['disable', 'a@b.co', '--role', 'admin']]) {
       const run = await runCli(args, { DATA_DIR: dataDir });
       expect(run.code, args.join(' ')).toBe(2);
       expect(run.stderr).toContain('Usage: npm run operator -- add EMAIL');
