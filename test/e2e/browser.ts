@@ -4,7 +4,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, onTestFinished } from 'vitest';
-import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
+import { chromium, type Browser, type BrowserContext, type Locator, type Page } from 'playwright-core';
 
 export const chromiumPath = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 export const phoneViewport = { width: 390, height: 844 };
@@ -141,3 +141,52 @@ export async function recordCanvasTexts(context: BrowserContext) {
 /** The canvas texts recorded since `sinceMs` (the page's performance.now()). */
 export const canvasTexts = (page: Page, sinceMs = 0) => page.evaluate((since) =>
   ((window as unknown as { __canvasTexts?: CanvasText[] }).__canvasTexts ?? []).filter((entry) => entry.atMs >= since), sinceMs);
+
+/** Phone heights for the two widths the journeys use. */
+const heightFor = (width: number) => (width <= 320 ? 640 : 844);
+
+/**
+ * A phone page in one interface language and width, closed when the test finishes; with `token` it
+ * starts logged in (spec §4: the localStorage token). Seeded once, so a reload keeps what the app
+ * itself stored since.
+ */
+export async function localizedPage(browser: Browser, { width = phoneViewport.width, lang = 'en-us', token = '' }:
+  { width?: number; lang?: string; token?: string } = {}): Promise<Page> {
+  const context = await browser.newContext({
+    viewport: { width, height: heightFor(width) }, isMobile: true, hasTouch: true, deviceScaleFactor: 2,
+  });
+  context.setDefaultTimeout(20_000);
+  onTestFinished(() => context.close());
+  await context.addInitScript(({ lang, token }) => {
+    if (sessionStorage.getItem('seeded')) return;
+    localStorage.setItem('lang', lang);
+    if (token) localStorage.setItem('token', token);
+    sessionStorage.setItem('seeded', '1');
+  }, { lang, token });
+  return context.newPage();
+}
+
+/** A box on screen, or a failure naming that it is not there. */
+export const box = async (locator: Locator) => {
+  const found = await locator.boundingBox();
+  if (!found) throw new Error('not on screen');
+  return found;
+};
+
+/** Logs the seeded demo account in through the login page (in English) and returns the token the app stored. */
+export async function demoToken(browser: Browser, baseUrl: string): Promise<string> {
+  const context = await phoneContext(browser);
+  try {
+    const page = await context.newPage();
+    await page.goto(`${baseUrl}/#/login`);
+    await settled(page);
+    await page.getByPlaceholder('E-mail, mobile or account').fill('demo@bourse.local');
+    await page.getByPlaceholder('Password', { exact: true }).fill('Demo2026pass');
+    await page.getByRole('button', { name: 'Log in', exact: true }).click();
+    await page.waitForURL(/#\/home/);
+    await page.waitForFunction(() => Boolean(localStorage.getItem('token')));
+    return (await page.evaluate(() => localStorage.getItem('token')))!;
+  } finally {
+    await context.close();
+  }
+}

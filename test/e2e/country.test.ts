@@ -8,7 +8,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, inject, it } from 'vitest';
 import type { Locator, Page } from 'playwright-core';
-import { browserForFile, settled } from './browser.ts';
+import { box, browserForFile, localizedPage, settled } from './browser.ts';
 
 const baseUrl = inject('baseUrl');
 const browser = browserForFile();
@@ -35,26 +35,11 @@ const texts = {
 } as const;
 
 async function registerPage(width: number, lang: string): Promise<Page> {
-  const context = await browser().newContext({
-    viewport: { width, height: width === 320 ? 640 : 844 }, isMobile: true, hasTouch: true, deviceScaleFactor: 2,
-  });
-  context.setDefaultTimeout(20_000);
-  await context.addInitScript((lang) => {
-    if (sessionStorage.getItem('seeded')) return;
-    localStorage.setItem('lang', lang);
-    sessionStorage.setItem('seeded', '1');
-  }, lang);
-  const page = await context.newPage();
+  const page = await localizedPage(browser(), { width, lang });
   await page.goto(`${baseUrl}/#/login?mode=register`);
   await settled(page);
   return page;
 }
-
-const box = async (locator: Locator) => {
-  const found = await locator.boundingBox();
-  if (!found) throw new Error('not on screen');
-  return found;
-};
 
 /** The code button is left of the number, on its line, and both are inside the screen. */
 async function expectCodeLeftOfNumber(page: Page, button: Locator, input: Locator, width: number) {

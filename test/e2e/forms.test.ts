@@ -8,7 +8,7 @@ import path from 'node:path';
 import { beforeAll, describe, expect, inject, it } from 'vitest';
 import type { Locator, Page } from 'playwright-core';
 import { SpecClient } from '../conformance/specClient.ts';
-import { browserForFile, codeFromOutbox, settled } from './browser.ts';
+import { box, browserForFile, codeFromOutbox, localizedPage, settled } from './browser.ts';
 import { intlOf } from '../../src/lib/locales.ts';
 
 const baseUrl = inject('baseUrl');
@@ -35,27 +35,11 @@ function catalog(locale: string): (msgid: string, values?: Record<string, string
 }
 
 async function openPage(width: number, locale: string, route: string, token = ''): Promise<Page> {
-  const context = await browser().newContext({
-    viewport: { width, height: width === 320 ? 640 : 844 }, isMobile: true, hasTouch: true, deviceScaleFactor: 2,
-  });
-  context.setDefaultTimeout(20_000);
-  await context.addInitScript(({ locale, token }) => {
-    if (sessionStorage.getItem('seeded')) return;
-    localStorage.setItem('lang', locale);
-    if (token) localStorage.setItem('token', token);
-    sessionStorage.setItem('seeded', '1');
-  }, { locale, token });
-  const page = await context.newPage();
+  const page = await localizedPage(browser(), { width, lang: locale, token });
   await page.goto(`${baseUrl}/#${route}`);
   await settled(page);
   return page;
 }
-
-const box = async (locator: Locator) => {
-  const found = await locator.boundingBox();
-  if (!found) throw new Error('not on screen');
-  return found;
-};
 
 /** The error lines under the form item that holds `field`. */
 const errorsUnder = (field: Locator) => field

@@ -4,8 +4,8 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, inject, it } from 'vitest';
-import type { Browser, Page } from 'playwright-core';
-import { browserForFile, phoneContext, settled } from './browser.ts';
+import type { Page } from 'playwright-core';
+import { browserForFile, demoToken, localizedPage, settled } from './browser.ts';
 
 const baseUrl = inject('baseUrl');
 const browser = browserForFile();
@@ -23,36 +23,6 @@ const screens = [
   { name: 'my', path: '/my', login: true, ready: '[data-testid="my-account"]' },
   { name: 'personal-data', path: '/gerenziliao', login: true, ready: 'form' },
 ] as const;
-
-/** A context for one language and width; with `token` it starts logged in (spec §4: localStorage token). */
-async function screenPage(width: number, lang: string, token?: string): Promise<Page> {
-  const context = await browser().newContext({
-    viewport: { width, height: width === 320 ? 640 : 844 }, isMobile: true, hasTouch: true, deviceScaleFactor: 2,
-  });
-  context.setDefaultTimeout(20_000);
-  await context.addInitScript(({ lang, token }) => {
-    if (sessionStorage.getItem('seeded')) return;
-    localStorage.setItem('lang', lang);
-    if (token) localStorage.setItem('token', token);
-    sessionStorage.setItem('seeded', '1');
-  }, { lang, token });
-  return context.newPage();
-}
-
-async function demoToken(source: Browser): Promise<string> {
-  const context = await phoneContext(source);
-  const page = await context.newPage();
-  await page.goto(`${baseUrl}/#/login`);
-  await settled(page);
-  await page.getByPlaceholder('E-mail, mobile or account').fill('demo@bourse.local');
-  await page.getByPlaceholder('Password', { exact: true }).fill('Demo2026pass');
-  await page.getByRole('button', { name: 'Log in', exact: true }).click();
-  await page.waitForURL(/#\/home/);
-  await expect.poll(() => page.evaluate(() => localStorage.getItem('token'))).toBeTruthy();
-  const token = (await page.evaluate(() => localStorage.getItem('token')))!;
-  await context.close();
-  return token;
-}
 
 /** Elements wider than the screen or sticking out past its right edge (what a user sees cut). */
 const overflowing = (page: Page) => page.evaluate(() => {
@@ -86,10 +56,10 @@ describe('every built page on a narrow phone', () => {
   for (const lang of languages) {
     for (const width of widths) {
       it(`fits ${width} px in ${lang}`, async () => {
-        token ??= await demoToken(browser());
+        token ??= await demoToken(browser(), baseUrl);
         const problems: string[] = [];
         for (const screen of screens) {
-          const page = await screenPage(width, lang, screen.login ? token : undefined);
+          const page = await localizedPage(browser(), { width, lang, token: screen.login ? token : '' });
           try {
             await page.goto(`${baseUrl}/#${screen.path}`);
             await settled(page);

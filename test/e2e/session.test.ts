@@ -2,23 +2,10 @@
 // else the `token` cookie. A token found in either of the last two alone keeps the user logged in,
 // and in-app back on a deep-linked page stays in the app (issue 8 #2, #5).
 import { describe, expect, inject, it } from 'vitest';
-import type { Page } from 'playwright-core';
-import { browserForFile, phoneContext, settled } from './browser.ts';
+import { browserForFile, demoToken, phoneContext, settled } from './browser.ts';
 
 const baseUrl = inject('baseUrl');
 const browser = browserForFile();
-
-/** Logs the demo account in through the login page and returns the token the app stored. */
-async function demoToken(page: Page): Promise<string> {
-  await page.goto(`${baseUrl}/#/login`);
-  await settled(page);
-  await page.getByPlaceholder('E-mail, mobile or account').fill('demo@bourse.local');
-  await page.getByPlaceholder('Password', { exact: true }).fill('Demo2026pass');
-  await page.getByRole('button', { name: 'Log in', exact: true }).click();
-  await page.waitForURL(/#\/home/);
-  await expect.poll(() => page.evaluate(() => localStorage.getItem('token'))).toBeTruthy();
-  return (await page.evaluate(() => localStorage.getItem('token')))!;
-}
 
 async function freshContext() {
   const context = await phoneContext(browser());
@@ -27,9 +14,7 @@ async function freshContext() {
 
 describe('where the session comes from at start', () => {
   it('keeps a session whose token is only in localStorage, with IndexedDB empty', async () => {
-    const source = await freshContext();
-    const token = await demoToken(await source.newPage());
-    await source.close();
+    const token = await demoToken(browser(), baseUrl);
 
     const context = await freshContext();
     try {
@@ -51,9 +36,7 @@ describe('where the session comes from at start', () => {
   });
 
   it('keeps a session whose token is only in the token cookie, and mirrors it to localStorage', async () => {
-    const source = await freshContext();
-    const token = await demoToken(await source.newPage());
-    await source.close();
+    const token = await demoToken(browser(), baseUrl);
 
     const context = await freshContext();
     try {
