@@ -3,7 +3,7 @@
 // locked, the ledger credits the user's spot account from deposit clearing under the transfer id
 // "recharge:<id>" (so even a repeated approval could not credit twice), the row records the
 // decision and the audit entry is written. Rejection records the reason the user sees.
-import { and, count, desc, eq, type SQL } from 'drizzle-orm';
+import { and, count, desc, eq, inArray, or, type SQL } from 'drizzle-orm';
 import type {
   AdminRechargeRecord, DepositAddress, RechargeApplyBody, RechargeRecord,
 } from '../../../src/api/contract/wallet.ts';
@@ -56,11 +56,29 @@ export async function applyRecharge(db: Db, userId: bigint, body: RechargeApplyB
   }
   const proof = await ownUpload(db, userId, body.proofFileId);
   if (proof.purpose !== 'deposit_proof') throw notFound('file_not_found', 'No such file.');
+  await refuseDuplicate(db, proof.id, body);
   const [row] = await db.insert(walletRecharges).values({
     userId, currency: body.currency, network: body.network, amount, depositAddress: found.depositAddress,
     proofFileId: proof.id, txHash: body.txHash ?? null, status: recordStatus.underReview, createdAt: now,
   }).returning();
   return toRecord(row, scale);
+}
+
+/**
+ * One proof, or one on-chain transaction, backs one deposit: a request under review or delivered
+ * that already names it refuses the next (a rejected one does not, so a user can try again).
+ * Checked in the application, so two requests sent at the same instant could both pass; the
+ * operator's review is the line behind it, and the admin list shows both.
+ */
+async function refuseDuplicate(db: Executor, proofFileId: string, body: RechargeApplyBody) {
+  const sameProof = eq(walletRecharges.proofFileId, proofFileId);
+  const sameTx = body.txHash === undefined ? undefined
+    : and(eq(walletRecharges.currency, body.currency), eq(walletRecharges.network, body.network), eq(walletRecharges.txHash, body.txHash));
+  const [found] = await db.select({ id: walletRecharges.id }).from(walletRecharges)
+    .where(and(or(sameProof, sameTx), inArray(walletRecharges.status, [recordStatus.underReview, recordStatus.delivered]))).limit(1);
+  if (found) {
+    throw conflict('deposit_duplicate', 'This proof or transaction already backs another deposit request.');
+  }
 }
 
 const pageOf = (query: PageQuery) => {

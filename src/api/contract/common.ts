@@ -33,7 +33,7 @@ export const errorCodes = [
   'currency_unknown', 'network_unknown', 'deposit_unavailable', 'amount_empty', 'amount_negative', 'amount_exponent',
   'amount_malformed', 'amount_too_many_decimals', 'amount_too_large', 'amount_not_positive', 'amount_below_minimum',
   'file_missing', 'file_type_unsupported', 'file_too_large', 'file_too_many_pixels', 'file_not_found',
-  'record_already_decided',
+  'record_already_decided', 'deposit_duplicate',
   // Operators (contract/admin.ts): a valid operator whose role may not do this.
   'forbidden',
 ] as const;

@@ -145,6 +145,29 @@ forEachDatabase((server) => {
     });
   });
 
+  describe('one proof, one transaction, one deposit', () => {
+    it('refuses a proof or a transaction hash already behind a request under review or delivered, not behind a rejected one', async () => {
+      const user = await server.registerByEmail();
+      await withDepositAddresses(server);
+      const first = await applyDeposit(server, user.token, { amount: '50', txHash: 'feedbeef00112233' });
+      const again = { currency: 'USDT', network: 'TRC20', amount: '50', proofFileId: first.proofFileId };
+      const before = await recordCount(server);
+      expectRefused(await server.post(walletPaths.rechargeApply, again, { token: user.token }), 409, 'deposit_duplicate');
+      const otherProof = expectOk(await upload(server, user.token, { bytes: await pngImage() })).body.result;
+      expectRefused(await server.post(walletPaths.rechargeApply, { ...again, proofFileId: otherProof.id, txHash: 'feedbeef00112233' },
+        { token: user.token }), 409, 'deposit_duplicate');
+      expect(await recordCount(server)).toBe(before);
+      // The same hash on another network is another transaction.
+      expectOk(await server.post(walletPaths.rechargeApply, { ...again, network: 'ERC20', proofFileId: otherProof.id, txHash: 'feedbeef00112233' },
+        { token: user.token }));
+      await rejectRecharge(server.db, BigInt(first.id), 'Unreadable proof.', {
+        operatorId: await operatorIdFor(server), clock: server.clock, audit: async () => {},
+      });
+      const retried = expectOk(await server.post(walletPaths.rechargeApply, { ...again, txHash: 'feedbeef00112233' }, { token: user.token }));
+      expect(retried.body.result.status).toBe(0);
+    });
+  });
+
   describe('GET /finance/appRecharge/listMy', () => {
     it("pages the caller's own requests, newest first, filtered by status; another user sees none of them", async () => {
       const user = await server.registerByEmail();
