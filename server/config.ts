@@ -127,7 +127,10 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     smtpUrl: env.SMTP_URL || undefined,
     smtpFrom: env.SMTP_FROM ?? 'Bourse <no-reply@bourse.local>',
     webRoot: path.resolve(env.WEB_ROOT ?? './dist'),
-    seedDemo: env.SEED_DEMO !== '0',
+    // The demo account and the demo operator (whose password is in the README) are for trying the
+    // product on the embedded database; a PostgreSQL install, where real funds live, gets them only
+    // when it asks with SEED_DEMO=1.
+    seedDemo: env.SEED_DEMO === undefined || env.SEED_DEMO === '' ? !env.DATABASE_URL : env.SEED_DEMO !== '0',
     logLevel: env.LOG_LEVEL ?? 'info',
     trustProxy: parseTrustProxy(env.TRUST_PROXY),
     limits: {
