@@ -305,7 +305,7 @@ export const walletRecharges = pgTable('wallet_recharges', {
   status: smallint('status').notNull().default(0),
   reason: varchar('reason', { length: 200 }),
   /** The operator who decided (operators live in their own table). */
-  decidedBy: bigint('decided_by', { mode: 'bigint' }),
+  decidedBy: bigint('decided_by', { mode: 'bigint' }).references(() => operators.id),
   decidedAt: timestamp('decided_at', { withTimezone: true, mode: 'date' }),
   createdAt: createdAt(),
 }, (t) => [
