@@ -7,10 +7,8 @@ import {
   candleFromPayload, compareDecimals, filterTickers, mergeTickers, newestTickMs, nextSort, rank, rangeBasisPoints,
   sortTickers, tickersFromPayload,
 } from '../../src/features/market/tickers.ts';
-import {
-  directionOf, formatChange, formatChangePercent, formatCompact, formatLocalDateTime, formatPrice, formatReopening,
-} from '../../src/features/market/format.ts';
-import { formatEpochMs } from '../../src/lib/time.ts';
+import { directionOf, formatReopening, tickerPrice } from '../../src/features/market/format.ts';
+import { formatCompact } from '../../src/lib/number.ts';
 import { parseSort } from '../../src/features/market/MarketPage.tsx';
 import { bucketDirection, bucketLabel } from '../../src/features/market/DistributionCard.tsx';
 import { searchWords } from '../../src/features/market/marketSearch.ts';
@@ -144,19 +142,11 @@ describe('socket payloads', () => {
 });
 
 describe('display formats', () => {
-  it('truncates prices to the precision with thousands separators', () => {
-    expect(formatPrice('67250.129', 2, 'en-US')).toBe('67,250.12');
-    expect(formatPrice('0.123459', 5, 'en-US')).toBe('0.12345');
-    expect(formatPrice('1.5', 3, 'en-US')).toBe('1.500');
-  });
-
-  it('signs changes and truncates percentages to two decimals', () => {
-    expect(formatChangePercent('1.259', 'en-US')).toBe('+1.25%');
-    expect(formatChangePercent('-0.509', 'en-US')).toBe('-0.50%');
-    expect(formatChangePercent('0.00', 'en-US')).toBe('0.00%');
-    expect(formatChangePercent('-0.001', 'en-US')).toBe('0.00%');
-    expect(formatChange('2646.639', 2, 'en-US')).toBe('+2,646.63');
-    expect(formatChange('-0.12345', 4, 'en-US')).toBe('-0.1234');
+  it('shows a ticker\'s last price truncated to its precision, grouped as the language groups', () => {
+    expect(tickerPrice(ticker('BTCUSDT', { last: '67250.129', pricePrecision: 2 }), 'en-US')).toBe('67,250.12');
+    expect(tickerPrice(ticker('DOGEUSDT', { last: '0.123459', pricePrecision: 5 }), 'en-US')).toBe('0.12345');
+    expect(tickerPrice(ticker('XAUUSD', { last: '1.5', pricePrecision: 3 }), 'en-US')).toBe('1.500');
+    expect(tickerPrice(ticker('BTCUSDT', { last: '67250.129', pricePrecision: 2 }), 'es-ES')).toBe('67.250,12');
   });
 
   it('tells the direction of a change', () => {
@@ -168,10 +158,6 @@ describe('display formats', () => {
     expect(formatCompact('22119.9999', 'en-US')).toBe('22.11K');
     expect(formatCompact('1503502975.20', 'zh-CN')).toBe('15.03亿');
     expect(formatCompact('12.5', 'en-US')).toBe('12.5');
-  });
-
-  it('writes the age of a list the way the app writes times elsewhere', () => {
-    for (const ms of [0, 1_795_331_505_062, Date.UTC(2026, 0, 2, 3, 4, 5)]) expect(formatLocalDateTime(ms)).toBe(formatEpochMs(ms, 'isoDateTime'));
   });
 
   it('labels the distribution buckets by their bounds, and colours them by their side of zero', () => {

@@ -12,7 +12,9 @@ import { candlePeriods } from '../../api/contract/marketConstants.ts';
 import { PageHeader } from '../../components/PageHeader.tsx';
 import { ChangeBadge, StarButton, useFlash } from '../market/TickerRow.tsx';
 import { StaleNotice } from '../market/MarketStates.tsx';
-import { decimalsOf, directionOf, formatChange, formatCompact, formatPrice, intlOf, tickerPrice } from '../market/format.ts';
+import { decimalsOf, directionOf, tickerPrice } from '../market/format.ts';
+import { formatCompact, formatDecimal, formatSigned } from '../../lib/number.ts';
+import { intlOf } from '../../lib/locales.ts';
 import { useFavourites, useTickers } from '../market/useMarketData.ts';
 import { KlineChart } from './KlineChart.tsx';
 import { defaultIndicators, indicatorNames, type IndicatorName } from './chartData.ts';
@@ -71,13 +73,13 @@ function Stats({ ticker, intl }: { ticker: Ticker; intl: string }) {
         </p>
         <p className={`kline-change ${direction}`}>
           <span className="visually-hidden">{t`24h change`} </span>
-          {formatChange(ticker.change24h, ticker.pricePrecision, intl)} <ChangeBadge percent={ticker.changePercent24h} intl={intl} />
+          {formatSigned(ticker.change24h, ticker.pricePrecision, intl)} <ChangeBadge percent={ticker.changePercent24h} intl={intl} />
         </p>
         {!ticker.open && <p className="closed-badge large">{t`Market closed`}</p>}
       </div>
       <dl className="kline-figures">
-        <div><dt>{t`24h high`}</dt><dd>{formatPrice(ticker.high24h, ticker.pricePrecision, intl)}</dd></div>
-        <div><dt>{t`24h low`}</dt><dd>{formatPrice(ticker.low24h, ticker.pricePrecision, intl)}</dd></div>
+        <div><dt>{t`24h high`}</dt><dd>{formatDecimal(ticker.high24h, ticker.pricePrecision, intl)}</dd></div>
+        <div><dt>{t`24h low`}</dt><dd>{formatDecimal(ticker.low24h, ticker.pricePrecision, intl)}</dd></div>
         <div><dt>{t`24h volume (${base})`}</dt><dd>{formatCompact(ticker.volume24h, intl)}</dd></div>
         <div><dt>{t`24h turnover (${quote})`}</dt><dd>{formatCompact(ticker.quoteVolume24h, intl)}</dd></div>
       </dl>

@@ -8,7 +8,7 @@ import type { PriceDistribution, Ticker } from '../../api/contract/market.ts';
 import { isPointBucket, priceDistribution } from '../../api/contract/marketDistribution.ts';
 import { useOnline } from '../../components/OfflineBanner.tsx';
 import { formatAge } from '../../lib/age.ts';
-import { intlOf } from './format.ts';
+import { intlOf } from '../../lib/locales.ts';
 import { useServerNow } from './MarketStates.tsx';
 import { useDistribution } from './useMarketData.ts';
 

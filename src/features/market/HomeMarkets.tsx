@@ -8,7 +8,7 @@ import type { MessageDescriptor } from '@lingui/core';
 import { msg } from '@lingui/core/macro';
 import { FailedNotice, LoadingRows, StaleNotice } from './MarketStates.tsx';
 import { TickerRow } from './TickerRow.tsx';
-import { intlOf } from './format.ts';
+import { intlOf } from '../../lib/locales.ts';
 import { rank, rankings, type Ranking } from './tickers.ts';
 import { useTickers } from './useMarketData.ts';
 import { prepareMarketTexts } from './catalog.ts';

@@ -14,7 +14,7 @@ import { DistributionCard } from './DistributionCard.tsx';
 import { FailedNotice, LoadingRows, StaleNotice } from './MarketStates.tsx';
 import { TickerRow } from './TickerRow.tsx';
 import { marketNames } from './assets.ts';
-import { intlOf } from './format.ts';
+import { intlOf } from '../../lib/locales.ts';
 import { searchWords } from './marketSearch.ts';
 import {
   filterTickers, isMarketTab, isSortKey, marketTabs, nextSort, sortTickers, type MarketTab, type SortKey, type SortOrder,

@@ -4,7 +4,7 @@ import { useEffect, useState } from 'react';
 import { useLingui } from '@lingui/react/macro';
 import { serverNow } from '../../api/serverClock.ts';
 import { formatAge } from '../../lib/age.ts';
-import { intlOf } from './format.ts';
+import { intlOf } from '../../lib/locales.ts';
 
 export const ageRefreshMs = 30_000;
 

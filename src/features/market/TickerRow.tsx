@@ -10,7 +10,8 @@ import { useLingui } from '@lingui/react/macro';
 import type { Ticker } from '../../api/contract/market.ts';
 import { compareDecimals } from './tickers.ts';
 import './market.css';
-import { directionOf, formatChangePercent, formatCompact, formatReopening, tickerPrice, type Direction } from './format.ts';
+import { directionOf, formatReopening, tickerPrice, type Direction } from './format.ts';
+import { formatCompact, formatPercent } from '../../lib/number.ts';
 import { markOf, marketNames } from './assets.ts';
 
 export const flashMs = 800;
@@ -32,7 +33,7 @@ export function useFlash(value: string): Direction | undefined {
 }
 
 export function ChangeBadge({ percent, intl }: { percent: string; intl: string }) {
-  return <span className={`change-badge ${directionOf(percent)}`}>{formatChangePercent(percent, intl)}</span>;
+  return <span className={`change-badge ${directionOf(percent)}`}>{formatPercent(percent, intl)}</span>;
 }
 
 export function StarButton({ ticker, starred, onToggle }: { ticker: Ticker; starred: boolean; onToggle: (symbol: string) => void }) {

@@ -1,9 +1,8 @@
-// Display of market numbers through the one number module (lib/number.ts): prices truncated
-// (never rounded) to the symbol's precision (spec §5), changes with their sign, volumes in the
-// language's compact form ("1.5B", "15.03亿"), all written as the user's language writes numbers.
+// Market display helpers. Every number is spelt by the one number module (lib/number.ts); this
+// file adds only what is market-specific: the direction of a change, a ticker's price, when a
+// closed market reopens.
 import type { Ticker } from '../../api/contract/market.ts';
-import { formatCompact, formatDecimal, formatPercent, formatSigned } from '../../lib/number.ts';
-import { intlOf } from '../../lib/locales.ts';
+import { formatDecimal } from '../../lib/number.ts';
 import { compareDecimals } from './tickers.ts';
 
 export type Direction = 'up' | 'down' | 'flat';
@@ -13,16 +12,8 @@ export const directionOf = (change: string): Direction => {
   return sign > 0 ? 'up' : sign < 0 ? 'down' : 'flat';
 };
 
-export const formatPrice = (value: string, precision: number, intl: string) => formatDecimal(value, precision, intl);
-export const tickerPrice = (ticker: Ticker, intl: string) => formatPrice(ticker.last, ticker.pricePrecision, intl);
-
-/** "+1.25%", "-0.50%", "0.00%" as the language writes them. */
-export const formatChangePercent = (percent: string, intl: string) => formatPercent(percent, intl);
-
-/** "+2,646.63" with the symbol's precision. */
-export const formatChange = (change: string, precision: number, intl: string) => formatSigned(change, precision, intl);
-
-export { formatCompact, intlOf };
+/** The last price with the symbol's precision, as the user's language writes it. */
+export const tickerPrice = (ticker: Ticker, intl: string) => formatDecimal(ticker.last, ticker.pricePrecision, intl);
 
 const reopeningFormats = new Map<string, Intl.DateTimeFormat>();
 
@@ -41,14 +32,3 @@ export function formatReopening(ms: number, intl: string): string {
 
 /** Decimals a volume string carries, for the chart's volume axis. */
 export const decimalsOf = (value: string) => value.split('.')[1]?.length ?? 0;
-
-/**
- * Epoch ms as "YYYY-MM-DD HH:mm:ss" on this device's clock (the spec's format). Written out here
- * rather than with lib/time.ts so the home page's market card does not load luxon.
- */
-export function formatLocalDateTime(ms: number): string {
-  const date = new Date(ms);
-  const two = (value: number) => String(value).padStart(2, '0');
-  return `${date.getFullYear()}-${two(date.getMonth() + 1)}-${two(date.getDate())} `
-    + `${two(date.getHours())}:${two(date.getMinutes())}:${two(date.getSeconds())}`;
-}
