@@ -5,18 +5,24 @@ import { localeCodes, sourceLocale } from './src/lib/locales.ts';
 // start; the others hold the texts of pages off the first screen and load with those pages
 // (lib/i18n.ts, loadFeatureCatalog), so they do not grow the first screen's JS (DESIGN §8):
 // `account` the login, registration and personal pages (and the country picker, shown on those
-// pages only), `market` the market and chart pages.
+// pages only), `market` the market and chart pages, `wallet` the asset centre, deposit,
+// withdrawal and record pages, `admin` the back office.
 const accountFeatures = ['<rootDir>/src/features/auth/**', '<rootDir>/src/features/profile/**',
   '<rootDir>/src/components/CountryPicker.tsx'];
 const marketFeatures = ['<rootDir>/src/features/market/**', '<rootDir>/src/features/kline/**'];
+const walletFeatures = ['<rootDir>/src/features/wallet/**'];
+/** The operators' back office (/admin.html) is an app of its own: its texts never load in the phone app. */
+const adminApp = ['<rootDir>/src/admin/**'];
 
 export default defineConfig({
   sourceLocale,
   locales: [...localeCodes],
   catalogs: [
-    { path: '<rootDir>/src/locales/{locale}/messages', include: ['<rootDir>/src'], exclude: [...accountFeatures, ...marketFeatures] },
+    { path: '<rootDir>/src/locales/{locale}/messages', include: ['<rootDir>/src'], exclude: [...accountFeatures, ...marketFeatures, ...walletFeatures, ...adminApp] },
     { path: '<rootDir>/src/locales/{locale}/account', include: accountFeatures },
     { path: '<rootDir>/src/locales/{locale}/market', include: marketFeatures },
+    { path: '<rootDir>/src/locales/{locale}/wallet', include: walletFeatures },
+    { path: '<rootDir>/src/locales/{locale}/admin', include: adminApp },
   ],
   orderBy: 'messageId',
 });

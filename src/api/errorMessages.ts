@@ -28,6 +28,14 @@ const messages: Partial<Record<ErrorCode, MessageDescriptor>> = {
   internal_error: msg`Something went wrong on our side. Please try again.`,
 };
 
+/**
+ * A feature whose calls have error codes of their own (the wallet's) registers their messages when
+ * its pages load, from its own catalog, so the first screen carries none of them (DESIGN §8).
+ */
+export function registerErrorMessages(more: Partial<Record<ErrorCode, MessageDescriptor>>) {
+  Object.assign(messages, more);
+}
+
 export function translateError(code: string | undefined): string | undefined {
   const descriptor = code ? messages[code as ErrorCode] : undefined;
   return descriptor ? i18n._(descriptor) : undefined;
