@@ -1,0 +1,70 @@
+// Money for end-to-end journeys, moved the way a user and an operator move it: a fresh account
+// registered through the API (its code read from the dev outbox), and funds that arrive as a
+// deposit with a proof image which the seeded demo operator approves (password + TOTP). Nothing
+// is written to the database directly. Uses the conformance suite's spec-only client.
+import crypto from 'node:crypto';
+import { totp, base32Decode } from '../conformance/adminClient.ts';
+import { SpecClient, tokenHeader, tokenOf, type Answer } from '../conformance/specClient.ts';
+import { codeFromOutbox } from './browser.ts';
+
+/** The operator the server seeds with a demo (server/domain/operators.ts). */
+export const demoOperator = { email: 'operator@bourse.local', password: 'Operator2026pass', totpSecret: 'JBSWY3DPEHPK3PXPBOURSEDEMO234567' };
+
+/** A 1×1 PNG: every decoder reads it, so the server accepts it as a proof. */
+export const tinyPng = Buffer.from('iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNkYPhfDwAChwGA60e6kgAAAABJRU5ErkJggg==', 'base64');
+
+function result<T>(answer: Answer<T>, what: string): T {
+  if (answer.envelope?.code !== 200 && answer.envelope?.code !== 0) throw new Error(`${what}: HTTP ${answer.status} ${answer.text}`);
+  return answer.envelope.result;
+}
+
+/** Registers a new e-mail account and returns its e-mail, password and token. */
+export async function newAccount(baseUrl: string, dataDir: string, prefix = 'e2e'): Promise<{ email: string; password: string; token: string }> {
+  const client = new SpecClient(baseUrl);
+  const email = `${prefix}-${crypto.randomBytes(5).toString('hex')}@example.test`;
+  const password = 'Wallet2026e2e';
+  result(await client.emailCaptcha(email, 'register'), 'register code');
+  const code = await codeFromOutbox(dataDir, email);
+  const registered = await client.register({ accountType: 'email', account: email, password, code });
+  const token = tokenOf(registered);
+  if (!token) throw new Error(`register: ${registered.text}`);
+  return { email, password, token };
+}
+
+let operatorToken: Promise<string> | undefined;
+/** The demo operator's session, opened once per test file (logins are rate-limited). */
+export function operatorSession(baseUrl: string): Promise<string> {
+  operatorToken ??= (async () => {
+    const client = new SpecClient(baseUrl);
+    const code = totp(base32Decode(demoOperator.totpSecret), await client.serverTime());
+    const answer = await client.post<{ token: string }>('/admin/login', { account: demoOperator.email, password: demoOperator.password, totpCode: code });
+    return result(answer, 'operator login').token;
+  })();
+  return operatorToken;
+}
+
+/** Uploads a proof image as the user (multipart, unencrypted) and returns its id. */
+export async function uploadProof(baseUrl: string, token: string, bytes: Buffer = tinyPng): Promise<string> {
+  const form = new FormData();
+  form.set('purpose', 'deposit_proof');
+  form.set('file', new Blob([new Uint8Array(bytes)], { type: 'image/png' }), 'proof.png');
+  const response = await fetch(new URL('/api/sys/common/upload', baseUrl), { method: 'POST', body: form, headers: { [tokenHeader]: token } });
+  const envelope = (await response.json()) as { code: number; result: { id: string } };
+  if (envelope.code !== 200) throw new Error(`upload: ${JSON.stringify(envelope)}`);
+  return envelope.result.id;
+}
+
+/**
+ * Deposits `amount` (a decimal string) of `currency` on `network` for the user and has the demo
+ * operator approve it: the balance is credited through the ledger as in production.
+ */
+export async function fundAccount(baseUrl: string, token: string, amount: string, currency = 'USDT', network = 'TRC20'): Promise<string> {
+  const client = new SpecClient(baseUrl);
+  const proofFileId = await uploadProof(baseUrl, token, Buffer.concat([tinyPng]));
+  // Each proof backs one deposit: a random transaction hash keeps repeated fundings apart.
+  const txHash = crypto.randomBytes(32).toString('hex');
+  const applied = result(await client.post<{ id: string }>('/finance/appRecharge/apply', { currency, network, amount, proofFileId, txHash }, token), 'deposit');
+  const operator = await operatorSession(baseUrl);
+  result(await client.post(`/admin/recharges/${applied.id}/approve`, {}, operator), 'approve');
+  return applied.id;
+}
