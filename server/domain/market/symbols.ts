@@ -67,10 +67,4 @@ export function parsePrice(text: string, precision: number): bigint {
 }
 
 /** 108450n with precision 5 → "1.08450". */
-export function formatUnits(units: bigint, precision: number): string {
-  const negative = units < 0n;
-  const digits = (negative ? -units : units).toString().padStart(precision + 1, '0');
-  const whole = digits.slice(0, digits.length - precision);
-  const fraction = digits.slice(digits.length - precision);
-  return `${negative ? '-' : ''}${whole}${precision > 0 ? `.${fraction}` : ''}`;
-}
+export { formatAmount as formatUnits } from '../../../src/api/contract/amounts.ts';
