@@ -48,8 +48,8 @@ const precompressedBuild = (): Plugin => {
 
 /** What the first screen (home, in the default language) needs beyond the entry's static imports. */
 const firstScreenModules = ['src/features/home/HomePage.tsx', 'src/locales/en-us/messages.po'];
-/** Page modules: their code is fetched after the first screen and run only when their route is near. */
-const pageModule = /[\\/]src[\\/]features[\\/].+Page\.tsx$/;
+/** Page modules (and app/pages.ts, which imports them): fetched after the first screen, run only when their route is near. */
+const pageModule = /[\\/]src[\\/]features[\\/].+Page\.tsx$|[\\/]src[\\/]app[\\/]pages\.ts$/;
 /** Their chunks, by file name (`assets/MarketPage-[hash].js`). */
 const pageChunk = /^assets\/\w+Page-[\w-]+\.js$/;
 

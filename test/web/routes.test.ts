@@ -104,5 +104,6 @@ describe('market routes', () => {
       expect(typeof page.default, path).toBe('function');
       expect(typeof page.prepare, path).toBe('function');
     }
-  });
+    // The chart page brings klinecharts, whose transform takes seconds on a busy machine.
+  }, 60_000);
 });

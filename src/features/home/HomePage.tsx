@@ -5,7 +5,7 @@
 import { lazy, Suspense, useState } from 'react';
 import { useNavigate } from 'react-router-dom';
 import { useSelector } from 'react-redux';
-import { CandlesIcon, ChartIcon, GlobeIcon, IdCardIcon, LockIcon, UserIcon } from '../../components/icons.tsx';
+import { CandlesIcon, ChartIcon, DepositIcon, GlobeIcon, IdCardIcon, LockIcon, UserIcon } from '../../components/icons.tsx';
 import { useLingui } from '@lingui/react/macro';
 import type { UserState } from '../auth/userSlice.ts';
 
@@ -37,9 +37,9 @@ export default function HomePage() {
 
   const shortcuts = [
     ...(loggedIn ? [
+      { key: 'deposit', label: t`Deposit`, icon: <DepositIcon />, onClick: () => navigate('/chongzhi') },
       { key: 'profile', label: t`Personal data`, icon: <IdCardIcon />, onClick: () => navigate('/gerenziliao') },
       { key: 'security', label: t`Change password`, icon: <LockIcon />, onClick: () => navigate('/my?panel=password') },
-      { key: 'my', label: t`My`, icon: <UserIcon />, onClick: () => navigate('/my') },
     ] : [
       { key: 'market', label: t`Market`, icon: <ChartIcon />, onClick: () => navigate('/hangqing') },
       { key: 'chart', label: t`BTC chart`, icon: <CandlesIcon />, onClick: () => navigate('/kline') },

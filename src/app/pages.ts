@@ -1,0 +1,19 @@
+// The page modules of every route but home (app/routes.ts): a chunk of its own, loaded after the
+// first screen, so their imports stay out of the first screen's code. Keyed by route path.
+export const pages = {
+  gerenziliao: () => import('../features/profile/PersonalDataPage.tsx'),
+  zichanCenter: () => import('../features/wallet/AssetCentrePage.tsx'),
+  zhangbianRecord: () => import('../features/wallet/LedgerPage.tsx'),
+  hangqing: () => import('../features/market/MarketPage.tsx'),
+  my: () => import('../features/profile/MyPage.tsx'),
+  chongzhitixianRecord: () => import('../features/wallet/RecordsPage.tsx'),
+  chongzhi: () => import('../features/wallet/DepositPage.tsx'),
+  tixian: () => import('../features/wallet/WithdrawPage.tsx'),
+  chongzhitixianResult: () => import('../features/wallet/ResultPage.tsx'),
+  jiesuanInfo: () => import('../features/wallet/SettlementInfoPage.tsx'),
+  kline: () => import('../features/kline/KlinePage.tsx'),
+  outlink: () => import('../features/outlink/OutlinkPage.tsx'),
+  login: () => import('../features/auth/LoginPage.tsx'),
+};
+
+export type PageName = keyof typeof pages;
