@@ -1,10 +1,13 @@
-// /my: who is logged in, their invite code, and the personal centre: personal data, password,
-// language, installation, log out.
+// /my: who is logged in, their invite code, the wallet's pages, and the personal centre: personal
+// data, password, language, installation, log out.
 import { useEffect, useState } from 'react';
 import { useDispatch, useSelector } from 'react-redux';
 import { useNavigate, useSearchParams } from 'react-router-dom';
 import { List, NoticeBar, PullToRefresh } from 'antd-mobile';
-import { GlobalOutline, LockOutline, UserContactOutline, UserOutline } from 'antd-mobile-icons';
+import {
+  BankcardOutline, BillOutline, DownlandOutline, GlobalOutline, LockOutline, PayCircleOutline, UnorderedListOutline, UploadOutline,
+  UserContactOutline, UserOutline,
+} from 'antd-mobile-icons';
 import { useLingui } from '@lingui/react/macro';
 import { CopyButton } from '../../components/CopyButton.tsx';
 import { InstallListItem } from '../../components/InstallButton.tsx';
@@ -73,6 +76,16 @@ export default function MyPage() {
             description={t`Friends who register with your code join your team.`}>
             {t`Invitation code`}: <strong>{user.inviteCode}</strong>
           </List.Item>
+        </List>
+        <List header={t`Wallet`}>
+          <List.Item prefix={<PayCircleOutline />} onClick={() => navigate('/zichanCenter')}>{t`Asset centre`}</List.Item>
+          <List.Item prefix={<DownlandOutline />} onClick={() => navigate('/chongzhi')}>{t`Deposit`}</List.Item>
+          <List.Item prefix={<UploadOutline />} onClick={() => navigate('/tixian')}>{t`Withdrawal`}</List.Item>
+          <List.Item prefix={<UnorderedListOutline />} onClick={() => navigate('/chongzhitixianRecord')}>
+            {t`Deposit and withdrawal records`}
+          </List.Item>
+          <List.Item prefix={<BillOutline />} onClick={() => navigate('/zhangbianRecord')}>{t`Account ledger`}</List.Item>
+          <List.Item prefix={<BankcardOutline />} onClick={() => navigate('/jiesuanInfo')}>{t`Settlement info`}</List.Item>
         </List>
         <List header={t`Personal centre`}>
           <List.Item prefix={<UserContactOutline />} onClick={() => navigate('/gerenziliao')}>{t`Personal data`}</List.Item>

@@ -1,8 +1,305 @@
-// Being built (issue 9): replaced by the page itself before this lands.
+// zichanCenter: the asset centre (issue 9). Total assets in USDT and in a display currency the user
+// picks (converted exactly, with bigint, at the rate the server quotes), the totals of each kind
+// (spot, position, frozen, virtual), then each currency with its amounts and USDT value; the way
+// to deposit, withdraw, the records, the ledger and the settlement info.
+import { useEffect, useState } from 'react';
+import { useNavigate } from 'react-router-dom';
+import { Button, CheckList, ErrorBlock, Popup, PullToRefresh, Skeleton } from 'antd-mobile';
+import { DownOutline, EyeInvisibleOutline, EyeOutline } from 'antd-mobile-icons';
+import { msg } from '@lingui/core/macro';
+import type { MessageDescriptor } from '@lingui/core';
+import { useLingui } from '@lingui/react/macro';
+import { formatAmount } from '../../api/contract/amounts.ts';
+import type { AssetKind, CurrencyInfo, CurrencyRate, UserAssets } from '../../api/contract/wallet.ts';
+import { PageHeader } from '../../components/PageHeader.tsx';
+import { DepositIcon } from '../../components/icons.tsx';
+import { formatDecimal } from '../../lib/number.ts';
+import { intlOf } from '../../lib/locales.ts';
+import { useCurrencyListQuery, useRateByCurrencyQuery, useUserAssetsQuery } from './walletApi.ts';
 import { prepareWalletTexts } from './walletTexts.ts';
+import './assetCentre.css';
 
 export const prepare = prepareWalletTexts;
 
+export const displayCurrencyKey = 'bourse.displayCurrency';
+export const hideAmountsKey = 'bourse.hideAmounts';
+/** What replaces an amount while amounts are hidden. */
+export const hiddenAmount = '****';
+/** Decimals of USDT values in the summary (the per-currency amounts keep their own scale). */
+export const usdtDisplayDecimals = 2;
+/** A total in a display currency needs no more than this many decimals, whatever the currency's scale. */
+const displayDecimalsMax = 8;
+
+/** A decimal string as an integer and its decimals: "-12.50" → -1250n, 2. */
+function decimalUnits(text: string): { units: bigint; decimals: number } | undefined {
+  const match = /^(-?)([0-9]+)(?:\.([0-9]+))?$/.exec(text.trim());
+  if (!match) return undefined;
+  const fraction = match[3] ?? '';
+  const units = BigInt(match[2] + fraction);
+  return { units: match[1] ? -units : units, decimals: fraction.length };
+}
+
+/**
+ * A USDT amount in another currency, `rate` being USDT per unit of it: usdt / rate, cut toward
+ * zero at `scale` decimals, exactly (integers only). Undefined when either is not a decimal or
+ * the rate is not positive.
+ */
+export function convertFromUsdt(usdt: string, rate: string, scale: number): string | undefined {
+  const amount = decimalUnits(usdt);
+  const perUnit = decimalUnits(rate);
+  if (!amount || !perUnit || perUnit.units <= 0n) return undefined;
+  // (A / 10^a) / (R / 10^b) at `scale` decimals = A · 10^(b + scale) / (R · 10^a)
+  const atomic = (amount.units * 10n ** BigInt(perUnit.decimals + scale)) / (perUnit.units * 10n ** BigInt(amount.decimals));
+  return formatAmount(atomic, scale);
+}
+
+/** Decimals a decimal string was written with ("67250.50" → 2). */
+export const decimalsOf = (text: string) => text.split('.')[1]?.length ?? 0;
+
+/** The display currency to use: the stored choice if still offered, else BTC, else the first that is not USDT. */
+export function pickDisplayCurrency(stored: string | null, offered: readonly string[]): string | undefined {
+  if (stored && offered.includes(stored)) return stored;
+  if (offered.includes('BTC')) return 'BTC';
+  return offered.find((code) => code !== 'USDT') ?? offered[0];
+}
+
+function readStored(key: string): string | null {
+  try {
+    return localStorage.getItem(key);
+  } catch {
+    return null;
+  }
+}
+
+function store(key: string, value: string) {
+  try {
+    localStorage.setItem(key, value);
+  } catch {
+    // Private mode or full storage: the choice holds for this visit only.
+  }
+}
+
+const kindLabels: Record<AssetKind, MessageDescriptor> = {
+  spot: msg`Spot balance`,
+  position: msg`Position assets`,
+  frozen: msg`Frozen assets`,
+  demo: msg`Virtual (demo) assets`,
+  product: msg`Product holdings`,
+  loan: msg`Loans`,
+};
+/** Always shown, in this order; products and loans only when the user has some. */
+const summaryKinds: AssetKind[] = ['spot', 'position', 'frozen', 'demo'];
+const optionalKinds: AssetKind[] = ['product', 'loan'];
+
+const currencyKindLabels: Record<AssetKind, MessageDescriptor> = {
+  spot: msg`Available`,
+  frozen: msg`Frozen`,
+  position: msg`Position`,
+  product: msg`Products`,
+  loan: msg`Loan`,
+  demo: msg`Virtual`,
+};
+
+const rateSourceLabels: Record<CurrencyRate['source'], MessageDescriptor> = {
+  feed: msg`market price`,
+  operator: msg`rate set by the platform`,
+  par: msg`fixed rate`,
+};
+
+const isZero = (text: string) => /^-?0*(\.0*)?$/.test(text);
+
 export default function AssetCentrePage() {
-  return null;
+  const { t, i18n } = useLingui();
+  const navigate = useNavigate();
+  const intl = intlOf(i18n.locale);
+  const assets = useUserAssetsQuery();
+  const currencies = useCurrencyListQuery();
+  const offered = (currencies.data ?? []).map((currency) => currency.currency);
+  const [chosen, setChosen] = useState<string | null>(() => readStored(displayCurrencyKey));
+  const displayCurrency = pickDisplayCurrency(chosen, offered);
+  const rate = useRateByCurrencyQuery(displayCurrency ?? '', { skip: !displayCurrency });
+  const [hidden, setHidden] = useState(() => readStored(hideAmountsKey) === '1');
+  const [pickerOpen, setPickerOpen] = useState(false);
+
+  useEffect(() => store(hideAmountsKey, hidden ? '1' : '0'), [hidden]);
+
+  const choose = (code: string) => {
+    setChosen(code);
+    store(displayCurrencyKey, code);
+    setPickerOpen(false);
+  };
+  const refresh = async () => {
+    await Promise.all([assets.refetch(), currencies.refetch(), displayCurrency ? rate.refetch() : undefined]);
+  };
+
+  const eye = (
+    <button type="button" className="icon-button asset-eye" aria-pressed={hidden}
+      aria-label={hidden ? t`Show amounts` : t`Hide amounts`} onClick={() => setHidden((value) => !value)}>
+      {hidden ? <EyeInvisibleOutline fontSize={22} /> : <EyeOutline fontSize={22} />}
+    </button>
+  );
+  const header = <PageHeader title={t`Asset centre`} fallback="/my" right={eye} />;
+
+  if (!assets.data && assets.isFetching) {
+    return (
+      <div className="asset-centre">
+        {header}
+        <div className="asset-skeleton" role="status" aria-label={t`Loading...`} data-testid="asset-skeleton">
+          <Skeleton animated className="asset-skeleton-card" />
+          <Skeleton.Paragraph lineCount={4} animated />
+          <Skeleton.Paragraph lineCount={5} animated />
+        </div>
+      </div>
+    );
+  }
+  if (!assets.data) {
+    return (
+      <div className="asset-centre">
+        {header}
+        <ErrorBlock status="disconnected" title={t`Could not load your assets`} description={t`Check your connection and try again.`}>
+          <Button color="primary" onClick={() => void assets.refetch()}>{t`Retry`}</Button>
+        </ErrorBlock>
+      </div>
+    );
+  }
+
+  const data = assets.data;
+  const usdt = (value: string) => (hidden ? hiddenAmount : formatDecimal(value, usdtDisplayDecimals, intl));
+  const info = new Map((currencies.data ?? []).map((currency) => [currency.currency, currency]));
+  const displayInfo = displayCurrency ? info.get(displayCurrency) : undefined;
+
+  return (
+    <div className="asset-centre">
+      {header}
+      <PullToRefresh onRefresh={refresh} pullingText={t`Pull to refresh`} canReleaseText={t`Release to refresh`}
+        refreshingText={t`Loading...`} completeText={t`Updated`}>
+        <section className="asset-total" aria-labelledby="asset-total-label">
+          <p id="asset-total-label" className="asset-total-label">{t`Total assets (USDT)`}</p>
+          <p className="asset-total-amount" data-testid="asset-total-usdt">{usdt(data.totalUsdt)}</p>
+          <DisplayTotal totalUsdt={data.totalUsdt} currency={displayInfo} rate={rate.data}
+            rateFailed={rate.isError} hidden={hidden} intl={intl} onPick={() => setPickerOpen(true)} />
+          {data.unpriced.length > 0 && (
+            <p className="asset-unpriced-note">{t`Not valued (no rate): ${data.unpriced.join(', ')}`}</p>
+          )}
+        </section>
+        <nav className="asset-actions" aria-label={t`Wallet`}>
+          <Button color="primary" onClick={() => navigate('/chongzhi')}>
+            <span className="asset-action-inner"><DepositIcon size={18} />{t`Deposit`}</span>
+          </Button>
+          <Button color="primary" fill="outline" onClick={() => navigate('/tixian')}>{t`Withdraw`}</Button>
+        </nav>
+        <div className="asset-links">
+          <button type="button" className="asset-link" onClick={() => navigate('/chongzhitixianRecord')}>{t`Records`}</button>
+          <button type="button" className="asset-link" onClick={() => navigate('/zhangbianRecord')}>{t`Ledger`}</button>
+          <button type="button" className="asset-link" onClick={() => navigate('/jiesuanInfo')}>{t`Bank card and addresses`}</button>
+        </div>
+        <section className="asset-kinds" aria-label={t`Assets by kind (USDT)`}>
+          <h2 className="asset-section-title">{t`Assets by kind (USDT)`}</h2>
+          <dl className="asset-kind-list">
+            {[...summaryKinds, ...optionalKinds.filter((kind) => !isZero(data.byKind[kind]))].map((kind) => (
+              <div key={kind} className="asset-kind" data-testid={`asset-kind-${kind}`}>
+                <dt>{i18n._(kindLabels[kind])}</dt>
+                <dd>{usdt(data.byKind[kind])}</dd>
+              </div>
+            ))}
+          </dl>
+        </section>
+        <section className="asset-currencies" aria-label={t`Assets by currency`}>
+          <h2 className="asset-section-title">{t`Assets by currency`}</h2>
+          <ul className="asset-currency-list">
+            {data.currencies.map((row) => (
+              <CurrencyRow key={row.currency} row={row} info={info.get(row.currency)} hidden={hidden} intl={intl}
+                unpriced={row.valueUsdt === null || data.unpriced.includes(row.currency)} />
+            ))}
+          </ul>
+        </section>
+      </PullToRefresh>
+      <Popup visible={pickerOpen} onMaskClick={() => setPickerOpen(false)} onClose={() => setPickerOpen(false)}
+        bodyStyle={{ borderTopLeftRadius: 12, borderTopRightRadius: 12, maxHeight: '70vh', overflowY: 'auto' }}>
+        <h2 className="popup-title">{t`Display currency`}</h2>
+        <CheckList value={displayCurrency ? [displayCurrency] : []} onChange={(value) => value[0] && choose(String(value[0]))}>
+          {(currencies.data ?? []).map((currency) => (
+            <CheckList.Item key={currency.currency} value={currency.currency}>
+              <span className="asset-pick-code">{currency.currency}</span> <span className="asset-pick-name">{currency.name}</span>
+            </CheckList.Item>
+          ))}
+        </CheckList>
+      </Popup>
+    </div>
+  );
+}
+
+function DisplayTotal({ totalUsdt, currency, rate, rateFailed, hidden, intl, onPick }: {
+  totalUsdt: string; currency: CurrencyInfo | undefined; rate: CurrencyRate | undefined; rateFailed: boolean; hidden: boolean;
+  intl: string; onPick: () => void;
+}) {
+  const { t, i18n } = useLingui();
+  if (!currency) return null;
+  const decimals = Math.min(currency.scale, displayDecimalsMax);
+  const usable = rate && rate.currency === currency.currency ? rate : undefined;
+  const converted = usable ? convertFromUsdt(totalUsdt, usable.rate, decimals) : undefined;
+  const amount = hidden ? hiddenAmount : converted === undefined ? '—' : formatDecimal(converted, decimals, intl);
+  const code = currency.currency;
+  const time = usable ? new Intl.DateTimeFormat(intl, { dateStyle: 'short', timeStyle: 'short' }).format(usable.time) : '';
+  const source = usable ? i18n._(rateSourceLabels[usable.source]) : '';
+  const rateText = usable ? formatDecimal(usable.rate, decimalsOf(usable.rate), intl) : '';
+  return (
+    <>
+      <p className="asset-display">
+        <span className="asset-display-amount" data-testid="asset-total-display">≈ {amount}</span>{' '}
+        <button type="button" className="asset-currency-button" onClick={onPick} aria-haspopup="dialog"
+          aria-label={t`Display currency: ${code}`}>
+          {code} <DownOutline fontSize={12} />
+        </button>
+      </p>
+      {usable && (
+        <p className="asset-rate" data-testid="asset-rate">{t`1 ${code} = ${rateText} USDT · ${source} · ${time}`}</p>
+      )}
+      {!usable && rateFailed && <p className="asset-rate">{t`No rate for ${code} at the moment.`}</p>}
+    </>
+  );
+}
+
+function CurrencyRow({ row, info, hidden, intl, unpriced }: {
+  row: UserAssets['currencies'][number]; info: CurrencyInfo | undefined; hidden: boolean; intl: string; unpriced: boolean;
+}) {
+  const { t, i18n } = useLingui();
+  const navigate = useNavigate();
+  const code = row.currency;
+  const kinds = (Object.keys(currencyKindLabels) as AssetKind[])
+    .filter((kind) => kind === 'spot' || kind === 'frozen' || !isZero(row.amounts[kind]));
+  const amount = (value: string) => (hidden ? hiddenAmount : formatDecimal(value, row.scale, intl));
+  const query = `?currency=${encodeURIComponent(code)}`;
+  return (
+    <li className="asset-currency" data-testid={`asset-currency-${code}`}>
+      <div className="asset-currency-head">
+        <span className="asset-currency-name"><strong>{code}</strong>{info && <span className="asset-muted"> {info.name}</span>}</span>
+        <span className="asset-currency-value">
+          {unpriced || row.valueUsdt === null
+            ? <span className="asset-muted">{t`Not valued`}</span>
+            : <>≈ {hidden ? hiddenAmount : formatDecimal(row.valueUsdt, usdtDisplayDecimals, intl)} USDT</>}
+        </span>
+      </div>
+      <dl className="asset-currency-amounts">
+        {kinds.map((kind) => (
+          <div key={kind} className="asset-currency-amount" data-testid={`asset-${code}-${kind}`}>
+            <dt>{i18n._(currencyKindLabels[kind])}</dt>
+            <dd>{amount(row.amounts[kind])}</dd>
+          </div>
+        ))}
+      </dl>
+      <div className="asset-currency-actions">
+        <button type="button" className="link-button" aria-label={t`Deposit ${code}`} onClick={() => navigate(`/chongzhi${query}`)}>
+          {t`Deposit`}
+        </button>
+        <button type="button" className="link-button" aria-label={t`Withdraw ${code}`} onClick={() => navigate(`/tixian${query}`)}>
+          {t`Withdraw`}
+        </button>
+        <button type="button" className="link-button" aria-label={t`Ledger of ${code}`}
+          onClick={() => navigate(`/zhangbianRecord${query}`)}>
+          {t`Ledger`}
+        </button>
+      </div>
+    </li>
+  );
 }

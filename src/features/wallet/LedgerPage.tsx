@@ -1,8 +1,210 @@
-// Being built (issue 9): replaced by the page itself before this lands.
+// zhangbianRecord: the account ledger (issue 9): every movement of the user's balances, read from
+// the ledger's transfers (GET /finance/appBalanceLog/list), newest first, filtered by type,
+// currency and time, page after page as the list scrolls. `?currency=USDT` opens it on one currency.
+import { useCallback, useEffect, useRef, useState } from 'react';
+import { useSearchParams } from 'react-router-dom';
+import { Button, CheckList, Dropdown, ErrorBlock, InfiniteScroll, PullToRefresh, Skeleton, type DropdownRef } from 'antd-mobile';
+import { msg } from '@lingui/core/macro';
+import type { MessageDescriptor } from '@lingui/core';
+import { useLingui } from '@lingui/react/macro';
+import type { BalanceLogEntry } from '../../api/contract/wallet.ts';
+import { failureText } from '../../api/errorMessages.ts';
+import { PageHeader } from '../../components/PageHeader.tsx';
+import { intlOf } from '../../lib/locales.ts';
+import { formatDecimal, formatSigned } from '../../lib/number.ts';
+import { ledgerAccountLabel, ledgerEntryLabel, ledgerTypeLabel, ledgerTypes } from './ledgerTypes.ts';
+import { useCurrencyListQuery, useLazyBalanceLogQuery, type BalanceLogArgs } from './walletApi.ts';
 import { prepareWalletTexts } from './walletTexts.ts';
+import './ledger.css';
 
 export const prepare = prepareWalletTexts;
 
+export const ledgerPageSize = 20;
+const dayMs = 86_400_000;
+
+export const timeRanges = ['7d', '30d', '90d', 'all'] as const;
+export type TimeRange = (typeof timeRanges)[number];
+const rangeDays: Record<TimeRange, number | undefined> = { '7d': 7, '30d': 30, '90d': 90, all: undefined };
+const rangeLabels: Record<TimeRange, MessageDescriptor> = {
+  '7d': msg`Last 7 days`, '30d': msg`Last 30 days`, '90d': msg`Last 90 days`, all: msg`All time`,
+};
+
+export interface LedgerFilters { type: string; currency: string; range: TimeRange }
+
+/** The query of one page: empty filters are left out; the range starts `now` less its days. */
+export function ledgerQuery(filters: LedgerFilters, pageNo: number, now: number): BalanceLogArgs {
+  const days = rangeDays[filters.range];
+  return {
+    pageNo, pageSize: ledgerPageSize,
+    ...(filters.type ? { type: filters.type } : {}),
+    ...(filters.currency ? { currency: filters.currency } : {}),
+    ...(days === undefined ? {} : { startTime: now - days * dayMs }),
+  };
+}
+
+const decimalsOf = (text: string) => text.split('.')[1]?.length ?? 0;
+const currencyParam = (value: string | null) => (value && /^[A-Z0-9]{2,12}$/.test(value) ? value : '');
+
+type Status = 'loading' | 'ready' | 'error';
+
 export default function LedgerPage() {
-  return null;
+  const { t, i18n } = useLingui();
+  const intl = intlOf(i18n.locale);
+  const [params, setParams] = useSearchParams();
+  const [filters, setFilters] = useState<LedgerFilters>(() => ({ type: '', currency: currencyParam(params.get('currency')), range: 'all' }));
+  const currencies = useCurrencyListQuery();
+  const [fetchPage] = useLazyBalanceLogQuery();
+  const [records, setRecords] = useState<BalanceLogEntry[]>([]);
+  const [hasMore, setHasMore] = useState(false);
+  const [status, setStatus] = useState<Status>('loading');
+  const [failure, setFailure] = useState('');
+  const dropdown = useRef<DropdownRef>(null);
+  // Which listing the answers belong to: a change of filter starts a new one, and the answers of
+  // the old one that arrive late are dropped. The range's start is fixed for a listing's pages.
+  const listing = useRef({ id: 0, filters, now: Date.now(), loaded: 0 });
+
+  const reload = useCallback(async (next: LedgerFilters) => {
+    const id = listing.current.id + 1;
+    listing.current = { id, filters: next, now: Date.now(), loaded: 0 };
+    const answer = await fetchPage(ledgerQuery(next, 1, listing.current.now));
+    if (listing.current.id !== id) return;
+    if (answer.data) {
+      setRecords(answer.data.records);
+      setHasMore(answer.data.current < answer.data.pages);
+      listing.current.loaded = 1;
+      setStatus('ready');
+    } else {
+      setFailure(failureText(answer.error));
+      setStatus('error');
+    }
+  }, [fetchPage]);
+
+  useEffect(() => {
+    void reload(filters);
+  }, [filters, reload]);
+
+  const loadMore = async () => {
+    const { id, filters: current, now, loaded } = listing.current;
+    const answer = await fetchPage(ledgerQuery(current, loaded + 1, now));
+    if (listing.current.id !== id) return;
+    // A failure shows InfiniteScroll's retry under the list.
+    if (!answer.data) throw new Error(failureText(answer.error));
+    listing.current.loaded = loaded + 1;
+    const more = answer.data.records;
+    setRecords((before) => {
+      // Entries written since the first page push the pages down: one may come twice.
+      const known = new Set(before.map((entry) => entry.id + entry.account));
+      return [...before, ...more.filter((entry) => !known.has(entry.id + entry.account))];
+    });
+    setHasMore(answer.data.current < answer.data.pages);
+  };
+
+  const change = (patch: Partial<LedgerFilters>) => {
+    dropdown.current?.close();
+    const next = { ...filters, ...patch };
+    if (next.type === filters.type && next.currency === filters.currency && next.range === filters.range) return;
+    setStatus('loading');
+    setRecords([]);
+    setFilters(next);
+    if (patch.currency !== undefined) {
+      const copy = new URLSearchParams(params);
+      if (patch.currency) copy.set('currency', patch.currency);
+      else copy.delete('currency');
+      setParams(copy, { replace: true });
+    }
+  };
+
+  const typeTitle = filters.type ? ledgerTypeLabel(i18n, filters.type) : t`All types`;
+  const currencyTitle = filters.currency || t`All currencies`;
+  const codes = (currencies.data ?? []).map((currency) => currency.currency);
+  if (filters.currency && !codes.includes(filters.currency)) codes.push(filters.currency);
+  const time = new Intl.DateTimeFormat(intl, { dateStyle: 'medium', timeStyle: 'medium' });
+
+  return (
+    <div className="ledger">
+      <PageHeader title={t`Account ledger`} fallback="/zichanCenter" />
+      <div className="ledger-filters">
+        <Dropdown ref={dropdown} closeOnClickAway>
+          <Dropdown.Item key="type" title={<span className="ledger-filter-title" data-testid="ledger-filter-type">{typeTitle}</span>}>
+            <CheckList value={[filters.type]} onChange={(value) => change({ type: String(value[0] ?? '') })}
+              aria-label={t`Type`}>
+              <CheckList.Item value="">{t`All types`}</CheckList.Item>
+              {ledgerTypes.map((type) => <CheckList.Item key={type} value={type}>{ledgerTypeLabel(i18n, type)}</CheckList.Item>)}
+            </CheckList>
+          </Dropdown.Item>
+          <Dropdown.Item key="currency"
+            title={<span className="ledger-filter-title" data-testid="ledger-filter-currency">{currencyTitle}</span>}>
+            <CheckList value={[filters.currency]} onChange={(value) => change({ currency: String(value[0] ?? '') })}
+              aria-label={t`Currency`}>
+              <CheckList.Item value="">{t`All currencies`}</CheckList.Item>
+              {codes.map((code) => <CheckList.Item key={code} value={code}>{code}</CheckList.Item>)}
+            </CheckList>
+          </Dropdown.Item>
+          <Dropdown.Item key="range"
+            title={<span className="ledger-filter-title" data-testid="ledger-filter-range">{i18n._(rangeLabels[filters.range])}</span>}>
+            <CheckList value={[filters.range]} onChange={(value) => value[0] && change({ range: value[0] as TimeRange })}
+              aria-label={t`Time`}>
+              {timeRanges.map((range) => <CheckList.Item key={range} value={range}>{i18n._(rangeLabels[range])}</CheckList.Item>)}
+            </CheckList>
+          </Dropdown.Item>
+        </Dropdown>
+      </div>
+      <PullToRefresh onRefresh={() => reload(filters)} pullingText={t`Pull to refresh`} canReleaseText={t`Release to refresh`}
+        refreshingText={t`Loading...`} completeText={t`Updated`}>
+        {status === 'loading' && (
+          <div className="ledger-skeleton" role="status" aria-label={t`Loading...`} data-testid="ledger-skeleton">
+            {[0, 1, 2, 3, 4].map((row) => <Skeleton.Paragraph key={row} lineCount={2} animated />)}
+          </div>
+        )}
+        {status === 'error' && (
+          <ErrorBlock status="disconnected" title={t`Could not load the ledger`} description={failure}>
+            <Button color="primary" onClick={() => { setStatus('loading'); void reload(filters); }}>{t`Retry`}</Button>
+          </ErrorBlock>
+        )}
+        {status === 'ready' && records.length === 0 && (
+          <div data-testid="ledger-empty">
+            <ErrorBlock status="empty" title={t`No records`}
+              description={filters.type || filters.currency || filters.range !== 'all'
+                ? t`Nothing matches these filters.` : t`Deposits, withdrawals and every other movement of your balances show here.`} />
+          </div>
+        )}
+        {status === 'ready' && records.length > 0 && (
+          <ul className="ledger-list" aria-label={t`Account ledger`}>
+            {records.map((entry) => {
+              const decimals = decimalsOf(entry.amount);
+              const direction = entry.amount.startsWith('-') ? 'down' : /[1-9]/.test(entry.amount) ? 'up' : 'flat';
+              return (
+                <li key={entry.id + entry.account} className="ledger-row" data-testid="ledger-row">
+                  <div className="ledger-line">
+                    <span className="ledger-type">
+                      <strong>{ledgerEntryLabel(i18n, entry)}</strong>
+                      <span className="ledger-currency">{entry.currency}</span>
+                      {entry.account !== 'spot' && <span className="ledger-account">{ledgerAccountLabel(i18n, entry.account)}</span>}
+                    </span>
+                    <span className={`ledger-amount ${direction}`} data-testid="ledger-amount">
+                      {formatSigned(entry.amount, decimals, intl)}
+                    </span>
+                  </div>
+                  <div className="ledger-line ledger-sub">
+                    <time dateTime={new Date(entry.time).toISOString()}>{time.format(entry.time)}</time>
+                    <span className="ledger-balance">
+                      {t`Balance`} {formatDecimal(entry.balanceAfter, decimalsOf(entry.balanceAfter), intl)}
+                    </span>
+                  </div>
+                  {entry.remark && <p className="ledger-remark">{entry.remark}</p>}
+                </li>
+              );
+            })}
+          </ul>
+        )}
+        {status === 'ready' && records.length > 0 && (
+          <InfiniteScroll loadMore={loadMore} hasMore={hasMore}>
+            {(more, failed, retry) => (failed
+              ? <button type="button" className="link-button" onClick={() => void retry()}>{t`Could not load more. Tap to retry.`}</button>
+              : more ? <span>{t`Loading...`}</span> : <span>{t`No more records`}</span>)}
+          </InfiniteScroll>
+        )}
+      </PullToRefresh>
+    </div>
+  );
 }

@@ -1,0 +1,65 @@
+// What the account ledger calls each transfer kind the server writes (server/domain/ledger/rules.ts
+// `transferKinds`): deposits, withdrawals and their fee, operator corrections, virtual funds. A
+// kind added later that has no label yet is shown as the server names it rather than hidden.
+import { msg } from '@lingui/core/macro';
+import type { I18n, MessageDescriptor } from '@lingui/core';
+import type { BalanceLogEntry } from '../../api/contract/wallet.ts';
+
+/** The kinds the type filter offers, in the order it lists them. */
+export const ledgerTypes = ['deposit', 'withdrawal', 'withdrawal_fee', 'correction', 'demo_grant'] as const;
+export type LedgerType = (typeof ledgerTypes)[number];
+
+const typeLabels: Record<LedgerType, MessageDescriptor> = {
+  deposit: msg`Deposit`,
+  withdrawal: msg`Withdrawal`,
+  withdrawal_fee: msg`Withdrawal fee`,
+  correction: msg`Correction`,
+  demo_grant: msg`Virtual funds`,
+};
+
+/** Which of the user's accounts an entry moved, when it is not the spot account. */
+const accountLabels: Record<string, MessageDescriptor> = {
+  spot: msg`Spot`,
+  frozen: msg`Frozen`,
+  position_margin: msg`Position`,
+  product_holdings: msg`Products`,
+  loan: msg`Loan`,
+  demo: msg`Virtual`,
+};
+
+const isLedgerType = (type: string): type is LedgerType => (ledgerTypes as readonly string[]).includes(type);
+
+/** The label of a transfer kind in the user's language; an unknown kind as the server names it. */
+export function ledgerTypeLabel(i18n: I18n, type: string): string {
+  return isLedgerType(type) ? i18n._(typeLabels[type]) : type;
+}
+
+export function ledgerAccountLabel(i18n: I18n, account: string): string {
+  const label = accountLabels[account];
+  return label ? i18n._(label) : account;
+}
+
+/**
+ * A withdrawal is three steps on the ledger with the same kind: the hold when it is requested
+ * (two-phase pending), then the payout (post) or the return (void). The entry does not carry the
+ * phase, but the withdrawal's transfers are named after the hold (`<hold>-post`, `<hold>-void`,
+ * server/domain/wallet/withdrawals.ts), and only a return puts money back into the account.
+ */
+export function withdrawalStep(entry: Pick<BalanceLogEntry, 'id' | 'type' | 'amount'>): 'held' | 'paid' | 'returned' | undefined {
+  if (entry.type !== 'withdrawal') return undefined;
+  if (entry.id.endsWith('-void') || !entry.amount.startsWith('-')) return 'returned';
+  if (entry.id.endsWith('-post')) return 'paid';
+  return 'held';
+}
+
+const stepLabels = {
+  held: msg`Withdrawal (frozen)`,
+  paid: msg`Withdrawal paid out`,
+  returned: msg`Withdrawal returned`,
+} as const;
+
+/** The title of a ledger row: the kind, and for a withdrawal which step it is. */
+export function ledgerEntryLabel(i18n: I18n, entry: Pick<BalanceLogEntry, 'id' | 'type' | 'amount'>): string {
+  const step = withdrawalStep(entry);
+  return step ? i18n._(stepLabels[step]) : ledgerTypeLabel(i18n, entry.type);
+}
