@@ -34,6 +34,7 @@ import { adminRoutes } from './routes/admin/index.ts';
 import { financeRoutes } from './routes/finance.ts';
 import { sysRoutes } from './routes/sys.ts';
 import { withdrawalRoutes } from './routes/withdrawals.ts';
+import { liabilityRoutes } from './routes/liabilities.ts';
 import { localDiskStorage } from './domain/wallet/uploads.ts';
 import { localBus, type MarketBus } from './domain/market/bus.ts';
 import { MarketView } from './domain/market/view.ts';
@@ -184,6 +185,7 @@ export async function buildApp(options: BuildOptions): Promise<BuiltApp> {
     financeRoutes(api, services, market);
     await sysRoutes(api, services);
     withdrawalRoutes(api, services);
+    liabilityRoutes(api, services);
   }, { prefix: apiPrefix });
 
   const hasWeb = fs.existsSync(path.join(config.webRoot, 'index.html'));

@@ -13,6 +13,7 @@ import {
 import { redisBus } from './domain/market/redisBus.ts';
 import type { SymbolSpec } from './domain/market/symbols.ts';
 import { systemClock } from './lib/time.ts';
+import { dailyLiabilityPublisher, type DailyPublisher, type Timer } from './domain/wallet/liabilities.ts';
 
 export interface InstanceOptions extends Omit<BuildOptions, 'marketBus' | 'redis'> {
   /** A new price source for each term as leader (the engine starts from the stored state each time). */
@@ -28,12 +29,17 @@ export interface InstanceOptions extends Omit<BuildOptions, 'marketBus' | 'redis
    * waits for the leader's next tick); a few tick intervals by default, then it logs a warning.
    */
   readyWaitMs?: number;
+  /** Pace of the daily proof-of-liabilities check (10 minutes), and its timer (tests drive their own). */
+  liabilityCheckIntervalMs?: number;
+  liabilityTimer?: Timer;
 }
 
 export interface Instance extends BuiltApp {
   leadership: Leadership;
   /** The running engine while this instance leads, else undefined. */
   readonly engine: MarketEngine | undefined;
+  /** Publishes the proof-of-liabilities root once per UTC day while this instance leads. */
+  liabilityPublisher: DailyPublisher;
   /** Stops the engine, gives up the lock, closes the app and the Redis connections (not the database). */
   close(): Promise<void>;
 }
@@ -70,6 +76,12 @@ export async function startInstance(options: InstanceOptions): Promise<Instance>
     onError: logError('market engine tick failed'),
   }), built.app.log, options.lockRetryIntervalMs ?? lockRetryIntervalMs, () => !built.market.ready);
   await leadership.start((leading) => runner.follow(leading));
+  const liabilityPublisher = dailyLiabilityPublisher({
+    db: database.db, clock, isLeading: () => leadership.leading, checkIntervalMs: options.liabilityCheckIntervalMs,
+    timer: options.liabilityTimer, onError: logError('proof of liabilities not published'),
+    onPublished: (root) => log?.info(`proof of liabilities published: root ${root.root}, ${root.leafCount} users`),
+  });
+  liabilityPublisher.start();
   // At start-up the leader back-fills, loads and publishes the market before the instance takes
   // requests; a follower waits for the leader's next update. Either way the first request gets data.
   await runner.settled();
@@ -81,8 +93,10 @@ export async function startInstance(options: InstanceOptions): Promise<Instance>
   return {
     ...built,
     leadership,
+    liabilityPublisher,
     get engine() { return runner.engine; },
     async close() {
+      await liabilityPublisher.stop();
       await runner.close();
       await leadership.stop();
       await built.app.close();

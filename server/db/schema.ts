@@ -473,3 +473,49 @@ export const withdrawalSettings = pgTable('withdrawal_settings', {
   updatedAt: timestamp('updated_at', { withTimezone: true, mode: 'date' }).notNull(),
 }, (t) => [check('withdrawal_settings_threshold_not_negative', sql`${t.dualApprovalAbove} >= 0`)]);
 // ─── end of Withdrawals ──────────────────────────────────────────────────────────────────────────
+
+// ─── Proof of liabilities (owner: "liabilities"; server/domain/wallet/liabilities.ts) ─────────
+// Each publication of the Merkle sum tree over users' real balances (src/api/contract/liabilities.ts
+// documents the hashing): the root and totals that are published, every node (so a user's path is
+// a handful of indexed reads) and each user's salt and leaf position. Hashes and salts are 64 hex
+// digits; sums are JSON arrays of atomic-unit decimal strings in the publication's asset order.
+
+/** One publication. `day` (UTC, YYYY-MM-DD) is unique among daily ones: one a day, whoever leads. */
+export const liabilityRoots = pgTable('liability_roots', {
+  id: bigserial('id', { mode: 'bigint' }).primaryKey(),
+  root: varchar('root', { length: 64 }).notNull(),
+  leafCount: integer('leaf_count').notNull(),
+  /** [{currency, scale}] in the order of every leaf's and node's values. */
+  assets: jsonb('assets').notNull(),
+  /** Atomic-unit decimal strings, one per asset: the top node's sums. */
+  totals: jsonb('totals').notNull(),
+  /** 'daily' (the engine instance's timer) or 'operator'. */
+  trigger: varchar('trigger', { length: 8 }).notNull(),
+  operatorId: bigint('operator_id', { mode: 'bigint' }).references(() => operators.id),
+  day: varchar('day', { length: 10 }).notNull(),
+  /** When the balances were read. */
+  publishedAt: timestamp('published_at', { withTimezone: true, mode: 'date' }).notNull(),
+}, (t) => [
+  uniqueIndex('liability_roots_daily_key').on(t.day).where(sql`${t.trigger} = 'daily'`),
+  index('liability_roots_published_idx').on(t.publishedAt, t.id),
+  check('liability_roots_trigger_known', sql`${t.trigger} in ('daily', 'operator')`),
+]);
+
+/** Every node of a publication's tree: level 0 the leaves, the last level the top node. */
+export const liabilityNodes = pgTable('liability_nodes', {
+  rootId: bigint('root_id', { mode: 'bigint' }).notNull().references(() => liabilityRoots.id),
+  level: smallint('level').notNull(),
+  position: integer('position').notNull(),
+  hash: varchar('hash', { length: 64 }).notNull(),
+  sums: jsonb('sums').notNull(),
+}, (t) => [primaryKey({ columns: [t.rootId, t.level, t.position] })]);
+
+/** Each user's leaf in a publication: its position at level 0, salt and leaf id. */
+export const liabilityLeaves = pgTable('liability_leaves', {
+  rootId: bigint('root_id', { mode: 'bigint' }).notNull().references(() => liabilityRoots.id),
+  userId: bigint('user_id', { mode: 'bigint' }).notNull().references(() => users.id),
+  position: integer('position').notNull(),
+  salt: varchar('salt', { length: 64 }).notNull(),
+  leafId: varchar('leaf_id', { length: 64 }).notNull(),
+}, (t) => [primaryKey({ columns: [t.rootId, t.userId] })]);
+// ─── end of Proof of liabilities ─────────────────────────────────────────────────────────────────

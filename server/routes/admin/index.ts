@@ -9,6 +9,7 @@ import { auditRoutes } from './audit.ts';
 import { withdrawalAdminRoutes } from './withdrawals.ts';
 import { rechargeAdminRoutes } from './recharges.ts';
 import { settingsAdminRoutes } from './settings.ts';
+import { liabilityAdminRoutes } from './liabilities.ts';
 
 export function adminRoutes(api: FastifyInstance, services: Services) {
   registerOperatorAuth(api, services);
@@ -18,4 +19,5 @@ export function adminRoutes(api: FastifyInstance, services: Services) {
   withdrawalAdminRoutes(api, services);
   rechargeAdminRoutes(api, services);
   settingsAdminRoutes(api, services);
+  liabilityAdminRoutes(api, services);
 }

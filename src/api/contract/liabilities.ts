@@ -20,8 +20,9 @@
 //                                  ‖ right[32] ‖ u128(rightSum₁) … u128(rightSumₙ) )
 //             with the node's sums = left sums + right sums, asset by asset;
 //   pad     = SHA-256( "BPOL-PAD" ), sums all zero: the partner of the last node of a level that
-//             has an odd count (so a lone node never passes up unhashed); a tree of no users
-//             has the pad as its top node;
+//             has an odd count (so a lone node never passes up unhashed); levels are built
+//             until one node is left, the top node (the leaf itself for a single user, the pad
+//             for none);
 //   root    = SHA-256( "BPOL-ROOT" ‖ u16(n) ‖ for each asset: u8(len) ‖ ASCII code ‖ u8(scale)
 //                      ‖ topNode[32] ‖ u128(total₁) … u128(totalₙ) )
 //
