@@ -56,20 +56,26 @@ export function chooseDeposit(list: CurrencyInfo[], currencyCode: string | null,
   return { currency, network };
 }
 
+/** The decimal mark of a language: "." in English, "," in Spanish or Vietnamese. */
+export const decimalMarkOf = (intl: string) =>
+  new Intl.NumberFormat(intl).formatToParts(1.5).find((part) => part.type === 'decimal')?.value ?? '.';
+
 /**
- * The amount as the server reads it: spaces around it dropped, and a decimal comma (what a
- * Spanish or Vietnamese phone's decimal keyboard types) read as the point.
+ * The amount as the server reads it: spaces around it dropped, and in a language that writes a
+ * decimal comma (what a Spanish or Vietnamese phone's decimal keyboard types) one comma read as
+ * the point. In other languages a comma is left for the server's rule to refuse: "1,000" there
+ * means a thousand, and reading it as one would be a surprise confirmed in a hurry.
  */
-export function normalizeAmount(input: string): string {
+export function normalizeAmount(input: string, decimalMark = '.'): string {
   const text = input.trim();
-  return /^[0-9]*,[0-9]*$/.test(text) ? text.replace(',', '.') : text;
+  return decimalMark === ',' && /^[0-9]*,[0-9]*$/.test(text) ? text.replace(',', '.') : text;
 }
 
 export type AmountCheck = { ok: true; text: string; atomic: bigint } | { ok: false; code: ErrorCode };
 
 /** The typed amount against the currency's scale and the network's minimum, as the server checks it. */
-export function checkDepositAmount(input: string, scale: number, minimum: string): AmountCheck {
-  const text = normalizeAmount(input);
+export function checkDepositAmount(input: string, scale: number, minimum: string, decimalMark = '.'): AmountCheck {
+  const text = normalizeAmount(input, decimalMark);
   const parsed = parseAmount(text, scale);
   if (!parsed.ok) return { ok: false, code: parsed.refusal };
   if (parsed.atomic === 0n) return { ok: false, code: 'amount_not_positive' };
@@ -250,7 +256,8 @@ function DepositForm({ currency, network, intl, onDone }: {
   const chain = network.network;
   const { scale } = currency;
   const minimum = spellAmount(network.depositMin, scale, intl);
-  const checked = typed ? checkDepositAmount(typed, scale, network.depositMin) : undefined;
+  const mark = decimalMarkOf(intl);
+  const checked = typed ? checkDepositAmount(typed, scale, network.depositMin, mark) : undefined;
   // Deposits carry no fee on this platform: what is sent is what arrives.
   const arrival = checked?.ok ? spellAmount(checked.text, scale, intl, Math.min(2, scale)) : undefined;
 
@@ -260,7 +267,7 @@ function DepositForm({ currency, network, intl, onDone }: {
 
   const submit = async (values: Values) => {
     failure.clear();
-    const amount = checkDepositAmount(values.amount ?? '', scale, network.depositMin);
+    const amount = checkDepositAmount(values.amount ?? '', scale, network.depositMin, mark);
     if (!amount.ok || !values.proofFileId) return;
     const txHash = values.txHash?.trim() || undefined;
     const shown = spellAmount(amount.text, scale, intl, Math.min(2, scale));
@@ -298,7 +305,7 @@ function DepositForm({ currency, network, intl, onDone }: {
       <Form.Item name="amount" label={t`Amount`} extra={<span className="deposit-unit">{code}</span>} validateTrigger="onBlur"
         rules={[{
           validator: async (_rule, value?: string) => {
-            const check = checkDepositAmount(value ?? '', scale, network.depositMin);
+            const check = checkDepositAmount(value ?? '', scale, network.depositMin, mark);
             if (!check.ok) throw new Error(amountMessage(check));
           },
         }]}>
