@@ -73,7 +73,7 @@ export function RecordFields({ item, withCurrency = false }: { item: KindRecord;
       {item.kind === 'withdrawal' && <Field label={t`Fee`}>{money(item.record.fee)}</Field>}
       {item.kind === 'withdrawal' && <Field label={t`Total deducted`}>{money(item.record.total)}</Field>}
       {item.kind === 'withdrawal' && (
-        <Field label={item.record.destination.type === 'bank' ? t`Bank card` : t`Address`} wide>
+        <Field label={item.record.destination.type === 'bank' ? t`Bank card` : t`Wallet address`} wide>
           <span className="record-mono">{destinationText(item.record.destination)}</span>
         </Field>
       )}
