@@ -14,7 +14,7 @@ import type { MarketView } from '../market/view.ts';
 import { symbolByCode } from '../market/symbols.ts';
 import { checkAddress } from './addresses.ts';
 
-interface NetworkSeed { network: string; depositMin: string; withdrawalMin: string; withdrawalFee: string }
+interface NetworkSeed { network: string; depositMin: string; withdrawalMin: string; withdrawalFee: string; depositEnabled?: boolean }
 interface CurrencySeed { code: string; sortOrder: number; usdtRate?: string; networks: NetworkSeed[] }
 
 /**
@@ -26,6 +26,9 @@ const seededCurrencies: readonly CurrencySeed[] = [
   { code: 'USDT', sortOrder: 1, networks: [
     { network: 'TRC20', depositMin: '10', withdrawalMin: '10', withdrawalFee: '1' },
     { network: 'ERC20', depositMin: '10', withdrawalMin: '20', withdrawalFee: '5' },
+    // Payouts to a bound bank card (withdrawals.ts bankNetwork): paid by an operator in the
+    // card's currency at the day's rate; nothing is deposited this way.
+    { network: 'BANK', depositMin: '10', withdrawalMin: '20', withdrawalFee: '2', depositEnabled: false },
   ] },
   { code: 'BTC', sortOrder: 2, networks: [
     { network: 'BTC', depositMin: '0.0005', withdrawalMin: '0.001', withdrawalFee: '0.0002' },
@@ -64,6 +67,7 @@ export async function seedWalletCurrencies(db: Executor, now: Date = new Date())
       await db.insert(walletNetworks).values({
         currency: currency.code, network: network.network, depositMin: atomic(network.depositMin),
         withdrawalMin: atomic(network.withdrawalMin), withdrawalFee: atomic(network.withdrawalFee),
+        depositEnabled: network.depositEnabled ?? true,
       }).onConflictDoNothing();
     }
   }

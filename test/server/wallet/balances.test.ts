@@ -47,6 +47,7 @@ forEachDatabase((server) => {
       const list = answer.body.result as Array<{ currency: string; scale: number; networks: Array<Record<string, unknown>> }>;
       expect(list.map((currency) => [currency.currency, currency.scale])).toEqual([['USDT', 6], ['BTC', 8], ['ETH', 18], ['USDC', 6]]);
       expect(list[0].networks).toEqual([
+        { network: 'BANK', depositEnabled: false, withdrawalEnabled: true, depositMin: '10.000000', withdrawalMin: '20.000000', withdrawalFee: '2.000000' },
         { network: 'ERC20', depositEnabled: true, withdrawalEnabled: true, depositMin: '10.000000', withdrawalMin: '20.000000', withdrawalFee: '5.000000' },
         { network: 'TRC20', depositEnabled: true, withdrawalEnabled: true, depositMin: '10.000000', withdrawalMin: '10.000000', withdrawalFee: '1.000000' },
       ]);

@@ -110,29 +110,33 @@ forEachDatabase((server) => {
       }
     });
 
-    it('pays to a bank card once an operator offers the currency on the BANK network', async () => {
+    it('pays USDT to a bank card on the seeded BANK network, and refuses where an operator removed it', async () => {
       const user = await withdrawer(server, '100');
       const card = expectOk(await server.post(withdrawalPaths.addDestination, {
         type: 'bank', bankName: 'Test Bank', realName: 'Ana Lee', cardNumber: '6222021234567890',
       }, { token: user.token })).body.result.id;
-      await refusedUnmoved(() => apply(server, user, { withdrawalInfoId: card }), 404, 'network_unknown');
-      await server.query(sql`insert into wallet_networks (currency, network, deposit_enabled, deposit_min, withdrawal_min, withdrawal_fee)
-        values ('USDT', 'BANK', false, 0, ${String(usdt(50))}::numeric, ${String(usdt(2))}::numeric)`);
+      // Seeded: minimum 20, fee 2; no deposits on it.
+      const list = expectOk(await server.get('/set/appCurrencySet/getCurrencyList')).body.result;
+      expect(list.find((row: { currency: string }) => row.currency === 'USDT').networks
+        .find((row: { network: string }) => row.network === 'BANK')).toMatchObject({ depositEnabled: false, withdrawalMin: '20.000000', withdrawalFee: '2.000000' });
+      await refusedUnmoved(() => apply(server, user, { withdrawalInfoId: card, amount: '19' }), 400, 'amount_below_minimum');
+      const answer = expectOk(await apply(server, user, { withdrawalInfoId: card, amount: '50' })).body.result;
+      expect(answer).toMatchObject({
+        network: 'BANK', amount: '50.000000', fee: '2.000000', total: '52.000000',
+        destination: { type: 'bank', bankName: 'Test Bank', realName: 'Ana Lee', cardNumber: '•••• 7890', address: null },
+      });
+      const token = await operatorLogin(server, await createOperator(server, 'finance'));
+      const queued = expectOk(await server.get('/admin/withdrawals', { status: '0' }, { token })).body.result.records
+        .find((row: { id: string }) => row.id === answer.id);
+      // The operator paying it out sees the whole number.
+      expect(queued.cardNumber).toBe('6222021234567890');
+      expectOk(await server.post(adminPath(answer.id, 'reject'), { reason: 'Card holder name differs' }, { token }));
+      await server.query(sql`delete from wallet_networks where currency = 'USDT' and network = 'BANK'`);
       try {
-        await refusedUnmoved(() => apply(server, user, { withdrawalInfoId: card, amount: '40' }), 400, 'amount_below_minimum');
-        const answer = expectOk(await apply(server, user, { withdrawalInfoId: card, amount: '50' })).body.result;
-        expect(answer).toMatchObject({
-          network: 'BANK', amount: '50.000000', fee: '2.000000', total: '52.000000',
-          destination: { type: 'bank', bankName: 'Test Bank', realName: 'Ana Lee', cardNumber: '•••• 7890', address: null },
-        });
-        const token = await operatorLogin(server, await createOperator(server, 'finance'));
-        const queued = expectOk(await server.get('/admin/withdrawals', { status: '0' }, { token })).body.result.records
-          .find((row: { id: string }) => row.id === answer.id);
-        // The operator paying it out sees the whole number.
-        expect(queued.cardNumber).toBe('6222021234567890');
-        expectOk(await server.post(adminPath(answer.id, 'reject'), { reason: 'Card holder name differs' }, { token }));
+        await refusedUnmoved(() => apply(server, user, { withdrawalInfoId: card }), 404, 'network_unknown');
       } finally {
-        await server.query(sql`delete from wallet_networks where currency = 'USDT' and network = 'BANK'`);
+        await server.query(sql`insert into wallet_networks (currency, network, deposit_enabled, deposit_min, withdrawal_min, withdrawal_fee)
+          values ('USDT', 'BANK', false, ${String(usdt(10))}::numeric, ${String(usdt(20))}::numeric, ${String(usdt(2))}::numeric)`);
       }
     });
 
