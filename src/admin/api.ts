@@ -1,0 +1,90 @@
+// The back office's own createApi (never the phone app's): every operator call of the contract
+// (contract/admin.ts, wallet.ts walletAdminPaths, withdrawals.ts withdrawalAdminPaths) as RTK Query
+// hooks. Writes are `quiet`: the screen that made them shows a refusal in place.
+import { createApi } from '@reduxjs/toolkit/query/react';
+import { adminPaths, type AuditQuery, type AuditRecord, type LedgerCheckResult, type OperatorInfo } from '../api/contract/admin.ts';
+import {
+  walletAdminPaths, type AdminCurrency, type AdminRechargeRecord, type CurrencySettingsBody, type NetworkSettingsBody, type PageOf,
+} from '../api/contract/wallet.ts';
+import { withdrawalAdminPaths, type AdminWithdrawal, type WithdrawalSetting } from '../api/contract/withdrawals.ts';
+import { adminBaseQuery } from './transport.ts';
+
+const withId = (path: string, id: string) => path.replace(':id', encodeURIComponent(id));
+const pageSize = 20;
+
+export type WithdrawalDecision =
+  | { action: 'approve' } | { action: 'reject'; reason: string } | { action: 'paid'; reference: string } | { action: 'failed'; reason: string };
+
+export const adminApi = createApi({
+  reducerPath: 'adminApi',
+  baseQuery: adminBaseQuery,
+  tagTypes: ['Recharge', 'Withdrawal', 'Currency', 'Threshold', 'Audit', 'Me', 'Liability'],
+  endpoints: (build) => ({
+    login: build.mutation<{ token: string }, { account: string; password: string; totpCode: string }>({
+      query: (body) => ({ url: adminPaths.login, method: 'POST', body, quiet: true, quietUnauthorized: true }),
+    }),
+    logout: build.mutation<null, void>({
+      query: () => ({ url: adminPaths.logout, method: 'POST', body: {}, quiet: true, quietUnauthorized: true }),
+    }),
+    me: build.query<OperatorInfo, void>({ query: () => ({ url: adminPaths.me }), providesTags: ['Me'] }),
+
+    recharges: build.query<PageOf<AdminRechargeRecord>, { status: 0 | 1 | -1; pageNo: number }>({
+      query: ({ status, pageNo }) => ({ url: walletAdminPaths.recharges, params: { status, pageNo, pageSize } }),
+      providesTags: ['Recharge'],
+    }),
+    approveRecharge: build.mutation<unknown, string>({
+      query: (id) => ({ url: withId(walletAdminPaths.rechargeApprove, id), method: 'POST', body: {}, quiet: true }),
+      invalidatesTags: ['Recharge', 'Audit'],
+    }),
+    rejectRecharge: build.mutation<unknown, { id: string; reason: string }>({
+      query: ({ id, reason }) => ({ url: withId(walletAdminPaths.rechargeReject, id), method: 'POST', body: { reason }, quiet: true }),
+      invalidatesTags: ['Recharge', 'Audit'],
+    }),
+
+    withdrawals: build.query<PageOf<AdminWithdrawal>, { status: 0 | 2 | -1 | -2; pageNo: number }>({
+      query: ({ status, pageNo }) => ({ url: withdrawalAdminPaths.list, params: { status, pageNo, pageSize } }),
+      providesTags: ['Withdrawal'],
+    }),
+    decideWithdrawal: build.mutation<AdminWithdrawal, { id: string; decision: WithdrawalDecision }>({
+      query: ({ id, decision: { action, ...body } }) => ({
+        url: withId(withdrawalAdminPaths[action], id), method: 'POST', body, quiet: true,
+      }),
+      invalidatesTags: ['Withdrawal', 'Audit'],
+    }),
+
+    currencies: build.query<AdminCurrency[], void>({ query: () => ({ url: walletAdminPaths.currencies }), providesTags: ['Currency'] }),
+    updateCurrency: build.mutation<AdminCurrency, { code: string; body: CurrencySettingsBody }>({
+      query: ({ code, body }) => ({ url: walletAdminPaths.currency.replace(':code', code), method: 'POST', body, quiet: true }),
+      invalidatesTags: ['Currency', 'Audit'],
+    }),
+    updateNetwork: build.mutation<unknown, { code: string; network: string; body: NetworkSettingsBody }>({
+      query: ({ code, network, body }) => ({
+        url: walletAdminPaths.network.replace(':code', code).replace(':network', network), method: 'POST', body, quiet: true,
+      }),
+      invalidatesTags: ['Currency', 'Audit'],
+    }),
+    thresholds: build.query<WithdrawalSetting[], void>({ query: () => ({ url: withdrawalAdminPaths.settings }), providesTags: ['Threshold'] }),
+    setThreshold: build.mutation<WithdrawalSetting, { currency: string; dualApprovalAbove: string }>({
+      query: ({ currency, dualApprovalAbove }) => ({
+        url: withdrawalAdminPaths.setting.replace(':currency', currency), method: 'POST', body: { dualApprovalAbove }, quiet: true,
+      }),
+      invalidatesTags: ['Threshold', 'Audit'],
+    }),
+
+    ledgerCheck: build.query<LedgerCheckResult, number>({
+      // The argument is the run number: "Run check" asks for a fresh run, never a cached answer.
+      query: () => ({ url: adminPaths.ledgerCheck, quiet: true }),
+      keepUnusedDataFor: 0,
+    }),
+    audit: build.query<PageOf<AuditRecord>, AuditQuery>({
+      query: (params) => ({ url: adminPaths.audit, params: { ...params, pageSize: params.pageSize ?? pageSize }, quiet: true }),
+      providesTags: ['Audit'],
+    }),
+  }),
+});
+
+export const {
+  useLoginMutation, useLogoutMutation, useMeQuery, useRechargesQuery, useApproveRechargeMutation, useRejectRechargeMutation,
+  useWithdrawalsQuery, useDecideWithdrawalMutation, useCurrenciesQuery, useUpdateCurrencyMutation, useUpdateNetworkMutation,
+  useThresholdsQuery, useSetThresholdMutation, useLedgerCheckQuery, useAuditQuery,
+} = adminApi;

@@ -1,0 +1,31 @@
+// Amounts and times as the operator's language writes them. Amounts stay decimal strings: the
+// server writes every decimal of the currency's scale, so that is how many are shown.
+import { i18n } from '@lingui/core';
+import { formatDecimal } from '../lib/number.ts';
+import { intlOf } from '../lib/locales.ts';
+
+export const currentIntl = () => intlOf(i18n.locale);
+
+/** "1234.500000" → "1,234.500000" (en-US), "1.234,500000" (es-ES); text that is no number as it came. */
+export function formatAmount(value: string | null | undefined): string {
+  if (value === null || value === undefined || value === '') return '—';
+  const decimals = value.includes('.') ? value.length - value.indexOf('.') - 1 : 0;
+  return formatDecimal(value, decimals, currentIntl());
+}
+
+const timeFormats = new Map<string, Intl.DateTimeFormat>();
+
+/** Epoch milliseconds as a date and time with seconds, in the operator's language. */
+export function formatTime(ms: number | null | undefined): string {
+  if (ms === null || ms === undefined) return '—';
+  const intl = currentIntl();
+  let format = timeFormats.get(intl);
+  if (!format) {
+    format = new Intl.DateTimeFormat(intl, { dateStyle: 'medium', timeStyle: 'medium' });
+    timeFormats.set(intl, format);
+  }
+  return format.format(new Date(ms));
+}
+
+/** A count ("12,345"), grouped as the operator's language groups it. */
+export const formatCount = (value: number) => new Intl.NumberFormat(currentIntl()).format(value);

@@ -1,0 +1,132 @@
+// Deposit review: requests by status, the proof beside the details in a drawer, and the two
+// decisions: approve (the ledger credits the user) or reject with the reason the user reads.
+import { useState } from 'react';
+import { useLingui } from '@lingui/react/macro';
+import { Alert, App, Button, Col, Descriptions, Drawer, Row, Space, Table, Tabs, Tag, Typography } from 'antd';
+import type { AdminRechargeRecord } from '../../api/contract/wallet.ts';
+import { useApproveRechargeMutation, useRechargesQuery, useRejectRechargeMutation } from '../api.ts';
+import { failureMessage } from '../errors.ts';
+import { formatAmount, formatTime } from '../format.ts';
+import { ProofImage } from './ProofImage.tsx';
+import { ReasonModal } from './ReasonModal.tsx';
+
+type Status = 0 | 1 | -1;
+
+export function RechargeStatusTag({ status }: { status: Status }) {
+  const { t } = useLingui();
+  if (status === 1) return <Tag color="success">{t`Delivered`}</Tag>;
+  if (status === -1) return <Tag color="error">{t`Rejected`}</Tag>;
+  return <Tag color="processing">{t`Under review`}</Tag>;
+}
+
+function DepositDrawer({ record, onClose }: { record: AdminRechargeRecord | undefined; onClose(): void }) {
+  const { t } = useLingui();
+  const { modal, message } = App.useApp();
+  const [approve, { isLoading: approving }] = useApproveRechargeMutation();
+  const [reject] = useRejectRechargeMutation();
+  const [rejecting, setRejecting] = useState(false);
+  const [failure, setFailure] = useState('');
+  const close = () => {
+    setFailure('');
+    onClose();
+  };
+  // A refusal (decided meanwhile by someone else: the list refreshes through the invalidation)
+  // shows in the drawer.
+  const afterRefusal = (error: unknown) => setFailure(failureMessage(error));
+  const confirmApprove = (item: AdminRechargeRecord) => {
+    const amount = formatAmount(item.amount);
+    const { currency, userAccount: user } = item;
+    return modal.confirm({
+    title: t`Approve this deposit?`,
+    content: t`${amount} ${currency} will be credited to ${user}.`,
+    okText: t`Approve`,
+    onOk: async () => {
+      const answer = await approve(item.id);
+      if ('error' in answer) {
+        afterRefusal(answer.error);
+        return;
+      }
+      void message.success(t`Deposit approved.`);
+      close();
+    },
+  });
+  };
+  return (
+    <Drawer open={!!record} onClose={close} size={980} title={t`Deposit review`} destroyOnHidden
+      extra={record?.status === 0 && (
+        <Space>
+          <Button danger onClick={() => setRejecting(true)}>{t`Reject`}</Button>
+          <Button type="primary" loading={approving} onClick={() => confirmApprove(record)}>{t`Approve`}</Button>
+        </Space>
+      )}>
+      {record && (
+        <Row gutter={24}>
+          <Col span={10}>
+            {failure && <Alert type="error" showIcon role="alert" title={failure} style={{ marginBottom: 16 }} data-testid="decision-error" />}
+            <Descriptions column={1} bordered size="small" items={[
+              { key: 'id', label: t`Request`, children: record.id },
+              { key: 'status', label: t`Status`, children: <RechargeStatusTag status={record.status} /> },
+              { key: 'user', label: t`User`, children: <span>{record.userAccount} <Typography.Text type="secondary">#{record.userId}</Typography.Text></span> },
+              { key: 'amount', label: t`Amount`, children: <strong className="admin-amount">{formatAmount(record.amount)} {record.currency}</strong> },
+              { key: 'network', label: t`Network`, children: record.network },
+              { key: 'address', label: t`Deposit address`, children: <span className="admin-mono">{record.depositAddress}</span> },
+              { key: 'hash', label: t`Transaction hash`, children: <span className="admin-mono">{record.txHash ?? '—'}</span> },
+              { key: 'time', label: t`Submitted`, children: formatTime(record.createTime) },
+              ...(record.decideTime ? [{ key: 'decided', label: t`Decided`, children: formatTime(record.decideTime) }] : []),
+              ...(record.reason ? [{ key: 'reason', label: t`Reason`, children: record.reason }] : []),
+            ]} />
+          </Col>
+          <Col span={14}>
+            <Typography.Title level={5}>{t`Proof`}</Typography.Title>
+            <ProofImage url={record.proofAdminUrl} />
+          </Col>
+        </Row>
+      )}
+      <ReasonModal open={rejecting} title={t`Reject this deposit`} label={t`Reason (the user reads it)`} okText={t`Reject`}
+        minLength={2} maxLength={200} onCancel={() => setRejecting(false)}
+        onSubmit={async (reason) => {
+          const answer = await reject({ id: record!.id, reason });
+          if ('error' in answer) return failureMessage(answer.error);
+          setRejecting(false);
+          void message.success(t`Deposit rejected.`);
+          close();
+          return undefined;
+        }} />
+    </Drawer>
+  );
+}
+
+export function DepositsScreen() {
+  const { t } = useLingui();
+  const [status, setStatus] = useState<Status>(0);
+  const [pageNo, setPageNo] = useState(1);
+  const [open, setOpen] = useState<AdminRechargeRecord>();
+  const { data, isFetching, isError, refetch } = useRechargesQuery({ status, pageNo });
+  return (
+    <>
+      <Tabs activeKey={String(status)} onChange={(key) => {
+        setStatus(Number(key) as Status);
+        setPageNo(1);
+      }} items={[
+        { key: '0', label: t`Under review` },
+        { key: '1', label: t`Delivered` },
+        { key: '-1', label: t`Rejected` },
+      ]} tabBarExtraContent={<Button onClick={() => void refetch()} loading={isFetching}>{t`Refresh`}</Button>} />
+      {isError && <Alert type="error" showIcon title={t`The deposits could not be loaded.`} style={{ marginBottom: 16 }} />}
+      <Table<AdminRechargeRecord> rowKey="id" loading={isFetching} dataSource={data?.records ?? []} data-testid="deposits-table"
+        pagination={{ current: data?.current ?? pageNo, pageSize: data?.size ?? 20, total: data?.total ?? 0, showSizeChanger: false, onChange: setPageNo }}
+        onRow={(record) => ({ onClick: () => setOpen(record), style: { cursor: 'pointer' } })}
+        columns={[
+          { key: 'user', title: t`User`, render: (_, record) => record.userAccount },
+          { key: 'currency', title: t`Currency`, dataIndex: 'currency' },
+          { key: 'network', title: t`Network`, dataIndex: 'network' },
+          { key: 'amount', title: t`Amount`, align: 'right', render: (_, record) => <span className="admin-amount">{formatAmount(record.amount)}</span> },
+          { key: 'hash', title: t`Transaction hash`, ellipsis: true, render: (_, record) => <span className="admin-mono">{record.txHash ?? '—'}</span> },
+          { key: 'time', title: t`Submitted`, render: (_, record) => formatTime(record.createTime) },
+          ...(status === 0 ? [] : [{ key: 'reason', title: t`Reason`, ellipsis: true, render: (_: unknown, record: AdminRechargeRecord) => record.reason ?? '—' }]),
+          { key: 'action', title: '', render: (_, record) => <Button size="small" onClick={() => setOpen(record)}>{status === 0 ? t`Review` : t`Details`}</Button> },
+        ]} />
+      <DepositDrawer record={open} onClose={() => setOpen(undefined)} />
+    </>
+  );
+}

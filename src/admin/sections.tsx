@@ -1,0 +1,19 @@
+// The back office's screens, in the side menu's order.
+import type { ComponentType } from 'react';
+import { msg } from '@lingui/core/macro';
+import type { MessageDescriptor } from '@lingui/core';
+import { DepositsScreen } from './pages/DepositsScreen.tsx';
+import { WithdrawalsScreen } from './pages/WithdrawalsScreen.tsx';
+import { SettingsScreen } from './pages/SettingsScreen.tsx';
+import { LedgerScreen } from './pages/LedgerScreen.tsx';
+import { AuditScreen } from './pages/AuditScreen.tsx';
+
+export const sections = [
+  { key: 'deposits', label: msg`Deposits`, Screen: DepositsScreen },
+  { key: 'withdrawals', label: msg`Withdrawals`, Screen: WithdrawalsScreen },
+  { key: 'settings', label: msg`Currency settings`, Screen: SettingsScreen },
+  { key: 'ledger', label: msg`Ledger check`, Screen: LedgerScreen },
+  { key: 'audit', label: msg`Audit trail`, Screen: AuditScreen },
+] as const satisfies ReadonlyArray<{ key: string; label: MessageDescriptor; Screen: ComponentType }>;
+
+export type SectionKey = (typeof sections)[number]['key'];

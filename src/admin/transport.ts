@@ -1,0 +1,91 @@
+// The back office's half of the wire contract: the same encrypted POST bodies (api/crypto.ts) and
+// the same envelope handling (api/baseQuery.ts) as the phone app, but none of its runtime (its
+// store, its toasts, its texts), so the phone bundle and this one share only the contract.
+import { createBaseQuery } from '../api/baseQuery.ts';
+import { encryptBody, importServerKey } from '../api/crypto.ts';
+import { apiPrefix, paths, requestTimeField } from '../api/contract/paths.ts';
+import { learnServerTime, serverNow } from '../api/serverClock.ts';
+import { errorText, genericErrorText, networkErrorText } from './errors.ts';
+
+/** The operator's token lives for this tab only (sessionStorage), never in localStorage. */
+export const tokenKey = 'bourse.admin.token';
+
+export const readToken = (): string => {
+  try {
+    return sessionStorage.getItem(tokenKey) ?? '';
+  } catch {
+    return '';
+  }
+};
+
+export function writeToken(token: string) {
+  try {
+    if (token) sessionStorage.setItem(tokenKey, token);
+    else sessionStorage.removeItem(tokenKey);
+  } catch {
+    // Storage refused (private mode): the session lasts until the page reloads.
+  }
+}
+
+const hooks = {
+  notify: (message: string): void => console.warn(message),
+  onUnauthorized: (): void => undefined,
+};
+
+export function configureTransport(more: Partial<typeof hooks>) {
+  Object.assign(hooks, more);
+}
+
+let serverKey: Promise<CryptoKey> | undefined;
+
+const getServerKey = () => {
+  serverKey ??= (async () => {
+    const response = await fetch(`${apiPrefix}${paths.publicKey}`);
+    const envelope = (await response.json()) as { code: number; result: string };
+    if (envelope.code !== 200) throw new Error('The server key is unavailable.');
+    return importServerKey(envelope.result);
+  })().catch((error: unknown) => {
+    serverKey = undefined;
+    throw error;
+  });
+  return serverKey;
+};
+
+/** Learns the server's clock once, so encrypted bodies carry its time, not this computer's. */
+export async function syncServerClock(): Promise<void> {
+  try {
+    const sentAt = Date.now();
+    const response = await fetch(`${apiPrefix}${paths.serverTime}`);
+    const envelope = (await response.json()) as { code: number; result: { serverTime: number } };
+    if (envelope.code === 200) learnServerTime(envelope.result.serverTime, sentAt, Date.now());
+  } catch {
+    // Offline: the local clock is the best guess; the login form reports the failure.
+  }
+}
+
+export async function encryptForServer(body: unknown): Promise<string> {
+  return encryptBody({ ...(body as Record<string, unknown>), [requestTimeField]: serverNow() }, await getServerKey());
+}
+
+export const adminBaseQuery = createBaseQuery({
+  fetch: (...args) => fetch(...args),
+  getToken: readToken,
+  encrypt: encryptForServer,
+  forgetServerKey: () => {
+    serverKey = undefined;
+  },
+  notify: (message) => hooks.notify(message),
+  onUnauthorized: () => hooks.onUnauthorized(),
+  translateError: errorText,
+  genericErrorText,
+  networkErrorText,
+});
+
+/** An upload (a deposit proof) read with the operator's token, as a blob URL for an <img>. */
+export async function fetchProof(url: string): Promise<{ objectUrl: string; type: string }> {
+  const response = await fetch(url, { headers: { 'X-Access-Token': readToken() } });
+  if (response.status === 401) hooks.onUnauthorized();
+  if (!response.ok) throw new Error(`HTTP ${response.status}`);
+  const blob = await response.blob();
+  return { objectUrl: URL.createObjectURL(blob), type: blob.type };
+}
