@@ -186,7 +186,7 @@ export function DestinationForm({ currencies, initial, initialType = 'chain', in
             <Form.Item name="network" label={t`Network`} rules={required(t`Please choose a network.`)}>
               <OneOf label={t`Network`} options={networks.map((network) => ({ label: network.network, value: network.network }))} />
             </Form.Item>
-            <Form.Item name="address" label={t`Address`} rules={required(t`Please enter the address.`)}
+            <Form.Item name="address" label={t`Receiving address`} rules={required(t`Please enter the address.`)}
               description={t`Check the network: coins sent to an address of another network are lost.`}>
               <AddressInput placeholder={t`Enter or paste the address`} />
             </Form.Item>

@@ -68,16 +68,18 @@ export default function SettlementInfoPage() {
           )}
           {destinations.data && destinations.data.length > 0 && (
             <ul className="destination-list" aria-label={t`Payout accounts`}>
-              {destinations.data.map((destination) => (
-                <li key={destination.id} className="destination-card">
-                  <span className={`destination-kind ${destination.type}`} aria-hidden="true">{destination.type === 'bank' ? '🏦' : '⛓'}</span>
-                  <DestinationLabel destination={destination} full />
-                  <Button size="small" fill="none" color="primary" onClick={() => open({ edit: destination.id })}
-                    aria-label={t`Edit ${destination.type === 'bank' ? destination.bankName ?? '' : `${destination.currency} ${destination.network}`}`}>
-                    {t`Edit`}
-                  </Button>
-                </li>
-              ))}
+              {destinations.data.map((destination) => {
+                const name = destination.type === 'bank' ? destination.bankName ?? '' : `${destination.currency} ${destination.network}`;
+                return (
+                  <li key={destination.id} className="destination-card">
+                    <span className={`destination-kind ${destination.type}`} aria-hidden="true">{destination.type === 'bank' ? '🏦' : '⛓'}</span>
+                    <DestinationLabel destination={destination} full />
+                    <Button size="small" fill="none" color="primary" onClick={() => open({ edit: destination.id })} aria-label={t`Edit ${name}`}>
+                      {t`Edit`}
+                    </Button>
+                  </li>
+                );
+              })}
             </ul>
           )}
           <div className="settlement-actions">
