@@ -5,7 +5,7 @@
 // its 100 from its own eighth of them, as independent settlement jobs would, so batches do not
 // queue on each other's row locks. Printed, never asserted.
 import { execFileSync } from 'node:child_process';
-import pg from 'pg';
+import { createScratchDatabase, dropScratchDatabase } from '../support/scratchDatabase.ts';
 import { openDatabase, type Database } from '../../server/db/client.ts';
 import { seed } from '../../server/db/seed.ts';
 import { users } from '../../server/db/schema.ts';
@@ -17,30 +17,6 @@ import { verifyLedger } from '../../server/domain/ledger/verify.ts';
 const connections = 8;
 const accountCount = Number(process.env.BENCH_LEDGER_ACCOUNTS ?? 10_000);
 const durationMs = Number(process.env.BENCH_LEDGER_SECONDS ?? 10) * 1000;
-
-async function withAdmin<T>(url: string, work: (client: pg.Client) => Promise<T>): Promise<T> {
-  const client = new pg.Client({ connectionString: url });
-  await client.connect();
-  try {
-    return await work(client);
-  } finally {
-    await client.end();
-  }
-}
-
-/** A fresh database on the server of `adminUrl`; returns its URL. */
-async function scratchDatabase(adminUrl: string, name: string): Promise<string> {
-  await withAdmin(adminUrl, async (client) => {
-    await client.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
-    await client.query(`CREATE DATABASE ${name}`);
-  });
-  const url = new URL(adminUrl);
-  url.pathname = `/${name}`;
-  return url.toString();
-}
-
-const dropDatabase = (adminUrl: string, name: string) =>
-  withAdmin(adminUrl, (client) => client.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`));
 
 function pgbenchBinary(): string {
   for (const candidate of ['/usr/lib/postgresql/15/bin/pgbench', 'pgbench']) {
@@ -119,9 +95,9 @@ export async function ledgerBench() {
   }
   const pgbenchName = 'bench_pgbench';
   const ledgerName = `bourse_bench_ledger_${process.pid}`;
-  const tps = pgbenchTps(await scratchDatabase(adminUrl, pgbenchName));
-  await dropDatabase(adminUrl, pgbenchName);
-  const database = await openDatabase({ databaseUrl: await scratchDatabase(adminUrl, ledgerName) });
+  const tps = pgbenchTps(await createScratchDatabase(adminUrl, pgbenchName));
+  await dropScratchDatabase(adminUrl, pgbenchName);
+  const database = await openDatabase({ databaseUrl: await createScratchDatabase(adminUrl, ledgerName) });
   try {
     await seed(database.db, { demo: false });
     const accounts = await fundedAccounts(database);
@@ -136,6 +112,6 @@ export async function ledgerBench() {
       + `${check.conserved ? 'every asset sums to zero' : 'NOT CONSERVED'}`);
   } finally {
     await database.close();
-    await dropDatabase(adminUrl, ledgerName);
+    await dropScratchDatabase(adminUrl, ledgerName);
   }
 }

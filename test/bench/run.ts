@@ -19,7 +19,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { brotliCompressSync, constants } from 'node:zlib';
-import pg from 'pg';
+import { createScratchDatabase, dropScratchDatabase } from '../support/scratchDatabase.ts';
 import { loadConfig } from '../../server/config.ts';
 import { openDatabase } from '../../server/db/client.ts';
 import { buildApp } from '../../server/app.ts';
@@ -62,20 +62,8 @@ async function loginLatency(kind: 'pglite' | 'postgres', databaseUrl?: string) {
   let url = databaseUrl;
   if (kind === 'postgres' && databaseUrl) {
     const name = `bourse_bench_${process.pid}`;
-    const admin = new pg.Client({ connectionString: databaseUrl });
-    await admin.connect();
-    await admin.query(`DROP DATABASE IF EXISTS ${name}`);
-    await admin.query(`CREATE DATABASE ${name}`);
-    await admin.end();
-    const target = new URL(databaseUrl);
-    target.pathname = `/${name}`;
-    url = target.toString();
-    dropDatabase = async () => {
-      const client = new pg.Client({ connectionString: databaseUrl });
-      await client.connect();
-      await client.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
-      await client.end();
-    };
+    url = await createScratchDatabase(databaseUrl, name);
+    dropDatabase = () => dropScratchDatabase(databaseUrl, name);
   }
   const database = await openDatabase(kind === 'postgres' ? { databaseUrl: url } : { pgliteDir: path.join(dataDir, 'pgdata') });
   const config = { ...loadConfig({ DATA_DIR: dataDir }), webRoot: path.join(dataDir, 'no-web') };

@@ -7,7 +7,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { createHash, randomBytes } from 'node:crypto';
 import { fileURLToPath } from 'node:url';
-import pg from 'pg';
+import { createScratchDatabase, dropScratchDatabase } from '../support/scratchDatabase.ts';
 import { afterAll, beforeAll, beforeEach, describe } from 'vitest';
 import type { FastifyInstance } from 'fastify';
 import { eq, sql } from 'drizzle-orm';
@@ -108,27 +108,13 @@ export async function openTestDatabase(kind: DatabaseKind): Promise<OpenedDataba
   }
   const adminUrl = process.env.TEST_DATABASE_URL!;
   const name = `bourse_t_${uniqueSuffix()}`;
-  const drop = async () => {
-    await withAdminClient(adminUrl, (client) => client.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`));
-  };
-  await withAdminClient(adminUrl, (client) => client.query(`CREATE DATABASE ${name}`));
-  const url = new URL(adminUrl);
-  url.pathname = `/${name}`;
+  const drop = () => dropScratchDatabase(adminUrl, name);
+  const url = await createScratchDatabase(adminUrl, name);
   try {
-    return { database: await openDatabase({ databaseUrl: url.toString() }), drop };
+    return { database: await openDatabase({ databaseUrl: url }), drop };
   } catch (error) {
     await drop();
     throw error;
-  }
-}
-
-async function withAdminClient<T>(url: string, work: (client: pg.Client) => Promise<T>): Promise<T> {
-  const client = new pg.Client({ connectionString: url });
-  await client.connect();
-  try {
-    return await work(client);
-  } finally {
-    await client.end();
   }
 }
 
