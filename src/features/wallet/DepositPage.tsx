@@ -251,6 +251,8 @@ function DepositForm({ currency, network, intl, onDone }: {
   const [apply, { isLoading }] = useApplyRechargeMutation();
   const [confirming, setConfirming] = useState(false);
   const uploading = useRef(false);
+  // While a photo uploads, its field says "wait" only to a submit: the progress bar says the rest.
+  const submitting = useRef(false);
   const typed = Form.useWatch('amount', form) as string | undefined;
   const code = currency.currency;
   const chain = network.network;
@@ -297,9 +299,19 @@ function DepositForm({ currency, network, intl, onDone }: {
 
   return (
     <Form form={form} layout="vertical" requiredMarkStyle="none" className="deposit-form"
-      onValuesChange={failure.onValuesChange} onFinish={submit}
+      onValuesChange={failure.onValuesChange}
+      onFinish={async (values: Values) => {
+        submitting.current = false;
+        await submit(values);
+      }}
+      onFinishFailed={() => {
+        submitting.current = false;
+      }}
       footer={<>
-        <Button block type="submit" color="primary" size="large" loading={isLoading || confirming}>{t`Submit`}</Button>
+        <Button block type="submit" color="primary" size="large" loading={isLoading || confirming}
+          onClick={() => {
+            submitting.current = true;
+          }}>{t`Submit`}</Button>
         <FormError {...failure.placed} />
       </>}>
       <Form.Item name="amount" label={t`Amount`} extra={<span className="deposit-unit">{code}</span>} validateTrigger="onBlur"
@@ -330,7 +342,10 @@ function DepositForm({ currency, network, intl, onDone }: {
       <Form.Item name="proofFileId" label={t`Payment proof`} description={t`A screenshot or photo of the transfer in your wallet.`}
         rules={[{
           validator: async (_rule, value?: string) => {
-            if (uploading.current) throw new Error(t`Please wait until the photo is uploaded.`);
+            if (uploading.current) {
+              if (submitting.current) throw new Error(t`Please wait until the photo is uploaded.`);
+              return;
+            }
             if (!value) throw new Error(translateError('file_missing') ?? t`Please attach a photo of the payment proof.`);
           },
         }]}>
