@@ -122,7 +122,12 @@ function ResultBody({ item, stale }: { item: KindRecord; stale: string | undefin
       <RecordReason kind={item.kind} status={record.status} reason={record.reason} />
       <div className="result-details">
         <RecordFields item={item} withCurrency />
-        <RecordProof item={item} />
+        {item.kind === 'deposit' && (
+          <div className="result-proof">
+            <span>{t`Payment proof`}</span>
+            <RecordProof item={item} />
+          </div>
+        )}
       </div>
       <div className="result-next">
         <h3>{t`What happens next`}</h3>
