@@ -12,7 +12,7 @@ import { api } from '../../src/api/api.ts';
 import { walletPaths, type CurrencyInfo, type CurrencyRate, type UserAssets } from '../../src/api/contract/wallet.ts';
 import { userSlice } from '../../src/features/auth/userSlice.ts';
 import AssetCentrePage, {
-  convertFromUsdt, displayCurrencyKey, hideAmountsKey, pickDisplayCurrency,
+  convertFromUsdt, displayCurrencyKey, hideAmountsKey, orderCurrencies, pickDisplayCurrency,
 } from '../../src/features/wallet/AssetCentrePage.tsx';
 
 vi.mock('../../src/api/crypto.ts', () => ({
@@ -51,6 +51,20 @@ describe('pickDisplayCurrency', () => {
     expect(pickDisplayCurrency(null, ['USDT', 'ETH'])).toBe('ETH');
     expect(pickDisplayCurrency(null, ['USDT'])).toBe('USDT');
     expect(pickDisplayCurrency(null, [])).toBeUndefined();
+  });
+});
+
+describe('orderCurrencies', () => {
+  it('puts held currencies first by USDT value (compared exactly), unvalued after, then the rest in list order', () => {
+    const row = (currency: string, spot: string, valueUsdt: string | null) => ({
+      currency, valueUsdt, amounts: { spot, frozen: '0', position: '0', product: '0', loan: '0', demo: '0' },
+    });
+    const rows = [
+      row('USDT', '0.000000', '0.000000'), row('DOGE', '5.00000000', null), row('ETH', '0.000000000000000000', '0.000000'),
+      row('BTC', '0.01000000', '672.505000'), row('USDC', '672.505001', '672.505001'),
+    ];
+    expect(orderCurrencies(rows, ['USDT', 'BTC', 'ETH', 'USDC', 'DOGE']).map((entry) => entry.currency))
+      .toEqual(['USDC', 'BTC', 'DOGE', 'USDT', 'ETH']);
   });
 });
 
@@ -125,6 +139,8 @@ describe('AssetCentrePage', () => {
     expect(within(screen.getByTestId('asset-currency-BTC')).getByText(/672\.50 USDT/)).toBeTruthy();
     expect(within(screen.getByTestId('asset-currency-DOGE')).getByText('Not valued')).toBeTruthy();
     expect(screen.getByText('Not valued (no rate): DOGE')).toBeTruthy();
+    expect([...document.querySelectorAll('[data-testid^="asset-currency-"]')].map((element) => element.getAttribute('data-testid')))
+      .toEqual(['asset-currency-BTC', 'asset-currency-USDT', 'asset-currency-DOGE']);
   });
 
   it('converts at the chosen currency and remembers the choice', async () => {

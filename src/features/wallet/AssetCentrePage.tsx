@@ -108,6 +108,29 @@ const rateSourceLabels: Record<CurrencyRate['source'], MessageDescriptor> = {
 
 const isZero = (text: string) => /^-?0*(\.0*)?$/.test(text);
 
+/**
+ * Held currencies first, the largest USDT value first (an unvalued one after the valued ones),
+ * then the others in the order the platform lists its currencies.
+ */
+export function orderCurrencies<T extends { currency: string; valueUsdt: string | null; amounts: Record<AssetKind, string> }>(
+  rows: readonly T[], listed: readonly string[],
+): T[] {
+  const held = (row: T) => Object.values(row.amounts).some((amount) => !isZero(amount));
+  const value = (row: T) => decimalUnits(row.valueUsdt ?? '') ?? { units: -1n, decimals: 0 };
+  const place = (row: T) => (listed.includes(row.currency) ? listed.indexOf(row.currency) : listed.length);
+  return [...rows].sort((a, b) => {
+    if (held(a) !== held(b)) return held(a) ? -1 : 1;
+    if (held(a)) {
+      const [x, y] = [value(a), value(b)];
+      const scale = Math.max(x.decimals, y.decimals);
+      const left = x.units * 10n ** BigInt(scale - x.decimals);
+      const right = y.units * 10n ** BigInt(scale - y.decimals);
+      if (left !== right) return left > right ? -1 : 1;
+    }
+    return place(a) - place(b);
+  });
+}
+
 export default function AssetCentrePage() {
   const { t, i18n } = useLingui();
   const navigate = useNavigate();
@@ -207,7 +230,7 @@ export default function AssetCentrePage() {
         <section className="asset-currencies" aria-label={t`Assets by currency`}>
           <h2 className="asset-section-title">{t`Assets by currency`}</h2>
           <ul className="asset-currency-list">
-            {data.currencies.map((row) => (
+            {orderCurrencies(data.currencies, offered).map((row) => (
               <CurrencyRow key={row.currency} row={row} info={info.get(row.currency)} hidden={hidden} intl={intl}
                 unpriced={row.valueUsdt === null || data.unpriced.includes(row.currency)} />
             ))}

@@ -114,8 +114,10 @@ export default function LedgerPage() {
     }
   };
 
-  const typeTitle = filters.type ? ledgerTypeLabel(i18n, filters.type) : t`All types`;
-  const currencyTitle = filters.currency || t`All currencies`;
+  // The bar names each filter until one is chosen, then shows the choice (short enough for 320 px).
+  const typeTitle = filters.type ? ledgerTypeLabel(i18n, filters.type) : t`Type`;
+  const currencyTitle = filters.currency || t`Currency`;
+  const rangeTitle = filters.range === 'all' ? t`Time` : i18n._(rangeLabels[filters.range]);
   const codes = (currencies.data ?? []).map((currency) => currency.currency);
   if (filters.currency && !codes.includes(filters.currency)) codes.push(filters.currency);
   const time = new Intl.DateTimeFormat(intl, { dateStyle: 'medium', timeStyle: 'medium' });
@@ -141,7 +143,7 @@ export default function LedgerPage() {
             </CheckList>
           </Dropdown.Item>
           <Dropdown.Item key="range"
-            title={<span className="ledger-filter-title" data-testid="ledger-filter-range">{i18n._(rangeLabels[filters.range])}</span>}>
+            title={<span className="ledger-filter-title" data-testid="ledger-filter-range">{rangeTitle}</span>}>
             <CheckList value={[filters.range]} onChange={(value) => value[0] && change({ range: value[0] as TimeRange })}
               aria-label={t`Time`}>
               {timeRanges.map((range) => <CheckList.Item key={range} value={range}>{i18n._(rangeLabels[range])}</CheckList.Item>)}
