@@ -4,7 +4,7 @@
 // against a scripted server: the address shown, nothing sent while the form is refused.
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { cleanup, fireEvent, render, screen, waitFor } from '@testing-library/react';
-import { MemoryRouter } from 'react-router-dom';
+import { MemoryRouter, Route, Routes, useLocation } from 'react-router-dom';
 import { Provider } from 'react-redux';
 import { configureStore } from '@reduxjs/toolkit';
 import { I18nProvider } from '@lingui/react';
@@ -18,6 +18,10 @@ import DepositPage, {
 } from '../../src/features/wallet/DepositPage.tsx';
 import { fitWithin, jpegName, planProofImage, proofLongestSideMax, proofSmallBytes } from '../../src/features/wallet/proofImage.ts';
 import { uploadFailure, uploadFile } from '../../src/features/wallet/uploadFile.ts';
+
+// The confirmation is antd-mobile's Dialog in a root of its own: here the user confirms at once.
+const confirmDialog = vi.hoisted(() => vi.fn(async () => true));
+vi.mock('../../src/components/feedback.tsx', () => ({ confirmDialog, showToast: vi.fn(), alertDialog: vi.fn() }));
 
 vi.mock('../../src/api/crypto.ts', () => ({
   importServerKey: async () => ({}),
@@ -43,6 +47,9 @@ const currencies: CurrencyInfo[] = [
     ],
   },
 ];
+
+const errorsUnder = (element: Element) =>
+  [...element.closest('.adm-form-item')!.querySelectorAll('.adm-form-item-feedback-error')].map((line) => line.textContent);
 
 describe('the proof photo sizing', () => {
   it('keeps the aspect and limits the longest side, landscape or portrait', () => {
@@ -269,7 +276,9 @@ describe('the upload', () => {
 });
 
 describe('DepositPage', () => {
-  let applied: unknown[];
+  let applied: Record<string, unknown>[];
+  let applyAnswer: (body: Record<string, unknown>) => unknown;
+  let notify: ReturnType<typeof vi.fn>;
 
   function renderPage(route: string) {
     vi.stubGlobal('fetch', vi.fn(async (url: string, init?: RequestInit) => {
@@ -285,8 +294,9 @@ describe('DepositPage', () => {
         return ok({ currency, network, address: `ADDR-${currency}-${network}-T9yD14Nj9j7xAB4dbGeiX9h8unkKHxuWwb`, depositMin: '10.000000' });
       }
       if (path === walletPaths.rechargeApply) {
-        applied.push(JSON.parse(String(init!.body)));
-        return ok({ id: '1' });
+        const body = JSON.parse(String(init!.body)) as Record<string, unknown>;
+        applied.push(body);
+        return reply(applyAnswer(body));
       }
       throw new Error(`no answer scripted for ${path}`);
     }));
@@ -296,16 +306,20 @@ describe('DepositPage', () => {
     });
     store.dispatch(loggedIn({ token: 'T0KEN' }));
     render(<Provider store={store}><I18nProvider i18n={i18n}>
-      <MemoryRouter initialEntries={[route]}><DepositPage /></MemoryRouter>
+      <MemoryRouter initialEntries={[route]}>
+        <Routes>
+          <Route path="/chongzhi" element={<DepositPage />} />
+          <Route path="/chongzhitixianResult" element={<Landed />} />
+        </Routes>
+      </MemoryRouter>
     </I18nProvider></Provider>);
   }
 
-  const errorsUnder = (element: Element) =>
-    [...element.closest('.adm-form-item')!.querySelectorAll('.adm-form-item-feedback-error')].map((line) => line.textContent);
-
   beforeEach(() => {
     applied = [];
-    configureApiClient({ notify: vi.fn() });
+    applyAnswer = () => ({ success: true, code: 200, message: '', result: { id: '41' }, timestamp: 0 });
+    notify = vi.fn();
+    configureApiClient({ notify });
     vi.spyOn(console, 'warn').mockImplementation(() => undefined);
     vi.spyOn(console, 'error').mockImplementation(() => undefined);
     // jsdom draws nothing: the QR code's canvas has no context, and the page goes on without it.
@@ -369,6 +383,128 @@ describe('DepositPage', () => {
     await waitFor(() => expect(errorsUnder(gallery)).toEqual(['Please attach a photo of the payment proof.']));
     expect(gallery.getAttribute('accept')).toBe('image/*');
     expect(screen.getByLabelText('Take a photo with the camera').getAttribute('capture')).toBe('environment');
+    expect(applied).toEqual([]);
+  });
+});
+
+function Landed() {
+  const location = useLocation();
+  return <p data-testid="landed">{`${location.pathname}${location.search}`}</p>;
+}
+
+describe('DepositPage submitting', () => {
+  let applied: Record<string, unknown>[];
+  let answers: unknown[];
+  const notify = vi.fn();
+
+  beforeEach(() => {
+    applied = [];
+    answers = [];
+    notify.mockReset();
+    confirmDialog.mockClear();
+    configureApiClient({ notify });
+    vi.stubGlobal('XMLHttpRequest', FakeRequest);
+    vi.stubGlobal('URL', Object.assign(URL, { createObjectURL: vi.fn(() => 'blob:proof'), revokeObjectURL: vi.fn() }));
+    vi.spyOn(console, 'warn').mockImplementation(() => undefined);
+    vi.spyOn(HTMLCanvasElement.prototype, 'getContext').mockReturnValue(null);
+    vi.stubGlobal('fetch', vi.fn(async (url: string, init?: RequestInit) => {
+      const where = new URL(String(url), 'https://bourse.test');
+      const path = where.pathname.replace(/^\/api/, '');
+      const reply = (envelope: unknown) => new Response(JSON.stringify(envelope), { status: 200 });
+      const ok = (result: unknown) => reply({ success: true, code: 200, message: '', result, timestamp: 0 });
+      if (path === paths.publicKey) return ok('PEM');
+      if (path === walletPaths.currencyList) return ok(currencies);
+      if (path === walletPaths.depositAddress) return ok({ currency: 'USDT', network: 'TRC20', address: 'T9yD14Nj9j7xAB4dbGeiX9h8unkKHxuWwb', depositMin: '10.000000' });
+      if (path === walletPaths.rechargeApply) {
+        applied.push(JSON.parse(String(init!.body)) as Record<string, unknown>);
+        return reply(answers.shift());
+      }
+      throw new Error(`no answer scripted for ${path}`);
+    }));
+    const store = configureStore({
+      reducer: { [api.reducerPath]: api.reducer, user: userSlice.reducer },
+      middleware: (getDefault) => getDefault().concat(api.middleware),
+    });
+    store.dispatch(loggedIn({ token: 'T0KEN' }));
+    render(<Provider store={store}><I18nProvider i18n={i18n}>
+      <MemoryRouter initialEntries={['/chongzhi?currency=USDT&network=TRC20']}>
+        <Routes>
+          <Route path="/chongzhi" element={<DepositPage />} />
+          <Route path="/chongzhitixianResult" element={<Landed />} />
+        </Routes>
+      </MemoryRouter>
+    </I18nProvider></Provider>);
+  });
+  afterEach(() => {
+    cleanup();
+    vi.unstubAllGlobals();
+    vi.restoreAllMocks();
+  });
+
+  const refusal = (code: number, error: string, message: string) => ({ success: false, code, message, result: { error }, timestamp: 0 });
+
+  it('uploads the proof, confirms, places each refusal in place without a toast, and opens the result', async () => {
+    await screen.findByText('T9yD14Nj9j7xAB4dbGeiX9h8unkKHxuWwb');
+    fireEvent.change(screen.getByPlaceholderText('At least 10'), { target: { value: '20' } });
+    const gallery = screen.getByLabelText('Choose a photo from the gallery');
+    const photo = new File([new Uint8Array(2048)], 'receipt.png', { type: 'image/png' });
+    fireEvent.change(gallery, { target: { files: [photo] } });
+    await waitFor(() => expect(FakeRequest.last?.body?.get('file')).toBeTruthy());
+    expect(FakeRequest.last!.headers['X-Access-Token']).toBe('T0KEN');
+    FakeRequest.last!.progress(1024, 2048);
+    const bar = await screen.findByRole('progressbar', { name: 'Upload progress' });
+    expect(bar.getAttribute('aria-valuenow')).toBe('50');
+    const proofId = 'b'.repeat(32);
+    FakeRequest.last!.answer(200, { success: true, code: 200, message: '', result: { id: proofId, url: '', contentType: 'image/png', size: 2048 }, timestamp: 0 });
+    await screen.findByText('Photo uploaded.');
+    expect(screen.getByRole('img', { name: 'Preview of the payment proof' })).toBeTruthy();
+
+    // Refused as a duplicate: under the form.
+    answers.push(refusal(409, 'deposit_duplicate', 'duplicate'));
+    fireEvent.click(screen.getByRole('button', { name: 'Submit' }));
+    await waitFor(() => expect(screen.getByRole('alert').textContent).toBe('This proof or transaction already backs another deposit request.'));
+    expect(confirmDialog).toHaveBeenCalledTimes(1);
+    expect(applied[0]).toMatchObject({ currency: 'USDT', network: 'TRC20', amount: '20', proofFileId: proofId });
+    expect(applied[0]).not.toHaveProperty('txHash');
+
+    // Refused for the minimum (an operator raised it meanwhile): under the amount.
+    answers.push(refusal(400, 'amount_below_minimum', 'The minimum deposit is 50.000000 USDT.'));
+    fireEvent.click(screen.getByRole('button', { name: 'Submit' }));
+    const amount = screen.getByPlaceholderText('At least 10');
+    await waitFor(() => expect(errorsUnder(amount)).toEqual(['The amount is below the minimum.']));
+    expect(notify).not.toHaveBeenCalled();
+
+    // Accepted: the result page of this request opens.
+    answers.push({ success: true, code: 200, message: '', result: { id: '41' }, timestamp: 0 });
+    fireEvent.change(screen.getByPlaceholderText('Paste it from your wallet'), { target: { value: 'ab12cd34ef56' } });
+    fireEvent.click(screen.getByRole('button', { name: 'Submit' }));
+    expect((await screen.findByTestId('landed')).textContent).toBe('/chongzhitixianResult?kind=deposit&id=41');
+    expect(applied[2]).toMatchObject({ amount: '20', txHash: 'ab12cd34ef56', proofFileId: proofId });
+  });
+
+  it('sends nothing when the confirmation is cancelled, and removes a photo', async () => {
+    await screen.findByText('T9yD14Nj9j7xAB4dbGeiX9h8unkKHxuWwb');
+    fireEvent.change(screen.getByPlaceholderText('At least 10'), { target: { value: '10' } });
+    fireEvent.change(screen.getByLabelText('Choose a photo from the gallery'), { target: { files: [new File(['x'], 'a.jpg', { type: 'image/jpeg' })] } });
+    await waitFor(() => expect(FakeRequest.last?.body).toBeTruthy());
+    FakeRequest.last!.answer(400, refusal(400, 'file_type_unsupported', 'no'));
+    expect((await screen.findByRole('alert')).textContent).toBe('Please choose a JPEG, PNG or WebP image, or a PDF.');
+
+    fireEvent.change(screen.getByLabelText('Choose a photo from the gallery'), { target: { files: [new File(['y'], 'b.jpg', { type: 'image/jpeg' })] } });
+    await waitFor(() => expect((FakeRequest.last?.body?.get('file') as File | undefined)?.name).toBe('b.jpg'));
+    FakeRequest.last!.answer(200, { success: true, code: 200, message: '', result: { id: 'c'.repeat(32), url: '', contentType: 'image/jpeg', size: 1 }, timestamp: 0 });
+    await screen.findByText('Photo uploaded.');
+    confirmDialog.mockResolvedValueOnce(false);
+    fireEvent.click(screen.getByRole('button', { name: 'Submit' }));
+    await waitFor(() => expect(confirmDialog).toHaveBeenCalledTimes(1));
+    expect(applied).toEqual([]);
+
+    fireEvent.click(screen.getByRole('button', { name: 'Remove the photo' }));
+    expect(screen.queryByRole('img', { name: 'Preview of the payment proof' })).toBeNull();
+    fireEvent.click(screen.getByRole('button', { name: 'Submit' }));
+    const gallery = screen.getByLabelText('Choose a photo from the gallery');
+    await waitFor(() => expect(errorsUnder(gallery)).toEqual(['Please attach a photo of the payment proof.']));
+    expect(confirmDialog).toHaveBeenCalledTimes(1);
     expect(applied).toEqual([]);
   });
 });
