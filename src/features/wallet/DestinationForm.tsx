@@ -4,7 +4,7 @@
 // (TRC20 base58check, ERC20 EIP-55, BTC bech32/base58) and the card number; its refusals show under
 // the field they concern. Also the one-line labels both wallet pages show for a destination.
 import { useState } from 'react';
-import { Button, Form, Input, Selector, Tabs } from 'antd-mobile';
+import { Button, Form, Input, Selector } from 'antd-mobile';
 import { useLingui } from '@lingui/react/macro';
 import type { CurrencyInfo } from '../../api/contract/wallet.ts';
 import type { AddDestinationBody, Destination } from '../../api/contract/withdrawals.ts';
@@ -36,6 +36,24 @@ export function shortAddress(address: string, keep = 6): string {
 /** The chain networks of a currency that take withdrawals (bank payouts are not a chain). */
 export const chainNetworks = (currency: CurrencyInfo | undefined) =>
   (currency?.networks ?? []).filter((network) => network.withdrawalEnabled && network.network !== bankNetwork);
+
+const iconProps = {
+  width: 18, height: 18, viewBox: '0 0 24 24', fill: 'none', stroke: 'currentColor', strokeWidth: 1.8,
+  strokeLinecap: 'round', strokeLinejoin: 'round', 'aria-hidden': true, focusable: false,
+} as const;
+
+/** A bank (columns under a roof) or a chain (two links): which kind a payout account is. */
+export function DestinationIcon({ type }: { type: DestinationType }) {
+  return (
+    <span className={`destination-kind ${type}`}>
+      {type === 'bank' ? (
+        <svg {...iconProps}><path d="M3 10l9-6 9 6" /><path d="M5 10v8M9.5 10v8M14.5 10v8M19 10v8" /><path d="M3 20h18" /></svg>
+      ) : (
+        <svg {...iconProps}><path d="M10 14a4 4 0 0 0 5.7 0l3-3a4 4 0 0 0-5.7-5.7l-1 1" /><path d="M14 10a4 4 0 0 0-5.7 0l-3 3a4 4 0 0 0 5.7 5.7l1-1" /></svg>
+      )}
+    </span>
+  );
+}
 
 /** A destination's title and detail lines: "USDT · TRC20" and its address, or the bank and card. */
 export function DestinationLabel({ destination, full = false }: { destination: Destination; full?: boolean }) {
@@ -144,13 +162,19 @@ export function DestinationForm({ currencies, initial, initialType = 'chain', in
 
   return (
     <div className="destination-form">
-      <Tabs activeKey={type} onChange={(key) => {
-        setType(key as DestinationType);
-        failure.clear();
-      }}>
-        <Tabs.Tab key="chain" title={t`Wallet address`} />
-        <Tabs.Tab key="bank" title={t`Bank card`} />
-      </Tabs>
+      {/* Two buttons rather than antd-mobile's Tabs, whose labels never wrap: "Dirección de
+          billetera" and "Tarjeta bancaria" side by side are wider than a 320 px screen. */}
+      <div className="destination-tabs" role="tablist" aria-label={t`Payout account type`}>
+        {(['chain', 'bank'] as const).map((key) => (
+          <button key={key} type="button" role="tab" aria-selected={type === key} className={`destination-tab${type === key ? ' active' : ''}`}
+            onClick={() => {
+              setType(key);
+              failure.clear();
+            }}>
+            {key === 'chain' ? t`Wallet address` : t`Bank card`}
+          </button>
+        ))}
+      </div>
       <Form form={form} layout="vertical" requiredMarkStyle="none" initialValues={initialValues}
         onValuesChange={(changed: Values) => {
           failure.onValuesChange(changed as Record<string, unknown>);

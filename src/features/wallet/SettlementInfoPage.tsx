@@ -9,7 +9,7 @@ import type { Destination } from '../../api/contract/withdrawals.ts';
 import { PageHeader } from '../../components/PageHeader.tsx';
 import { showToast } from '../../components/feedback.tsx';
 import { useGetMyUserInfoQuery } from '../auth/authApi.ts';
-import { DestinationForm, DestinationLabel, type DestinationType } from './DestinationForm.tsx';
+import { DestinationForm, DestinationIcon, DestinationLabel, type DestinationType } from './DestinationForm.tsx';
 import { WithdrawPasswordForm } from './WithdrawPasswordForm.tsx';
 import { useCurrencyListQuery, useDestinationsQuery } from './walletApi.ts';
 import { prepareWalletTexts } from './walletTexts.ts';
@@ -72,7 +72,7 @@ export default function SettlementInfoPage() {
                 const name = destination.type === 'bank' ? destination.bankName ?? '' : `${destination.currency} ${destination.network}`;
                 return (
                   <li key={destination.id} className="destination-card">
-                    <span className={`destination-kind ${destination.type}`} aria-hidden="true">{destination.type === 'bank' ? '🏦' : '⛓'}</span>
+                    <DestinationIcon type={destination.type} />
                     <DestinationLabel destination={destination} full />
                     <Button size="small" fill="none" color="primary" onClick={() => open({ edit: destination.id })} aria-label={t`Edit ${name}`}>
                       {t`Edit`}

@@ -308,15 +308,17 @@ export default function WithdrawPage() {
                   form.setFields([{ name: 'amount', value: maxWithdrawalText(available, fee, scale), errors: [] }]);
                 }} />
             </Form.Item>
+            <div className="withdraw-summary">
+              <dl className="withdraw-figures" aria-live="polite">
+                <div><dt>{t`Network`}</dt><dd>{network?.network === bankNetwork ? t`Bank transfer` : network?.network ?? '—'}</dd></div>
+                <div><dt>{t`Minimum`}</dt><dd>{network ? `${shown(network.withdrawalMin)} ${code}` : '—'}</dd></div>
+                <div><dt>{t`Fee`}</dt><dd data-testid="withdraw-fee">{network ? `${show(fee)} ${code}` : '—'}</dd></div>
+                <div><dt>{t`Total debited`}</dt><dd data-testid="withdraw-total">{figures ? `${show(figures.total)} ${code}` : '—'}</dd></div>
+                <div className="arrival"><dt>{t`You receive`}</dt><dd data-testid="withdraw-arrival">{figures ? `${show(figures.arrival)} ${code}` : '—'}</dd></div>
+              </dl>
+              <p className="withdraw-note">{t`The fee is taken on top of the amount. The amount and the fee are held until the withdrawal is reviewed and paid out.`}</p>
+            </div>
           </Form>
-          <dl className="withdraw-figures" aria-live="polite">
-            <div><dt>{t`Network`}</dt><dd>{network?.network === bankNetwork ? t`Bank transfer` : network?.network ?? '—'}</dd></div>
-            <div><dt>{t`Minimum`}</dt><dd>{network ? `${shown(network.withdrawalMin)} ${code}` : '—'}</dd></div>
-            <div><dt>{t`Fee`}</dt><dd data-testid="withdraw-fee">{network ? `${show(fee)} ${code}` : '—'}</dd></div>
-            <div><dt>{t`Total debited`}</dt><dd data-testid="withdraw-total">{figures ? `${show(figures.total)} ${code}` : '—'}</dd></div>
-            <div className="arrival"><dt>{t`You receive`}</dt><dd data-testid="withdraw-arrival">{figures ? `${show(figures.arrival)} ${code}` : '—'}</dd></div>
-          </dl>
-          <p className="withdraw-note">{t`The fee is taken on top of the amount. The amount and the fee are held until the withdrawal is reviewed and paid out.`}</p>
         </section>
       </PullToRefresh>
 
