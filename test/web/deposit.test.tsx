@@ -2,7 +2,7 @@
 // pictures left alone), the amount checked as the server checks it (scale, minimum, in bigint)
 // with its message under the field, the upload's progress and refusals, and the page itself
 // against a scripted server: the address shown, nothing sent while the form is refused.
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it, vi, type Mock } from 'vitest';
 import { cleanup, fireEvent, render, screen, waitFor } from '@testing-library/react';
 import { MemoryRouter, Route, Routes, useLocation } from 'react-router-dom';
 import { Provider } from 'react-redux';
@@ -278,7 +278,7 @@ describe('the upload', () => {
 describe('DepositPage', () => {
   let applied: Record<string, unknown>[];
   let applyAnswer: (body: Record<string, unknown>) => unknown;
-  let notify: ReturnType<typeof vi.fn>;
+  let notify: Mock<(message: string) => void>;
 
   function renderPage(route: string) {
     vi.stubGlobal('fetch', vi.fn(async (url: string, init?: RequestInit) => {
@@ -318,7 +318,7 @@ describe('DepositPage', () => {
   beforeEach(() => {
     applied = [];
     applyAnswer = () => ({ success: true, code: 200, message: '', result: { id: '41' }, timestamp: 0 });
-    notify = vi.fn();
+    notify = vi.fn<(message: string) => void>();
     configureApiClient({ notify });
     vi.spyOn(console, 'warn').mockImplementation(() => undefined);
     vi.spyOn(console, 'error').mockImplementation(() => undefined);
@@ -395,7 +395,7 @@ function Landed() {
 describe('DepositPage submitting', () => {
   let applied: Record<string, unknown>[];
   let answers: unknown[];
-  const notify = vi.fn();
+  const notify = vi.fn<(message: string) => void>();
 
   beforeEach(() => {
     applied = [];
