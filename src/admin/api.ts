@@ -6,6 +6,7 @@ import { adminPaths, type AuditQuery, type AuditRecord, type LedgerCheckResult, 
 import {
   walletAdminPaths, type AdminCurrency, type AdminRechargeRecord, type CurrencySettingsBody, type NetworkSettingsBody, type PageOf,
 } from '../api/contract/wallet.ts';
+import { liabilityAdminPaths, type LiabilityRoot, type LiabilityRootPage } from '../api/contract/liabilities.ts';
 import { withdrawalAdminPaths, type AdminWithdrawal, type WithdrawalSetting } from '../api/contract/withdrawals.ts';
 import { adminBaseQuery } from './transport.ts';
 
@@ -76,6 +77,14 @@ export const adminApi = createApi({
       query: () => ({ url: adminPaths.ledgerCheck, quiet: true }),
       keepUnusedDataFor: 0,
     }),
+    liabilityRoots: build.query<LiabilityRootPage, number>({
+      query: (pageNo) => ({ url: liabilityAdminPaths.list, params: { pageNo, pageSize } }),
+      providesTags: ['Liability'],
+    }),
+    publishLiabilities: build.mutation<LiabilityRoot, void>({
+      query: () => ({ url: liabilityAdminPaths.publish, method: 'POST', body: {}, quiet: true }),
+      invalidatesTags: ['Liability', 'Audit'],
+    }),
     audit: build.query<PageOf<AuditRecord>, AuditQuery>({
       query: (params) => ({ url: adminPaths.audit, params: { ...params, pageSize: params.pageSize ?? pageSize }, quiet: true }),
       providesTags: ['Audit'],
@@ -86,5 +95,5 @@ export const adminApi = createApi({
 export const {
   useLoginMutation, useLogoutMutation, useMeQuery, useRechargesQuery, useApproveRechargeMutation, useRejectRechargeMutation,
   useWithdrawalsQuery, useDecideWithdrawalMutation, useCurrenciesQuery, useUpdateCurrencyMutation, useUpdateNetworkMutation,
-  useThresholdsQuery, useSetThresholdMutation, useLedgerCheckQuery, useAuditQuery,
+  useThresholdsQuery, useSetThresholdMutation, useLedgerCheckQuery, useAuditQuery, useLiabilityRootsQuery, usePublishLiabilitiesMutation,
 } = adminApi;

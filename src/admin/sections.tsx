@@ -7,12 +7,14 @@ import { WithdrawalsScreen } from './pages/WithdrawalsScreen.tsx';
 import { SettingsScreen } from './pages/SettingsScreen.tsx';
 import { LedgerScreen } from './pages/LedgerScreen.tsx';
 import { AuditScreen } from './pages/AuditScreen.tsx';
+import { LiabilitiesScreen } from './pages/LiabilitiesScreen.tsx';
 
 export const sections = [
   { key: 'deposits', label: msg`Deposits`, Screen: DepositsScreen },
   { key: 'withdrawals', label: msg`Withdrawals`, Screen: WithdrawalsScreen },
   { key: 'settings', label: msg`Currency settings`, Screen: SettingsScreen },
   { key: 'ledger', label: msg`Ledger check`, Screen: LedgerScreen },
+  { key: 'liabilities', label: msg`Proof of liabilities`, Screen: LiabilitiesScreen },
   { key: 'audit', label: msg`Audit trail`, Screen: AuditScreen },
 ] as const satisfies ReadonlyArray<{ key: string; label: MessageDescriptor; Screen: ComponentType }>;
 

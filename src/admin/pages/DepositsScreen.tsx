@@ -52,7 +52,7 @@ function DepositDrawer({ record, onClose }: { record: AdminRechargeRecord | unde
   });
   };
   return (
-    <Drawer open={!!record} onClose={close} size={980} title={t`Deposit review`} destroyOnHidden
+    <Drawer open={!!record} onClose={close} size={980} title={t`Deposit review`} destroyOnHidden rootClassName="admin-drawer"
       extra={record?.status === 0 && (
         <Space>
           <Button danger onClick={() => setRejecting(true)}>{t`Reject`}</Button>

@@ -96,7 +96,7 @@ function WithdrawalDrawer({ record, onClose }: { record: AdminWithdrawal | undef
   };
   const texts = asking ? modalTexts[asking] : undefined;
   return (
-    <Drawer open={!!record} onClose={close} size={760} title={t`Withdrawal review`} destroyOnHidden
+    <Drawer open={!!record} onClose={close} size={760} title={t`Withdrawal review`} destroyOnHidden rootClassName="admin-drawer"
       extra={record?.status === 0 && (
         <Space>
           {!record.approvedTime && <Button danger onClick={() => setAsking('reject')}>{t`Reject`}</Button>}

@@ -1,0 +1,287 @@
+// The operators' back office (/admin.html) in Chromium at a desktop size, against the real server:
+// a wrong TOTP code is refused in the form; the demo operator logs in with password and TOTP; a
+// fresh user's deposit under review shows with its proof image, is approved in the UI and the
+// user's balance rises; another is rejected with a reason the user's record carries; a withdrawal
+// is approved and marked paid with a reference, which the user's record shows; the ledger check
+// shows valid chains and every asset summing to zero; the page loads with no CSP violation; and
+// none of the back office's files is in the phone app's service-worker precache.
+import crypto from 'node:crypto';
+import fs from 'node:fs';
+import path from 'node:path';
+import zlib from 'node:zlib';
+import { beforeAll, describe, expect, inject, it } from 'vitest';
+import type { Browser, Page } from 'playwright-core';
+import { base32Decode, totp } from '../conformance/adminClient.ts';
+import { SpecClient, type Answer } from '../conformance/specClient.ts';
+import { browserForFile, codeFromOutbox } from './browser.ts';
+import { demoOperator, fundAccount, newAccount, operatorSession, uploadProof } from './money.ts';
+
+const shots = '/tmp/shots-admin';
+const desktop = { width: 1280, height: 800 };
+const tronAddress = 'TR7NHqjeKQxGTCi8q8ZY4pL8otSzgjLj6t';
+const withdrawPassword = 'Payout2026e2e';
+const root = path.resolve(import.meta.dirname, '../..');
+const outDir = path.resolve(root, process.env.E2E_OUT_DIR ?? 'dist');
+
+function result<T>(answer: Answer<T>, what: string): T {
+  if (answer.envelope?.code !== 200) throw new Error(`${what}: HTTP ${answer.status} ${answer.text}`);
+  return answer.envelope.result;
+}
+
+/** A real PNG of `width`×`height` (diagonal stripes), so the proof shows large in the drawer. */
+function stripedPng(width: number, height: number): Buffer {
+  const crcTable = Array.from({ length: 256 }, (_, n) => {
+    let c = n;
+    for (let k = 0; k < 8; k += 1) c = c & 1 ? 0xedb88320 ^ (c >>> 1) : c >>> 1;
+    return c >>> 0;
+  });
+  const crc = (bytes: Buffer) => {
+    let c = 0xffffffff;
+    for (const byte of bytes) c = crcTable[(c ^ byte) & 0xff] ^ (c >>> 8);
+    return (c ^ 0xffffffff) >>> 0;
+  };
+  const chunk = (type: string, data: Buffer) => {
+    const length = Buffer.alloc(4);
+    length.writeUInt32BE(data.length);
+    const body = Buffer.concat([Buffer.from(type, 'ascii'), data]);
+    const sum = Buffer.alloc(4);
+    sum.writeUInt32BE(crc(body));
+    return Buffer.concat([length, body, sum]);
+  };
+  const header = Buffer.alloc(13);
+  header.writeUInt32BE(width, 0);
+  header.writeUInt32BE(height, 4);
+  header.set([8, 2, 0, 0, 0], 8);
+  const rows = Buffer.alloc((width * 3 + 1) * height);
+  for (let y = 0; y < height; y += 1) {
+    for (let x = 0; x < width; x += 1) {
+      const offset = y * (width * 3 + 1) + 1 + x * 3;
+      const stripe = Math.floor((x + y) / 24) % 2 === 0;
+      rows.set(stripe ? [11, 61, 145] : [235, 240, 250], offset);
+    }
+  }
+  return Buffer.concat([Buffer.from([137, 80, 78, 71, 13, 10, 26, 10]), chunk('IHDR', header),
+    chunk('IDAT', zlib.deflateSync(rows)), chunk('IEND', Buffer.alloc(0))]);
+}
+
+const balanceOf = async (client: SpecClient, token: string, currency: string) => {
+  const balances = result(await client.get<Array<{ currency: string; available: string }>>('/finance/appWallet/queryUserBalance', {}, token), 'balance');
+  return balances.find((item) => item.currency === currency)?.available ?? '0';
+};
+
+const atomic = (amount: string, scale = 6) => {
+  const [whole, fraction = ''] = amount.split('.');
+  return BigInt(whole + fraction.padEnd(scale, '0').slice(0, scale));
+};
+
+describe('the back office', () => {
+  const getBrowser = browserForFile();
+  const baseUrl = inject('baseUrl');
+  const dataDir = inject('dataDir');
+  const client = new SpecClient(baseUrl);
+  let user: { email: string; password: string; token: string };
+  let approveId: string;
+  let rejectId: string;
+  let withdrawalId: string;
+  let page: Page;
+  const cspViolations: string[] = [];
+
+  beforeAll(async () => {
+    fs.mkdirSync(shots, { recursive: true });
+    user = await newAccount(baseUrl, dataDir, 'admin');
+    // 100 USDT through a deposit the demo operator approves over the API (its login takes this
+    // TOTP step; the browser's login below uses the next one, as a code is accepted once).
+    await fundAccount(baseUrl, user.token, '100');
+    const apply = async (amount: string, bytes: Buffer) => {
+      const proofFileId = await uploadProof(baseUrl, user.token, bytes);
+      const txHash = crypto.randomBytes(32).toString('hex');
+      return result(await client.post<{ id: string }>('/finance/appRecharge/apply',
+        { currency: 'USDT', network: 'TRC20', amount, proofFileId, txHash }, user.token), 'deposit').id;
+    };
+    approveId = await apply('25', stripedPng(640, 480));
+    rejectId = await apply('12', stripedPng(320, 240));
+
+    const destination = result(await client.addWithdrawalAccount({ type: 'chain', currency: 'USDT', network: 'TRC20', address: tronAddress }, user.token), 'bind');
+    result(await client.withdrawPasswordEmailCode(user.email, user.token), 'withdrawal password code');
+    const code = await codeFromOutbox(dataDir, user.email);
+    result(await client.setWithdrawPassword(withdrawPassword, code, user.token), 'withdrawal password');
+    withdrawalId = result(await client.applyWithdrawal({ currency: 'USDT', amount: '20', withdrawalInfoId: destination.id, withdrawPassword }, user.token), 'withdraw').id;
+  });
+
+  const openAdmin = async (browser: Browser) => {
+    const context = await browser.newContext({ viewport: desktop, locale: 'en-US' });
+    context.setDefaultTimeout(20_000);
+    await context.addInitScript(() => {
+      localStorage.setItem('bourse.admin.lang', 'en-us');
+      document.addEventListener('securitypolicyviolation', (event) => {
+        (window as unknown as { cspViolations: string[] }).cspViolations ??= [];
+        (window as unknown as { cspViolations: string[] }).cspViolations.push(`${event.violatedDirective} ${event.blockedURI}`);
+      });
+    });
+    const opened = await context.newPage();
+    opened.on('console', (message) => {
+      if (message.type() === 'error' && /Content Security Policy/i.test(message.text())) cspViolations.push(message.text());
+    });
+    await opened.goto(`${baseUrl}/admin.html`);
+    await opened.getByRole('button', { name: 'Log in' }).waitFor();
+    return opened;
+  };
+
+  const fillLogin = async (code: string) => {
+    await page.getByLabel('Operator e-mail').fill(demoOperator.email);
+    await page.getByLabel('Password').fill(demoOperator.password);
+    await page.getByLabel('Authenticator code').fill(code);
+    await page.getByRole('button', { name: 'Log in' }).click();
+  };
+
+  it('refuses a wrong TOTP code in the form, then logs the operator in', async () => {
+    page = await openAdmin(getBrowser());
+    const serverTime = await client.serverTime();
+    const key = base32Decode(demoOperator.totpSecret);
+    const near = new Set([-1, 0, 1, 2].map((step) => totp(key, serverTime + step * 30_000)));
+    let wrong = totp(key, serverTime - 3_600_000);
+    while (near.has(wrong)) wrong = String((Number(wrong) + 1) % 1_000_000).padStart(6, '0');
+    await fillLogin(wrong);
+    await expect.poll(() => page.getByTestId('login-error').textContent()).toContain('The account, password or code is wrong.');
+    await page.screenshot({ path: `${shots}/login-error-en-us-1280.png` });
+
+    // The API login of the set-up used the current step: the browser sends the next step's code.
+    await operatorSession(baseUrl);
+    await page.getByLabel('Authenticator code').fill(totp(key, (await client.serverTime()) + 30_000));
+    await page.getByRole('button', { name: 'Log in' }).click();
+    await expect.poll(() => page.getByTestId('admin-operator').textContent()).toBe(demoOperator.email);
+    expect(await page.evaluate(() => sessionStorage.getItem('bourse.admin.token'))).toBeTruthy();
+    expect(await page.evaluate(() => localStorage.getItem('bourse.admin.token'))).toBeNull();
+  });
+
+  it('shows a deposit under review with its proof image, and approving it credits the user', async () => {
+    const before = await balanceOf(client, user.token, 'USDT');
+    const row = page.getByTestId('deposits-table').locator('tr', { hasText: user.email }).filter({ hasText: '25.000000' });
+    await row.getByRole('button', { name: 'Review' }).click();
+    const drawer = page.locator('.admin-drawer');
+    await expect.poll(() => drawer.textContent()).toContain(user.email);
+    const proof = page.getByTestId('proof-image');
+    await proof.waitFor();
+    await expect.poll(() => proof.evaluate((image: HTMLImageElement) => image.complete && image.naturalWidth)).toBe(640);
+    expect((await proof.boundingBox())!.width).toBeGreaterThan(400);
+    await page.screenshot({ path: `${shots}/deposit-review-en-us-1280.png` });
+
+    await drawer.getByRole('button', { name: 'Approve' }).click();
+    await page.locator('.ant-modal-confirm').getByRole('button', { name: 'Approve' }).click();
+    await expect.poll(() => balanceOf(client, user.token, 'USDT')).toBe(
+      (() => {
+        const sum = atomic(before) + atomic('25');
+        return `${sum / 1_000_000n}.${String(sum % 1_000_000n).padStart(6, '0')}`;
+      })());
+    await expect.poll(() => page.getByTestId('proof-image').count()).toBe(0);
+    await expect.poll(() => page.getByTestId('deposits-table').locator('tr', { hasText: user.email }).filter({ hasText: '25.000000' }).count()).toBe(0);
+  });
+
+  it('rejects another deposit with a reason the user reads on the record', async () => {
+    const row = page.getByTestId('deposits-table').locator('tr', { hasText: user.email }).filter({ hasText: '12.000000' });
+    await row.getByRole('button', { name: 'Review' }).click();
+    await page.getByTestId('proof-image').waitFor();
+    await page.locator('.admin-drawer').getByRole('button', { name: 'Reject' }).click();
+    const modal = page.locator('.ant-modal', { hasText: 'Reject this deposit' });
+    // The reason is required: the modal says so and stays open.
+    await modal.getByRole('button', { name: 'Reject' }).click();
+    await expect.poll(() => modal.textContent()).toContain('This field is required.');
+    await modal.getByLabel('Reason (the user reads it)').fill('The proof does not show the transaction.');
+    await page.screenshot({ path: `${shots}/deposit-reject-en-us-1280.png` });
+    await modal.getByRole('button', { name: 'Reject' }).click();
+    await expect.poll(async () => {
+      const records = result(await client.get<{ records: Array<{ id: string; status: number; reason: string | null }> }>(
+        '/finance/appRecharge/listMy', {}, user.token), 'records').records;
+      return records.find((record) => record.id === rejectId);
+    }).toMatchObject({ status: -1, reason: 'The proof does not show the transaction.' });
+    expect(approveId).toBeTruthy();
+  });
+
+  it('approves a withdrawal and marks it paid with a reference, which the user record shows', async () => {
+    await page.getByRole('menuitem', { name: 'Withdrawals' }).click();
+    const row = page.getByTestId('withdrawals-table').locator('tr', { hasText: user.email });
+    await expect.poll(() => row.textContent()).toContain('0 of 1');
+    await row.getByRole('button', { name: 'Review' }).click();
+    const drawer = page.locator('.admin-drawer');
+    await expect.poll(() => drawer.textContent()).toContain(tronAddress);
+    await page.screenshot({ path: `${shots}/withdrawal-review-en-us-1280.png` });
+    await drawer.getByRole('button', { name: 'Approve' }).click();
+    await page.locator('.ant-modal-confirm').getByRole('button', { name: 'Approve' }).click();
+    await expect.poll(() => row.textContent()).toContain('Approved, awaiting payout');
+
+    await row.getByRole('button', { name: 'Review' }).click();
+    await page.locator('.admin-drawer').getByRole('button', { name: 'Mark paid' }).click();
+    const modal = page.locator('.ant-modal', { hasText: 'Mark as paid' });
+    const reference = `0x${crypto.randomBytes(16).toString('hex')}`;
+    await modal.getByRole('textbox').fill(reference);
+    await modal.getByRole('button', { name: 'Mark paid' }).click();
+    await expect.poll(async () => {
+      const records = result(await client.get<{ records: Array<{ id: string; status: number; payoutReference: string | null }> }>(
+        '/finance/appWithdrawal/listMy', {}, user.token), 'withdrawals').records;
+      return records.find((record) => record.id === withdrawalId);
+    }).toMatchObject({ status: 2, payoutReference: reference });
+    await page.getByRole('tab', { name: 'Paid out' }).click();
+    await expect.poll(() => page.getByTestId('withdrawals-table').locator('tr', { hasText: user.email }).count()).toBe(1);
+  });
+
+  it('shows a consistent ledger: valid chains and every asset summing to zero', async () => {
+    await page.getByRole('menuitem', { name: 'Ledger check' }).click();
+    await page.getByTestId('ledger-result').waitFor();
+    await page.getByRole('button', { name: 'Run check' }).click();
+    await expect.poll(() => page.getByTestId('chain-valid').textContent()).toBe('Yes');
+    const sums = page.getByTestId('ledger-assets').locator('tbody tr');
+    expect(await sums.count()).toBeGreaterThan(0);
+    expect(await page.getByTestId('ledger-assets').textContent()).not.toContain('Not zero');
+    expect(Number((await page.getByTestId('transfer-count').textContent())!.replace(/\D/g, ''))).toBeGreaterThan(0);
+    await page.screenshot({ path: `${shots}/ledger-en-us-1280.png`, fullPage: true });
+  });
+
+  it('takes the other screens in English and Korean (the header language select)', async () => {
+    for (const [key, name] of [['settings', 'Currency settings'], ['audit', 'Audit trail'], ['liabilities', 'Proof of liabilities']] as const) {
+      await page.getByRole('menuitem', { name }).click();
+      await page.waitForTimeout(800);
+      await page.screenshot({ path: `${shots}/${key}-en-us-1280.png`, fullPage: true });
+    }
+    await page.getByTestId('admin-lang').click();
+    await page.getByTitle('한국어').click();
+    await expect.poll(() => page.locator('.admin-header h1').textContent()).not.toBe('Proof of liabilities');
+    for (const key of ['deposits', 'withdrawals', 'settings', 'ledger', 'audit', 'liabilities']) {
+      await page.evaluate((hash) => { window.location.hash = hash; }, `#/${key}`);
+      await page.waitForTimeout(800);
+      await page.screenshot({ path: `${shots}/${key}-ko-1280.png`, fullPage: true });
+    }
+    expect(await page.evaluate(() => document.documentElement.lang)).toBe('ko-KR');
+    const cspEvents = await page.evaluate(() => (window as unknown as { cspViolations?: string[] }).cspViolations ?? []);
+    expect([...cspViolations, ...cspEvents]).toEqual([]);
+  });
+
+  it("keeps every back-office file out of the phone app's precache and its page", async () => {
+    const sw = await (await fetch(`${baseUrl}/sw.js`)).text();
+    const precached = new Set([...sw.matchAll(/"url":"([^"]+)"/g)].map((match) => match[1]));
+    expect(precached.size).toBeGreaterThan(10);
+    expect(precached.has('index.html')).toBe(true);
+    // The back office's files: what admin.html loads, and everything only its entry reaches.
+    const adminHtml = await (await fetch(`${baseUrl}/admin.html`)).text();
+    const referenced = [...adminHtml.matchAll(/(?:src|href)="\/(assets\/[^"]+)"/g)].map((match) => match[1]);
+    const manifest = JSON.parse(fs.readFileSync(path.join(outDir, '.vite/manifest.json'), 'utf8')) as
+      Record<string, { file: string; css?: string[]; imports?: string[]; dynamicImports?: string[]; isEntry?: boolean }>;
+    const reach = (key: string, into: Set<string>): Set<string> => {
+      if (into.has(key) || !manifest[key]) return into;
+      into.add(key);
+      for (const next of [...(manifest[key].imports ?? []), ...(manifest[key].dynamicImports ?? [])]) reach(next, into);
+      return into;
+    };
+    const phone = new Set<string>();
+    for (const [key, entry] of Object.entries(manifest)) if (entry.isEntry && key !== 'admin.html') reach(key, phone);
+    const adminOnly = [...reach('admin.html', new Set())].filter((key) => !phone.has(key))
+      .flatMap((key) => [manifest[key].file, ...(manifest[key].css ?? [])]);
+    expect(adminOnly.some((file) => /^assets\/admin-/.test(file))).toBe(true);
+    expect(adminOnly.filter((file) => precached.has(file))).toEqual([]);
+    expect([...precached].filter((url) => /admin/.test(url))).toEqual([]);
+    const main = referenced.find((file) => /^assets\/admin-.*\.js$/.test(file));
+    expect(main).toBeTruthy();
+    const indexHtml = await (await fetch(`${baseUrl}/index.html`)).text();
+    for (const file of adminOnly) expect(indexHtml).not.toContain(file);
+    expect(indexHtml).not.toContain('admin');
+  });
+});
