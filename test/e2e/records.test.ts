@@ -29,6 +29,8 @@ interface Setup {
   approvedDepositId: string;
   rejectedDepositId: string;
   reviewDepositId: string;
+  /** The oldest deposit left under review: 22nd newest, so on the second page of 20. */
+  oldestReviewDepositId: string;
   rejectedWithdrawalId: string;
   paidWithdrawalId: string;
 }
@@ -56,9 +58,9 @@ async function prepareMoney(): Promise<Setup> {
   const approvedDepositId = await fundAccount(baseUrl, token, '250', 'USDT', 'TRC20');
   const rejectedDepositId = await depositUnderReview(client, token, '75.5');
   await ok(client.post(`/admin/recharges/${rejectedDepositId}/reject`, { reason: depositRejectReason }, operator), 'reject deposit');
-  let reviewDepositId = '';
+  const reviewDepositIds: string[] = [];
   for (let index = 0; index < underReviewDeposits; index += 1) {
-    reviewDepositId = await depositUnderReview(client, token, `${11 + index}.25`);
+    reviewDepositIds.push(await depositUnderReview(client, token, `${11 + index}.25`));
   }
 
   const destination = await ok(client.addWithdrawalAccount({ type: 'chain', currency: 'USDT', network: 'TRC20', address: tronAddress }, token), 'destination');
@@ -73,7 +75,8 @@ async function prepareMoney(): Promise<Setup> {
   await ok(client.post(`/admin/withdrawals/${paid.id}/paid`, { reference: payoutReference }, operator), 'pay withdrawal');
   const rejected = await withdraw('20');
   await ok(client.post(`/admin/withdrawals/${rejected.id}/reject`, { reason: withdrawalRejectReason }, operator), 'reject withdrawal');
-  return { token, approvedDepositId, rejectedDepositId, reviewDepositId, rejectedWithdrawalId: rejected.id, paidWithdrawalId: paid.id };
+  return { token, approvedDepositId, rejectedDepositId, reviewDepositId: reviewDepositIds.at(-1)!, oldestReviewDepositId: reviewDepositIds[0],
+    rejectedWithdrawalId: rejected.id, paidWithdrawalId: paid.id };
 }
 
 /** Elements sticking out past the right edge outside any horizontal scroller (what a user sees cut). */
@@ -177,6 +180,19 @@ describe('deposit and withdrawal records', () => {
 
     await page.goto(`${baseUrl}/#/chongzhitixianResult?kind=deposit&id=999999999`);
     await page.getByRole('heading', { name: 'This request was not found' }).waitFor();
+  });
+
+  it('finds a request on the second page, and shows the operator\'s decision while it is open', async () => {
+    const page = await localizedPage(browser(), { token: setup.token });
+    await page.goto(`${baseUrl}/#/chongzhitixianResult?kind=deposit&id=${setup.oldestReviewDepositId}`);
+    await settled(page);
+    await page.getByRole('heading', { name: 'Deposit submitted, under review' }).waitFor();
+    await page.getByText('11.250000 USDT').first().waitFor();
+    const operator = await operatorSession(baseUrl);
+    await ok(new SpecClient(baseUrl).post(`/admin/recharges/${setup.oldestReviewDepositId}/approve`, {}, operator), 'approve deposit');
+    // No reload: the page reads the record again by itself while it is under review.
+    await page.getByRole('heading', { name: 'Deposit arrived' }).waitFor({ timeout: 45_000 });
+    await page.getByText('The amount has been added to your balance.').waitFor();
   });
 
   for (const lang of ['en-us', 'xi', 'ko'] as const) {
