@@ -158,6 +158,7 @@ describe('withdraw', () => {
         await page.goto(`${baseUrl}/#/tixian?currency=USDT`);
         await settled(page);
         await page.getByTestId('withdraw-fee').waitFor();
+        await page.locator('.page-loading').waitFor({ state: 'detached' });
         await page.locator('.amount-input input').fill('12.5');
         await page.waitForTimeout(200);
         expect(await overflow(page), `tixian ${lang} ${width}`).toMatchObject({ out: [] });
@@ -171,6 +172,7 @@ describe('withdraw', () => {
         await page.goto(`${baseUrl}/#/jiesuanInfo`);
         await settled(page);
         await page.locator('.destination-card').nth(1).waitFor();
+        await page.locator('.page-loading').waitFor({ state: 'detached' });
         expect(await overflow(page), `jiesuanInfo ${lang} ${width}`).toMatchObject({ out: [] });
         await page.screenshot({ path: path.join(shotsDir, `jiesuanInfo-${lang}-${width}.png`), fullPage: true });
         for (const sheet of ['add=chain', 'add=bank', 'panel=password']) {

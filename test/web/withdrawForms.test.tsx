@@ -208,7 +208,8 @@ describe('WithdrawPage', () => {
   it('asks for the password in the confirmation and shows a wrong one there; the right one opens the result', async () => {
     let attempts = 0;
     const posted = serve(base);
-    const fetchStub = globalThis.fetch as ReturnType<typeof vi.fn>;
+    type Fetch = (url: string, init?: RequestInit) => Promise<Response>;
+    const fetchStub = globalThis.fetch as unknown as ReturnType<typeof vi.fn<Fetch>>;
     const inner = fetchStub.getMockImplementation()!;
     fetchStub.mockImplementation(async (url: string, init?: RequestInit) => {
       if (String(url).includes('/finance/appWithdrawal/apply')) {

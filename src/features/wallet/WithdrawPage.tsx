@@ -196,7 +196,12 @@ export default function WithdrawPage() {
   const failed = !loading && (!currencies.data || !balances.data || !destinations.data);
   const header = (
     <PageHeader title={t`Withdrawal`} fallback="/zichanCenter"
-      right={<Link className="link-button" to="/chongzhitixianRecord">{t`Records`}</Link>} />
+      right={(
+        <Link className="icon-button header-records" to="/chongzhitixianRecord" aria-label={t`Records`} title={t`Records`}>
+          <svg width="22" height="22" viewBox="0 0 24 24" fill="none" stroke="currentColor" strokeWidth="1.8" strokeLinecap="round"
+            strokeLinejoin="round" aria-hidden="true" focusable="false"><path d="M7 3h10l3 3v15H4V3z" /><path d="M8 9h8M8 13h8M8 17h5" /></svg>
+        </Link>
+      )} />
   );
   if (loading) {
     return <div className="withdraw-page">{header}
