@@ -146,10 +146,12 @@ describe('account ledger', () => {
     expect(await rows.nth(1).textContent()).toContain('Balance 250.000000');
     expect(await rows.nth(1).textContent()).toContain('USDT TRC20');
 
-    await page.getByTestId('ledger-filter-currency').click();
+    // The filter opens from the keyboard too.
+    await page.getByRole('button', { name: 'Currency', exact: true }).press('Enter');
     await page.locator('.adm-dropdown-popup .adm-list-item', { hasText: /^USDT$/ }).click();
     await expect.poll(() => page.getByTestId('ledger-amount').allTextContents()).toEqual(['+250.000000']);
     expect(page.url()).toMatch(/currency=USDT/);
+    expect(await page.getByRole('button', { name: 'Currency: USDT' }).isVisible()).toBe(true);
 
     await page.getByTestId('ledger-filter-type').click();
     await page.locator('.adm-dropdown-popup .adm-list-item', { hasText: /^Withdrawal$/ }).click();

@@ -127,7 +127,7 @@ export default function LedgerPage() {
       <PageHeader title={t`Account ledger`} fallback="/zichanCenter" />
       <div className="ledger-filters">
         <Dropdown ref={dropdown} closeOnClickAway>
-          <Dropdown.Item key="type" title={<span className="ledger-filter-title" data-testid="ledger-filter-type">{typeTitle}</span>}>
+          <Dropdown.Item key="type" title={<FilterTitle name={t`Type`} value={typeTitle} testId="ledger-filter-type" />}>
             <CheckList value={[filters.type]} onChange={(value) => change({ type: String(value[0] ?? '') })}
               aria-label={t`Type`}>
               <CheckList.Item value="">{t`All types`}</CheckList.Item>
@@ -135,7 +135,7 @@ export default function LedgerPage() {
             </CheckList>
           </Dropdown.Item>
           <Dropdown.Item key="currency"
-            title={<span className="ledger-filter-title" data-testid="ledger-filter-currency">{currencyTitle}</span>}>
+            title={<FilterTitle name={t`Currency`} value={currencyTitle} testId="ledger-filter-currency" />}>
             <CheckList value={[filters.currency]} onChange={(value) => change({ currency: String(value[0] ?? '') })}
               aria-label={t`Currency`}>
               <CheckList.Item value="">{t`All currencies`}</CheckList.Item>
@@ -143,7 +143,7 @@ export default function LedgerPage() {
             </CheckList>
           </Dropdown.Item>
           <Dropdown.Item key="range"
-            title={<span className="ledger-filter-title" data-testid="ledger-filter-range">{rangeTitle}</span>}>
+            title={<FilterTitle name={t`Time`} value={rangeTitle} testId="ledger-filter-range" />}>
             <CheckList value={[filters.range]} onChange={(value) => value[0] && change({ range: value[0] as TimeRange })}
               aria-label={t`Time`}>
               {timeRanges.map((range) => <CheckList.Item key={range} value={range}>{i18n._(rangeLabels[range])}</CheckList.Item>)}
@@ -208,5 +208,17 @@ export default function LedgerPage() {
         )}
       </PullToRefresh>
     </div>
+  );
+}
+
+/**
+ * The title of a filter in the bar: a button, so the keyboard reaches it (antd-mobile's title is a
+ * plain div that only a pointer opens); its click reaches the Dropdown's own handler.
+ */
+function FilterTitle({ name, value, testId }: { name: string; value: string; testId: string }) {
+  return (
+    <button type="button" className="ledger-filter-title" data-testid={testId} aria-label={name === value ? name : `${name}: ${value}`}>
+      {value}
+    </button>
   );
 }
