@@ -226,6 +226,25 @@ describe('RecordsPage', () => {
     expect(location.current).toBe('/chongzhitixianRecord?tab=deposit');
   });
 
+  it('shows a failed load in place with a retry, without a toast on top', async () => {
+    const notify = vi.fn();
+    configureApiClient({ notify, getToken: () => 'token-123' });
+    let failing = true;
+    mount('/chongzhitixianRecord?tab=withdrawal', {
+      withdrawals: () => {
+        if (failing) throw new Error('offline');
+        return pageOf([withdrawal('1', 0)]);
+      },
+    }, 'records');
+    const alert = await screen.findByRole('alert');
+    expect(alert.textContent).toContain('The records could not be loaded.');
+    expect(alert.textContent).toContain('Network error');
+    expect(notify).not.toHaveBeenCalled();
+    failing = false;
+    fireEvent.click(within(alert).getByRole('button', { name: 'Retry' }));
+    expect(await screen.findByText('Under review', { selector: '.status-chip' })).toBeTruthy();
+  });
+
   it('offers a deposit when there is none yet', async () => {
     const { location } = mount('/chongzhitixianRecord', { deposits: () => pageOf([]) }, 'records');
     await screen.findByText('You have made no deposits yet.');
