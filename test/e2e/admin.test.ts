@@ -69,6 +69,9 @@ const balanceOf = async (client: SpecClient, token: string, currency: string) =>
   return balances.find((item) => item.currency === currency)?.available ?? '0';
 };
 
+/** Drawers and modals slide in: a screenshot waits until nothing on the page is moving. */
+const still = (page: Page) => page.waitForFunction(() => document.getAnimations().every((animation) => animation.playState !== 'running'));
+
 const atomic = (amount: string, scale = 6) => {
   const [whole, fraction = ''] = amount.split('.');
   return BigInt(whole + fraction.padEnd(scale, '0').slice(0, scale));
@@ -143,6 +146,7 @@ describe('the back office', () => {
     while (near.has(wrong)) wrong = String((Number(wrong) + 1) % 1_000_000).padStart(6, '0');
     await fillLogin(wrong);
     await expect.poll(() => page.getByTestId('login-error').textContent()).toContain('The account, password or code is wrong.');
+    await still(page);
     await page.screenshot({ path: `${shots}/login-error-en-us-1280.png` });
 
     // The API login of the set-up used the current step: the browser sends the next step's code.
@@ -164,6 +168,7 @@ describe('the back office', () => {
     await proof.waitFor();
     await expect.poll(() => proof.evaluate((image: HTMLImageElement) => image.complete && image.naturalWidth)).toBe(640);
     expect((await proof.boundingBox())!.width).toBeGreaterThan(400);
+    await still(page);
     await page.screenshot({ path: `${shots}/deposit-review-en-us-1280.png` });
 
     await drawer.getByRole('button', { name: 'Approve' }).click();
@@ -187,6 +192,7 @@ describe('the back office', () => {
     await modal.getByRole('button', { name: 'Reject' }).click();
     await expect.poll(() => modal.textContent()).toContain('This field is required.');
     await modal.getByLabel('Reason (the user reads it)').fill('The proof does not show the transaction.');
+    await still(page);
     await page.screenshot({ path: `${shots}/deposit-reject-en-us-1280.png` });
     await modal.getByRole('button', { name: 'Reject' }).click();
     await expect.poll(async () => {
@@ -204,6 +210,7 @@ describe('the back office', () => {
     await row.getByRole('button', { name: 'Review' }).click();
     const drawer = page.locator('.admin-drawer');
     await expect.poll(() => drawer.textContent()).toContain(tronAddress);
+    await still(page);
     await page.screenshot({ path: `${shots}/withdrawal-review-en-us-1280.png` });
     await drawer.getByRole('button', { name: 'Approve' }).click();
     await page.locator('.ant-modal-confirm').getByRole('button', { name: 'Approve' }).click();
@@ -233,6 +240,7 @@ describe('the back office', () => {
     expect(await sums.count()).toBeGreaterThan(0);
     expect(await page.getByTestId('ledger-assets').textContent()).not.toContain('Not zero');
     expect(Number((await page.getByTestId('transfer-count').textContent())!.replace(/\D/g, ''))).toBeGreaterThan(0);
+    await still(page);
     await page.screenshot({ path: `${shots}/ledger-en-us-1280.png`, fullPage: true });
   });
 
@@ -240,6 +248,7 @@ describe('the back office', () => {
     for (const [key, name] of [['settings', 'Currency settings'], ['audit', 'Audit trail'], ['liabilities', 'Proof of liabilities']] as const) {
       await page.getByRole('menuitem', { name }).click();
       await page.waitForTimeout(800);
+      await still(page);
       await page.screenshot({ path: `${shots}/${key}-en-us-1280.png`, fullPage: true });
     }
     await page.getByTestId('admin-lang').click();
@@ -248,6 +257,7 @@ describe('the back office', () => {
     for (const key of ['deposits', 'withdrawals', 'settings', 'ledger', 'audit', 'liabilities']) {
       await page.evaluate((hash) => { window.location.hash = hash; }, `#/${key}`);
       await page.waitForTimeout(800);
+      await still(page);
       await page.screenshot({ path: `${shots}/${key}-ko-1280.png`, fullPage: true });
     }
     expect(await page.evaluate(() => document.documentElement.lang)).toBe('ko-KR');

@@ -67,7 +67,7 @@ export function AuditScreen() {
           ),
         }}
         columns={[
-          { key: 'time', title: t`Time`, render: (_, record) => formatTime(record.time) },
+          { key: 'time', title: t`Time`, render: (_, record) => <span className="admin-time">{formatTime(record.time)}</span> },
           { key: 'who', title: t`Operator`, render: (_, record) => record.operatorEmail },
           { key: 'action', title: t`Action`, render: (_, record) => actionText(record.action) },
           { key: 'target', title: t`Target`, render: (_, record) => <span className="admin-mono">{record.targetType}{record.targetId ? ` ${record.targetId}` : ''}</span> },

@@ -52,7 +52,7 @@ function DepositDrawer({ record, onClose }: { record: AdminRechargeRecord | unde
   });
   };
   return (
-    <Drawer open={!!record} onClose={close} size={980} title={t`Deposit review`} destroyOnHidden rootClassName="admin-drawer"
+    <Drawer open={!!record} onClose={close} size={Math.min(980, window.innerWidth - 48)} title={t`Deposit review`} destroyOnHidden rootClassName="admin-drawer"
       extra={record?.status === 0 && (
         <Space>
           <Button danger onClick={() => setRejecting(true)}>{t`Reject`}</Button>
@@ -122,7 +122,7 @@ export function DepositsScreen() {
           { key: 'network', title: t`Network`, dataIndex: 'network' },
           { key: 'amount', title: t`Amount`, align: 'right', render: (_, record) => <span className="admin-amount">{formatAmount(record.amount)}</span> },
           { key: 'hash', title: t`Transaction hash`, ellipsis: true, render: (_, record) => <span className="admin-mono">{record.txHash ?? '—'}</span> },
-          { key: 'time', title: t`Submitted`, render: (_, record) => formatTime(record.createTime) },
+          { key: 'time', title: t`Submitted`, render: (_, record) => <span className="admin-time">{formatTime(record.createTime)}</span> },
           ...(status === 0 ? [] : [{ key: 'reason', title: t`Reason`, ellipsis: true, render: (_: unknown, record: AdminRechargeRecord) => record.reason ?? '—' }]),
           { key: 'action', title: '', render: (_, record) => <Button size="small" onClick={() => setOpen(record)}>{status === 0 ? t`Review` : t`Details`}</Button> },
         ]} />

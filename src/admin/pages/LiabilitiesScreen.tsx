@@ -42,7 +42,7 @@ export function LiabilitiesScreen() {
       <Table<LiabilityRoot> rowKey="id" loading={isFetching} dataSource={data?.records ?? []} data-testid="liabilities-table"
         pagination={{ current: data?.current ?? pageNo, pageSize: data?.size ?? 20, total: data?.total ?? 0, showSizeChanger: false, onChange: setPageNo }}
         columns={[
-          { key: 'time', title: t`Balances read at`, render: (_, root) => formatTime(root.time) },
+          { key: 'time', title: t`Balances read at`, render: (_, root) => <span className="admin-time">{formatTime(root.time)}</span> },
           { key: 'trigger', title: t`Published by`, render: (_, root) => (root.trigger === 'daily'
             ? <Tag>{t`Daily schedule`}</Tag> : <Tag color="blue">{t`Operator`}</Tag>) },
           { key: 'users', title: t`Users`, align: 'right', render: (_, root) => formatCount(root.leafCount) },

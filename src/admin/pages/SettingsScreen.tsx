@@ -144,7 +144,7 @@ export function SettingsScreen() {
         expandable={{ defaultExpandAllRows: true, expandedRowRender: (currency) => (
           <Table<AdminNetwork> rowKey="network" size="small" pagination={false} dataSource={currency.networks}
             columns={[
-              { key: 'network', title: t`Network`, dataIndex: 'network' },
+              { key: 'network', title: t`Network`, render: (_, network) => (network.network === 'BANK' ? t`Bank transfer` : network.network) },
               { key: 'deposit', title: t`Deposits`, render: (_, network) => onOff(network.depositEnabled) },
               { key: 'withdrawal', title: t`Withdrawals`, render: (_, network) => onOff(network.withdrawalEnabled) },
               { key: 'address', title: t`Deposit address`, render: (_, network) => (network.depositAddress

@@ -96,7 +96,7 @@ function WithdrawalDrawer({ record, onClose }: { record: AdminWithdrawal | undef
   };
   const texts = asking ? modalTexts[asking] : undefined;
   return (
-    <Drawer open={!!record} onClose={close} size={760} title={t`Withdrawal review`} destroyOnHidden rootClassName="admin-drawer"
+    <Drawer open={!!record} onClose={close} size={Math.min(760, window.innerWidth - 48)} title={t`Withdrawal review`} destroyOnHidden rootClassName="admin-drawer"
       extra={record?.status === 0 && (
         <Space>
           {!record.approvedTime && <Button danger onClick={() => setAsking('reject')}>{t`Reject`}</Button>}
@@ -166,7 +166,7 @@ export function WithdrawalsScreen() {
           { key: 'amount', title: t`Amount`, align: 'right', render: (_, record) => <span className="admin-amount">{formatAmount(record.amount)}</span> },
           { key: 'status', title: t`Status`, render: (_, record) => <WithdrawalStatusTag record={record} /> },
           { key: 'approvals', title: t`Approvals`, render: (_, record) => <Approvals record={record} /> },
-          { key: 'time', title: t`Submitted`, render: (_, record) => formatTime(record.createTime) },
+          { key: 'time', title: t`Submitted`, render: (_, record) => <span className="admin-time">{formatTime(record.createTime)}</span> },
           { key: 'action', title: '', render: (_, record) => <Button size="small" onClick={() => setOpenId(record.id)}>{status === 0 ? t`Review` : t`Details`}</Button> },
         ]} />
       <WithdrawalDrawer record={open} onClose={() => setOpenId(undefined)} />
