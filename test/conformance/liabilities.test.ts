@@ -19,7 +19,7 @@ interface Proof {
   balances: Array<{ currency: string; amount: string }>;
   path: Array<{ hash: string; sums: string[] }>;
 }
-interface ProofAnswer { root: Root | null; proof: Proof | null }
+interface ProofAnswer { root: Root | null; proof: Proof | null; absence?: string | null }
 interface Page<T> { records: T[]; total: number; size: number; current: number; pages: number }
 
 // ─── The verifier, from the documentation ────────────────────────────────────────────────────
@@ -122,6 +122,7 @@ describe('proof of liabilities', () => {
     // The leading instance published at start-up (the daily publication); this user came later.
     expect(answer.root).not.toBeNull();
     expect(answer.proof).toBeNull();
+    expect(answer.absence).toBe('account_newer');
   });
 
   it('after a deposit and a publication, the user verifies their balance into the published root', async () => {

@@ -56,7 +56,8 @@ describe('proofStateOf', () => {
     const sibling = { ...answer, proof: { ...answer.proof!, path: answer.proof!.path.map((step, i) => (i === 1 ? { ...step, hash: 'f'.repeat(64) } : step)) } };
     expect(proofStateOf(sibling, '42')).toMatchObject({ status: 'mismatch', failure: 'root' });
     expect(proofStateOf({ root: null, proof: null }, '42')).toEqual({ status: 'none' });
-    expect(proofStateOf({ root: answer.root, proof: null }, '42')).toMatchObject({ status: 'absent' });
+    expect(proofStateOf({ root: answer.root, proof: null }, '42')).toMatchObject({ status: 'absent', absence: null });
+    expect(proofStateOf({ root: answer.root, proof: null, absence: 'account_newer' }, '42')).toMatchObject({ status: 'absent', absence: 'account_newer' });
   });
 });
 
@@ -134,6 +135,14 @@ describe('LiabilityProofCard', () => {
     renderCard();
     expect((await screen.findByTestId('liability-absent')).textContent)
       .toContain(`Your balances are not in the total published on ${expectedTime('en-US')}.`);
+  });
+
+  it('says calmly that an account newer than the total is in the next one', async () => {
+    answer = { root: publication('42').root, proof: null, absence: 'account_newer' };
+    renderCard();
+    expect((await screen.findByTestId('liability-later')).textContent)
+      .toBe(`Your account was opened after the latest published total (of ${expectedTime('en-US')}). It will be included in the next one.`);
+    expect(screen.queryByRole('alert')).toBeNull();
   });
 
   it('says when nothing is published yet, without details', async () => {

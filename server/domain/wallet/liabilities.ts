@@ -22,7 +22,7 @@ import type {
   LiabilityProofResult, LiabilityRoot, LiabilityRootPage, LiabilityRootsQuery, LiabilityTrigger,
 } from '../../../src/api/contract/liabilities.ts';
 import { formatAmount } from '../../../src/api/contract/amounts.ts';
-import { liabilityLeaves, liabilityNodes, liabilityRoots } from '../../db/schema.ts';
+import { liabilityLeaves, liabilityNodes, liabilityRoots, users as usersTable } from '../../db/schema.ts';
 import type { Db, Executor } from '../../db/client.ts';
 import { recordAudit } from '../audit.ts';
 import type { Clock } from '../../lib/time.ts';
@@ -185,7 +185,11 @@ export async function liabilityProof(db: Executor, userId: bigint): Promise<Liab
   const root = toRoot(rootRow);
   const [leaf] = await db.select().from(liabilityLeaves)
     .where(and(eq(liabilityLeaves.rootId, rootRow.id), eq(liabilityLeaves.userId, userId)));
-  if (!leaf) return { root, proof: null };
+  if (!leaf) {
+    const [user] = await db.select({ createdAt: usersTable.createdAt, isGuest: usersTable.isGuest }).from(usersTable).where(eq(usersTable.id, userId));
+    const absence = !user ? null : user.createdAt > rootRow.publishedAt ? 'account_newer' as const : user.isGuest ? 'guest' as const : null;
+    return { root, proof: null, absence };
+  }
   const assets = rootRow.assets as TreeAsset[];
   const sizes = levelSizes(rootRow.leafCount);
   const wanted: { level: number; position: number }[] = [{ level: 0, position: leaf.position }];

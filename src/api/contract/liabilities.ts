@@ -125,13 +125,20 @@ export const LiabilityProof = Type.Object({
 });
 export type LiabilityProof = Static<typeof LiabilityProof>;
 
+/** Why a user has no leaf in the latest publication, as the server explains it. */
+export const liabilityAbsenceReasons = ['account_newer', 'guest'] as const;
+export type LiabilityAbsenceReason = (typeof liabilityAbsenceReasons)[number];
+
 /**
  * `GET /finance/appWallet/liabilityProof`: `root` is null while nothing has been published;
- * `proof` is null when the user is not in the latest publication (an account opened after it).
+ * `proof` is null when the user is not in the latest publication, and then `absence` says why
+ * when the server knows: 'account_newer' (opened after it), 'guest' (a guest holding no real
+ * money is not counted); null otherwise (which the asset centre shows as a warning).
  */
 export const LiabilityProofResult = Type.Object({
   root: Type.Union([LiabilityRoot, Type.Null()]),
   proof: Type.Union([LiabilityProof, Type.Null()]),
+  absence: Type.Optional(Type.Union([Type.Union(liabilityAbsenceReasons.map((reason) => Type.Literal(reason))), Type.Null()])),
 });
 export type LiabilityProofResult = Static<typeof LiabilityProofResult>;
 

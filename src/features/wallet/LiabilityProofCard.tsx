@@ -70,6 +70,18 @@ export default function LiabilityProofCard() {
         <p className="liability-text">{t`Your balances are included in the published total of ${time}.`}</p>
       </div>
     );
+  } else if (state.status === 'absent' && state.absence !== null) {
+    const time = timeOf(state.root);
+    body = (
+      <div className="liability-status liability-status-none" role="status" data-testid="liability-later">
+        <InformationCircleOutline className="liability-icon" aria-hidden />
+        <p className="liability-text">
+          {state.absence === 'account_newer'
+            ? t`Your account was opened after the latest published total (of ${time}). It will be included in the next one.`
+            : t`Guest accounts hold only virtual funds, so they are not part of the published total of ${time}.`}
+        </p>
+      </div>
+    );
   } else if (state.status === 'absent') {
     const time = timeOf(state.root);
     body = (

@@ -3,7 +3,9 @@
 // browser with the same tree code the server builds with (api/contract/liabilityTree.ts). What
 // the card says follows from `proofStateOf`, a pure function of the answer and the user's id.
 import { api } from '../../api/api.ts';
-import { liabilityPaths, type LiabilityProof, type LiabilityProofResult, type LiabilityRoot } from '../../api/contract/liabilities.ts';
+import {
+  liabilityPaths, type LiabilityAbsenceReason, type LiabilityProof, type LiabilityProofResult, type LiabilityRoot,
+} from '../../api/contract/liabilities.ts';
 import { verifyLiabilityProof, type ProofFailure } from '../../api/contract/liabilityTree.ts';
 
 export const liabilityApi = api.injectEndpoints({
@@ -20,8 +22,11 @@ export const { useLiabilityProofQuery } = liabilityApi;
 export type ProofState =
   /** Nothing published yet. */
   | { status: 'none' }
-  /** A total is published, but this user has no leaf in it (an account opened after it). */
-  | { status: 'absent'; root: LiabilityRoot }
+  /**
+   * A total is published, but this user has no leaf in it: `absence` is the server's reason (an
+   * account opened after it, a guest without real money), null when it gives none (a warning).
+   */
+  | { status: 'absent'; root: LiabilityRoot; absence: LiabilityAbsenceReason | null }
   | { status: 'verified'; root: LiabilityRoot; proof: LiabilityProof }
   /** The proof does not lead to the published root: a warning. */
   | { status: 'mismatch'; root: LiabilityRoot; proof: LiabilityProof; failure: ProofFailure };
@@ -32,7 +37,7 @@ export type ProofState =
  */
 export function proofStateOf(result: LiabilityProofResult, userId: string): ProofState {
   if (!result.root) return { status: 'none' };
-  if (!result.proof) return { status: 'absent', root: result.root };
+  if (!result.proof) return { status: 'absent', root: result.root, absence: result.absence ?? null };
   let check: ReturnType<typeof verifyLiabilityProof>;
   try {
     check = verifyLiabilityProof(result.root, result.proof, userId);

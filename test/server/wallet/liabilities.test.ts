@@ -53,10 +53,17 @@ const atomicOf = (amount: string) => BigInt(amount.replace('.', ''));
 
 forEachDatabase((server) => {
   describe('publication and proofs', () => {
-    it('answers "nothing published" before the first root, and a user outside the tree gets no proof', async () => {
+    it('answers "nothing published" before the first root, and tells an account opened after a root why it has no proof', async () => {
       const alice = await server.registerByEmail();
       expect(await proofOf(server, alice.token)).toEqual({ root: null, proof: null });
       expect(expectOk(await server.get(liabilityPaths.roots, {}, { token: alice.token })).body.result.total).toBe(0);
+      const opToken = await operatorLogin(server, await createOperator(server, 'finance'));
+      const published = expectOk(await server.post(liabilityAdminPaths.publish, {}, { token: opToken })).body.result as LiabilityRoot;
+      // An account opened after the publication is not in it, and the answer says why.
+      server.clock.advance(1_000);
+      const late = await server.registerByEmail();
+      expect(await proofOf(server, late.token)).toEqual({ root: published, proof: null, absence: 'account_newer' });
+      expect((await proofOf(server, alice.token)).proof).not.toBeNull();
       expect((await server.get(liabilityPaths.proof)).status).toBe(401);
     });
 
