@@ -105,6 +105,7 @@ describe('withdraw', () => {
     await page.getByPlaceholder('6-digit code').fill(code);
     await page.locator('.adm-popup').getByPlaceholder('Withdrawal password', { exact: true }).fill(withdrawPassword);
     await page.getByPlaceholder('Repeat the password').fill(withdrawPassword);
+    await page.screenshot({ path: path.join(shotsDir, 'set-password-en-us-390.png') });
     await page.locator('.adm-popup').getByRole('button', { name: 'Set withdrawal password' }).click();
     await page.locator('.password-state.set').waitFor();
     const destinations = result(await client.get<Array<{ address: string | null }>>('/user/appUserWithdrawalInfoSet/listMy', {}, account.token), 'destinations');
@@ -152,6 +153,24 @@ describe('withdraw', () => {
     // A bank card too: the seeded USDT has no BANK network, so the page shows it unusable.
     result(await client.post('/user/appUserWithdrawalInfoSet/addAccount',
       { type: 'bank', bankName: 'Banco de Demostración Internacional', realName: 'María José Fernández de la Peña', cardNumber: '4000123412341234' }, account.token), 'bank card');
+    // USDT pays out to bank cards (the seeded BANK network): its own minimum and fee apply.
+    const currencies = result(await client.get<CurrencyInfo[]>('/set/appCurrencySet/getCurrencyList'), 'currencies');
+    const bank = currencies.find((item) => item.currency === 'USDT')!.networks.find((item) => item.network === 'BANK');
+    const page = await localizedPage(browser(), { token: account.token });
+    await page.goto(`${baseUrl}/#/tixian?currency=USDT`);
+    await settled(page);
+    await page.getByRole('radio', { name: /Banco de Demostración/ }).click();
+    if (bank?.withdrawalEnabled) {
+      await expect.poll(() => page.getByTestId('withdraw-fee').textContent()).toBe(`${bank.withdrawalFee} USDT`);
+    } else {
+      await expect(page.getByRole('radio', { name: /Banco de Demostración/ }).isDisabled()).resolves.toBe(true);
+    }
+    await page.getByText('BTC', { exact: true }).click();
+    await expect(page.getByRole('radio', { name: /Banco de Demostración/ }).isDisabled()).resolves.toBe(true);
+    await page.getByText('Bank payouts of BTC are not offered. Bind a BTC address to withdraw.').waitFor();
+    await page.screenshot({ path: path.join(shotsDir, 'tixian-btc-en-us-390.png'), fullPage: true });
+    await page.context().close();
+
     for (const lang of ['en-us', 'xi', 'ko']) {
       for (const width of [390, 320]) {
         const page = await localizedPage(browser(), { token: account.token, lang, width });
