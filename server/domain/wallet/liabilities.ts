@@ -106,23 +106,26 @@ function toRoot(row: typeof liabilityRoots.$inferSelect): LiabilityRoot {
 export async function publishLiabilities(db: Db, options: PublishOptions): Promise<LiabilityRoot> {
   const randomSalt = options.randomSalt ?? (() => new Uint8Array(randomBytes(32)));
   const randomBelow = options.randomBelow ?? ((max: number) => randomInt(max));
+  // One SELECT reads every balance (a consistent snapshot on its own), the tree is built outside
+  // any transaction (on the embedded database a long one would hold up every other request), and
+  // only the writes share one.
+  const publishedAt = options.clock.now();
+  const { assets, users } = await readBalances(db);
+  const entries = [...users.entries()].map(([userId, balances]) => {
+    const salt = randomSalt();
+    return { userId, salt, leafId: leafIdOf(salt, userId.toString()), balances: assets.map((asset) => balances.get(asset.currency) ?? 0n) };
+  });
+  for (const entry of entries) {
+    if (entry.balances.some((balance) => balance < 0n)) throw new Error(`user ${entry.userId} has a negative counted balance`);
+  }
+  // Fisher–Yates: the position of a leaf says nothing about who it is or when they joined.
+  for (let i = entries.length - 1; i > 0; i -= 1) {
+    const j = randomBelow(i + 1);
+    [entries[i], entries[j]] = [entries[j], entries[i]];
+  }
+  const levels = buildLevels(assets.length, entries);
+  const top = levels[levels.length - 1][0];
   return db.transaction(async (tx) => {
-    const publishedAt = options.clock.now();
-    const { assets, users } = await readBalances(tx);
-    const entries = [...users.entries()].map(([userId, balances]) => {
-      const salt = randomSalt();
-      return { userId, salt, leafId: leafIdOf(salt, userId.toString()), balances: assets.map((asset) => balances.get(asset.currency) ?? 0n) };
-    });
-    for (const entry of entries) {
-      if (entry.balances.some((balance) => balance < 0n)) throw new Error(`user ${entry.userId} has a negative counted balance`);
-    }
-    // Fisher–Yates: the position of a leaf says nothing about who it is or when they joined.
-    for (let i = entries.length - 1; i > 0; i -= 1) {
-      const j = randomBelow(i + 1);
-      [entries[i], entries[j]] = [entries[j], entries[i]];
-    }
-    const levels = buildLevels(assets.length, entries);
-    const top = levels[levels.length - 1][0];
     const [row] = await tx.insert(liabilityRoots).values({
       root: toHex(rootHash(assets, top)),
       leafCount: entries.length,
