@@ -223,6 +223,19 @@ describe('the money journey, deposit to payout, through the pages', () => {
     await phone.getByRole('heading', { name: 'Withdrawal paid out' }).waitFor();
   });
 
+  it('the operator publishes a proof of liabilities, and the asset centre verifies the user\'s balances are in it', async () => {
+    await admin.getByRole('menuitem', { name: 'Proof of liabilities' }).click();
+    await admin.getByRole('button', { name: 'Publish now' }).click();
+    await admin.locator('.ant-modal-confirm').getByRole('button', { name: 'Publish' }).click();
+    await expect.poll(() => admin.getByTestId('liabilities-table').locator('tbody tr.ant-table-row').count()).toBeGreaterThan(0);
+    await openPhone();
+    await phone.goto(`${baseUrl}/#/zichanCenter`);
+    await settled(phone);
+    const verified = phone.getByTestId('liability-verified');
+    await verified.scrollIntoViewIfNeeded();
+    await expect.poll(() => verified.textContent()).toContain('Your balances are included in the published total of');
+  });
+
   it('the ledger check in the back office passes: chains valid, every asset sums to zero', async () => {
     await admin.getByRole('menuitem', { name: 'Ledger check' }).click();
     await admin.getByRole('button', { name: 'Run check' }).click();

@@ -16,6 +16,7 @@ import { DepositIcon } from '../../components/icons.tsx';
 import { formatDecimal } from '../../lib/number.ts';
 import { intlOf } from '../../lib/locales.ts';
 import { useCurrencyListQuery, useRateByCurrencyQuery, useUserAssetsQuery } from './walletApi.ts';
+import LiabilityProofCard from './LiabilityProofCard.tsx';
 import { prepareWalletTexts } from './walletTexts.ts';
 import './assetCentre.css';
 
@@ -236,6 +237,8 @@ export default function AssetCentrePage() {
             ))}
           </ul>
         </section>
+        {/* The user checks, in this browser, that their balances are inside the published total. */}
+        <LiabilityProofCard />
       </PullToRefresh>
       <Popup visible={pickerOpen} onMaskClick={() => setPickerOpen(false)} onClose={() => setPickerOpen(false)}
         bodyStyle={{ borderTopLeftRadius: 12, borderTopRightRadius: 12, maxHeight: '70vh', overflowY: 'auto' }}>
