@@ -86,6 +86,7 @@ describe('the back office', () => {
   let approveId: string;
   let rejectId: string;
   let withdrawalId: string;
+  let dualId: string;
   let page: Page;
   const cspViolations: string[] = [];
 
@@ -109,6 +110,12 @@ describe('the back office', () => {
     const code = await codeFromOutbox(dataDir, user.email);
     result(await client.setWithdrawPassword(withdrawPassword, code, user.token), 'withdrawal password');
     withdrawalId = result(await client.applyWithdrawal({ currency: 'USDT', amount: '20', withdrawalInfoId: destination.id, withdrawPassword }, user.token), 'withdraw').id;
+    // A second one above a lowered two-operator threshold (fixed when it is made), then the
+    // threshold back to its default so other journeys on this server are not affected.
+    const operator = await operatorSession(baseUrl);
+    result(await client.post('/admin/withdrawals/settings/USDT', { dualApprovalAbove: '15' }, operator), 'threshold');
+    dualId = result(await client.applyWithdrawal({ currency: 'USDT', amount: '16', withdrawalInfoId: destination.id, withdrawPassword }, user.token), 'withdraw').id;
+    result(await client.post('/admin/withdrawals/settings/USDT', { dualApprovalAbove: '10000' }, operator), 'threshold');
   });
 
   const openAdmin = async (browser: Browser) => {
@@ -205,7 +212,7 @@ describe('the back office', () => {
 
   it('approves a withdrawal and marks it paid with a reference, which the user record shows', async () => {
     await page.getByRole('menuitem', { name: 'Withdrawals' }).click();
-    const row = page.getByTestId('withdrawals-table').locator('tr', { hasText: user.email });
+    const row = page.getByTestId('withdrawals-table').locator('tr', { hasText: user.email }).filter({ hasText: '20.000000' });
     await expect.poll(() => row.textContent()).toContain('0 of 1');
     await row.getByRole('button', { name: 'Review' }).click();
     const drawer = page.locator('.admin-drawer');
@@ -229,6 +236,33 @@ describe('the back office', () => {
     }).toMatchObject({ status: 2, payoutReference: reference });
     await page.getByRole('tab', { name: 'Paid out' }).click();
     await expect.poll(() => page.getByTestId('withdrawals-table').locator('tr', { hasText: user.email }).count()).toBe(1);
+  });
+
+  it("refuses the same operator's second approval where two are needed, then rejects with a reason", async () => {
+    await page.getByRole('tab', { name: 'Under review' }).click();
+    const row = page.getByTestId('withdrawals-table').locator('tr', { hasText: user.email }).filter({ hasText: '16.000000' });
+    await expect.poll(() => row.textContent()).toContain('0 of 2');
+    await row.getByRole('button', { name: 'Review' }).click();
+    await page.locator('.admin-drawer').getByRole('button', { name: 'Approve' }).click();
+    await page.locator('.ant-modal-confirm').getByRole('button', { name: 'Approve' }).click();
+    await expect.poll(() => row.textContent()).toContain('1 of 2');
+    await row.getByRole('button', { name: 'Review' }).click();
+    const drawer = page.locator('.admin-drawer');
+    await expect.poll(() => drawer.textContent()).toContain('it waits for a second operator');
+    await drawer.getByRole('button', { name: 'Approve' }).click();
+    await page.locator('.ant-modal-confirm').getByRole('button', { name: 'Approve' }).click();
+    await expect.poll(() => page.getByTestId('decision-error').textContent()).toContain('a second, different operator must approve it');
+    await still(page);
+    await page.screenshot({ path: `${shots}/withdrawal-refusal-en-us-1280.png` });
+    await drawer.getByRole('button', { name: 'Reject' }).click();
+    const modal = page.locator('.ant-modal', { hasText: 'Reject this withdrawal' });
+    await modal.getByRole('textbox').fill('Destination under compliance review.');
+    await modal.getByRole('button', { name: 'Reject' }).click();
+    await expect.poll(async () => {
+      const records = result(await client.get<{ records: Array<{ id: string; status: number; reason: string | null }> }>(
+        '/finance/appWithdrawal/listMy', {}, user.token), 'withdrawals').records;
+      return records.find((record) => record.id === dualId);
+    }).toMatchObject({ status: -1, reason: 'Destination under compliance review.' });
   });
 
   it('shows a consistent ledger: valid chains and every asset summing to zero', async () => {
@@ -261,6 +295,21 @@ describe('the back office', () => {
       await page.screenshot({ path: `${shots}/${key}-ko-1280.png`, fullPage: true });
     }
     expect(await page.evaluate(() => document.documentElement.lang)).toBe('ko-KR');
+    // A decided deposit and a paid withdrawal, in Korean, with their details.
+    await page.evaluate(() => { window.location.hash = '#/deposits'; });
+    await page.getByRole('tab', { name: '입금 완료' }).click();
+    await page.getByTestId('deposits-table').locator('tr', { hasText: user.email }).first().getByRole('button', { name: '상세' }).click();
+    await page.getByTestId('proof-image').waitFor();
+    await still(page);
+    await page.screenshot({ path: `${shots}/deposit-details-ko-1280.png` });
+    await page.keyboard.press('Escape');
+    await page.evaluate(() => { window.location.hash = '#/withdrawals'; });
+    await page.getByRole('tab', { name: '지급 완료' }).click();
+    await page.getByTestId('withdrawals-table').locator('tr', { hasText: user.email }).getByRole('button', { name: '상세' }).click();
+    await expect.poll(() => page.locator('.admin-drawer').textContent()).toContain('0x');
+    await still(page);
+    await page.screenshot({ path: `${shots}/withdrawal-details-ko-1280.png` });
+    await page.keyboard.press('Escape');
     const cspEvents = await page.evaluate(() => (window as unknown as { cspViolations?: string[] }).cspViolations ?? []);
     expect([...cspViolations, ...cspEvents]).toEqual([]);
   });
