@@ -239,6 +239,35 @@ describe('WithdrawPage', () => {
     ]);
   });
 
+  it('shows the lockout after too many wrong passwords with its wait, under the password', async () => {
+    serve({ ...base, '/finance/appWithdrawal/apply': { success: false, code: 429, message: 'Too many wrong passwords.',
+      result: { error: 'too_many_attempts', retryAfterSeconds: 120 }, timestamp: 0 } });
+    renderWith(<WithdrawPage />, '/tixian?currency=USDT');
+    const input = await screen.findByLabelText('Amount', { selector: 'input' }, { timeout: 5_000 });
+    fireEvent.change(input, { target: { value: '10' } });
+    fireEvent.submit(input.closest('form')!);
+    const password = await screen.findByPlaceholderText('Withdrawal password', {}, { timeout: 5_000 });
+    fireEvent.change(password, { target: { value: 'Guess1pass' } });
+    fireEvent.submit(password.closest('form')!);
+    await waitFor(() => expect(password.closest('.adm-form-item')!.querySelector('.adm-form-item-feedback-error')?.textContent)
+      .toBe('Too many wrong passwords. Please try again in 2 minutes, or reset your password.'), { timeout: 5_000 });
+    expect(screen.getByTestId('where').textContent).toBe('/tixian?currency=USDT');
+  });
+
+  it('puts a balance refusal from the server under the amount and closes the confirmation', async () => {
+    serve({ ...base, '/finance/appWithdrawal/apply': refused('balance_insufficient', 'x') });
+    renderWith(<WithdrawPage />, '/tixian?currency=USDT');
+    const input = await screen.findByLabelText('Amount', { selector: 'input' }, { timeout: 5_000 });
+    fireEvent.change(input, { target: { value: '10' } });
+    fireEvent.submit(input.closest('form')!);
+    const password = await screen.findByPlaceholderText('Withdrawal password', {}, { timeout: 5_000 });
+    fireEvent.change(password, { target: { value: 'Right1pass' } });
+    fireEvent.submit(password.closest('form')!);
+    await waitFor(() => expect(input.closest('.adm-form-item')!.querySelector('.adm-form-item-feedback-error')?.textContent)
+      .toBe('The balance does not cover the amount and the fee.'), { timeout: 5_000 });
+    await waitFor(() => expect(screen.queryByPlaceholderText('Withdrawal password')).toBeNull());
+  });
+
   it('without a destination or a password, says so and links to settlement info', async () => {
     serve({ ...base, '/user/appUserWithdrawalInfoSet/listMy': ok([]), '/user/appUser/getMyUserInfo': ok({ ...user, hasWithdrawPassword: false }) });
     renderWith(<WithdrawPage />, '/tixian');
