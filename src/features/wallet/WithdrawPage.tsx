@@ -143,7 +143,8 @@ export default function WithdrawPage() {
   const show = (atomic: bigint) => formatDecimal(formatAmount(atomic, scale), shownDecimals(scale), intl);
   const shown = (text: string | undefined) => formatDecimal(text ?? '0', shownDecimals(scale), intl);
   const bankUnavailable = options.some((option) => option.destination.type === 'bank' && !option.usable);
-  const hasPassword = user.data?.hasWithdrawPassword === true;
+  // Unknown (the user info did not load) counts as set: the server then says if it is not, with the link.
+  const hasPassword = user.data?.hasWithdrawPassword !== false;
 
   const minimumText = network ? shown(network.withdrawalMin) : '';
   const refusalText = (refusal: QuoteRefusal, refused?: Quote): string => {
