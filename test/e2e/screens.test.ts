@@ -22,6 +22,12 @@ const screens = [
   { name: 'register', path: '/login?mode=register', login: false, ready: 'form' },
   { name: 'my', path: '/my', login: true, ready: '[data-testid="my-account"]' },
   { name: 'personal-data', path: '/gerenziliao', login: true, ready: 'form' },
+  { name: 'asset-centre', path: '/zichanCenter', login: true, ready: '[data-testid="asset-total-usdt"]' },
+  { name: 'deposit', path: '/chongzhi', login: true, ready: '[data-testid="deposit-address"]' },
+  { name: 'withdraw', path: '/tixian', login: true, ready: 'section.withdraw-card' },
+  { name: 'settlement-info', path: '/jiesuanInfo', login: true, ready: '.password-state' },
+  { name: 'records', path: '/chongzhitixianRecord', login: true, ready: '.records-empty, li.record-row' },
+  { name: 'ledger', path: '/zhangbianRecord', login: true, ready: '[data-testid="ledger-empty"], [data-testid="ledger-row"]' },
 ] as const;
 
 /** Elements wider than the screen or sticking out past its right edge (what a user sees cut). */
