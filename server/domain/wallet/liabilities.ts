@@ -15,8 +15,9 @@
 // SELECT, so on PostgreSQL they are one consistent snapshot.
 import { randomBytes, randomInt } from 'node:crypto';
 import { and, count, desc, eq, or, sql } from 'drizzle-orm';
+import { setImmediate as yieldToEventLoop } from 'node:timers/promises';
 import {
-  buildLevels, fromHex, leafIdOf, padNode, rootHash, toHex, type TreeAsset, type TreeNode,
+  fromHex, leafIdOf, leafNode, padNode, parentNode, rootHash, toHex, type TreeAsset, type TreeLeafInput, type TreeNode,
 } from '../../../src/api/contract/liabilityTree.ts';
 import type {
   LiabilityProofResult, LiabilityRoot, LiabilityRootPage, LiabilityRootsQuery, LiabilityTrigger,
@@ -32,6 +33,37 @@ export const liabilityAccountKinds = ['spot', 'frozen', 'position_margin', 'prod
 
 /** Rows per INSERT when a tree is stored. */
 const insertBatch = 500;
+/** Hashes between two yields to the event loop while a tree is built (the leader also runs the market engine). */
+const hashesPerSlice = 2_000;
+
+/**
+ * The same levels as liabilityTree.ts's buildLevels, built in slices so that a tree of a hundred
+ * thousand users (seconds of hashing) never holds the event loop for more than a few milliseconds.
+ */
+export async function buildLevelsInSlices(assetCount: number, leaves: readonly TreeLeafInput[]): Promise<TreeNode[][]> {
+  let hashed = 0;
+  const slice = async () => {
+    hashed += 1;
+    if (hashed % hashesPerSlice === 0) await yieldToEventLoop();
+  };
+  const bottom: TreeNode[] = [];
+  for (const leaf of leaves) {
+    if (leaf.balances.length !== assetCount) throw new RangeError('a leaf carries one balance per asset');
+    bottom.push(leafNode(leaf));
+    await slice();
+  }
+  const levels: TreeNode[][] = [bottom.length ? bottom : [padNode(assetCount)]];
+  while (levels[levels.length - 1].length > 1) {
+    const level = levels[levels.length - 1];
+    const next: TreeNode[] = [];
+    for (let i = 0; i < level.length; i += 2) {
+      next.push(parentNode(level[i], level[i + 1] ?? padNode(assetCount)));
+      await slice();
+    }
+    levels.push(next);
+  }
+  return levels;
+}
 
 export interface PublishOptions {
   clock: Clock;
@@ -111,10 +143,12 @@ export async function publishLiabilities(db: Db, options: PublishOptions): Promi
   // only the writes share one.
   const publishedAt = options.clock.now();
   const { assets, users } = await readBalances(db);
-  const entries = [...users.entries()].map(([userId, balances]) => {
+  const entries: Array<TreeLeafInput & { userId: bigint }> = [];
+  for (const [userId, balances] of users) {
     const salt = randomSalt();
-    return { userId, salt, leafId: leafIdOf(salt, userId.toString()), balances: assets.map((asset) => balances.get(asset.currency) ?? 0n) };
-  });
+    entries.push({ userId, salt, leafId: leafIdOf(salt, userId.toString()), balances: assets.map((asset) => balances.get(asset.currency) ?? 0n) });
+    if (entries.length % hashesPerSlice === 0) await yieldToEventLoop();
+  }
   for (const entry of entries) {
     if (entry.balances.some((balance) => balance < 0n)) throw new Error(`user ${entry.userId} has a negative counted balance`);
   }
@@ -123,7 +157,7 @@ export async function publishLiabilities(db: Db, options: PublishOptions): Promi
     const j = randomBelow(i + 1);
     [entries[i], entries[j]] = [entries[j], entries[i]];
   }
-  const levels = buildLevels(assets.length, entries);
+  const levels = await buildLevelsInSlices(assets.length, entries);
   const top = levels[levels.length - 1][0];
   return db.transaction(async (tx) => {
     const [row] = await tx.insert(liabilityRoots).values({

@@ -9,6 +9,7 @@ import {
 } from '../../../src/api/contract/liabilityTree.ts';
 import { formatAmount } from '../../../src/api/contract/amounts.ts';
 import type { LiabilityProof, LiabilityRoot } from '../../../src/api/contract/liabilities.ts';
+import { buildLevelsInSlices } from '../../../server/domain/wallet/liabilities.ts';
 
 const assets: TreeAsset[] = [{ currency: 'BTC', scale: 8 }, { currency: 'ETH', scale: 18 }, { currency: 'USDT', scale: 6 }];
 
@@ -110,5 +111,18 @@ describe('liability tree', () => {
     expect(pad.hash).toBe(createHash('sha256').update('BPOL-PAD').digest('hex'));
     expect(verifyLiabilityProof(root, proofs[2]).ok).toBe(true);
     expect(root.totals[0].total).toBe('0.00000006');
+  });
+
+  it('builds the same tree on the server in slices as the shared code at once', async () => {
+    for (const n of [0, 1, 2, 3, 7, 4_101]) {
+      const leaves = Array.from({ length: n }, (_, i) => {
+        const salt = new Uint8Array(32).fill(i % 251);
+        return { salt, leafId: leafIdOf(salt, String(i + 1)), balances: [BigInt(i), 1n, BigInt(i * 7)] };
+      });
+      const sliced = await buildLevelsInSlices(assets.length, leaves);
+      const whole = buildLevels(assets.length, leaves);
+      expect(sliced.map((level) => level.map((node) => toHex(node.hash)))).toEqual(whole.map((level) => level.map((node) => toHex(node.hash))));
+      expect(sliced[sliced.length - 1][0].sums).toEqual(whole[whole.length - 1][0].sums);
+    }
   });
 });
