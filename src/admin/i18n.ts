@@ -4,6 +4,7 @@
 import { i18n, type Messages } from '@lingui/core';
 import type { Locale } from 'antd/es/locale';
 import { intlOf, isLocaleCode, sourceLocale, type LocaleCode } from '../lib/locales.ts';
+import { readLocal, storageKeys, writeLocal } from '../lib/storage.ts';
 
 export const langKey = 'bourse.admin.lang';
 
@@ -20,13 +21,10 @@ const antdLocales: Record<LocaleCode, () => Promise<{ default: Locale }>> = {
   'zh-hk': () => import('antd/es/locale/zh_HK'),
 };
 
+/** The back office's language, else the phone app's on this browser, else English. */
 export function storedAdminLocale(): LocaleCode {
-  try {
-    const stored = localStorage.getItem(langKey) ?? localStorage.getItem('lang');
-    return isLocaleCode(stored) ? stored : sourceLocale;
-  } catch {
-    return sourceLocale;
-  }
+  const stored = readLocal(langKey) ?? readLocal(storageKeys.lang);
+  return isLocaleCode(stored) ? stored : sourceLocale;
 }
 
 /** Loads the admin catalog and antd's texts of `code`, activates them, and returns antd's. */
@@ -37,11 +35,7 @@ export async function activateAdminLocale(code: LocaleCode): Promise<Locale> {
   ]);
   const intl = intlOf(code);
   i18n.loadAndActivate({ locale: code, locales: [intl], messages });
-  try {
-    localStorage.setItem(langKey, code);
-  } catch {
-    // Not kept: the next visit starts in the default language.
-  }
+  writeLocal(langKey, code);
   document.documentElement.lang = intl;
   return antd.default;
 }

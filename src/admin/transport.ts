@@ -5,27 +5,18 @@ import { createBaseQuery } from '../api/baseQuery.ts';
 import { encryptBody, importServerKey } from '../api/crypto.ts';
 import { apiPrefix, paths, requestTimeField } from '../api/contract/paths.ts';
 import { learnServerTime, serverNow } from '../api/serverClock.ts';
+import { readSession, writeSession } from '../lib/storage.ts';
 import { errorText, genericErrorText, networkErrorText } from './errors.ts';
 
-/** The operator's token lives for this tab only (sessionStorage), never in localStorage. */
+/**
+ * The operator's token lives for this tab only (sessionStorage, through lib/storage.ts), never in
+ * localStorage; logging out leaves the key empty.
+ */
 export const tokenKey = 'bourse.admin.token';
 
-export const readToken = (): string => {
-  try {
-    return sessionStorage.getItem(tokenKey) ?? '';
-  } catch {
-    return '';
-  }
-};
+export const readToken = (): string => readSession(tokenKey) ?? '';
 
-export function writeToken(token: string) {
-  try {
-    if (token) sessionStorage.setItem(tokenKey, token);
-    else sessionStorage.removeItem(tokenKey);
-  } catch {
-    // Storage refused (private mode): the session lasts until the page reloads.
-  }
-}
+export const writeToken = (token: string) => writeSession(tokenKey, token);
 
 const hooks = {
   notify: (message: string): void => console.warn(message),
