@@ -1,6 +1,7 @@
 // The back office's own createApi (never the phone app's): every operator call of the contract
 // (contract/admin.ts, wallet.ts walletAdminPaths, withdrawals.ts withdrawalAdminPaths) as RTK Query
-// hooks. Writes are `quiet`: the screen that made them shows a refusal in place.
+// hooks. Writes and the screens' lists are `quiet`: the screen shows a refusal or a failed load in
+// place; what no screen shows (who is logged in, the thresholds) is toasted.
 import { createApi } from '@reduxjs/toolkit/query/react';
 import { adminPaths, type AuditQuery, type AuditRecord, type LedgerCheckResult, type OperatorInfo } from '../api/contract/admin.ts';
 import {
@@ -30,7 +31,7 @@ export const adminApi = createApi({
     me: build.query<OperatorInfo, void>({ query: () => ({ url: adminPaths.me }), providesTags: ['Me'] }),
 
     recharges: build.query<PageOf<AdminRechargeRecord>, { status: 0 | 1 | -1; pageNo: number }>({
-      query: ({ status, pageNo }) => ({ url: walletAdminPaths.recharges, params: { status, pageNo, pageSize } }),
+      query: ({ status, pageNo }) => ({ url: walletAdminPaths.recharges, params: { status, pageNo, pageSize }, quiet: true }),
       providesTags: ['Recharge'],
     }),
     approveRecharge: build.mutation<unknown, string>({
@@ -43,7 +44,7 @@ export const adminApi = createApi({
     }),
 
     withdrawals: build.query<PageOf<AdminWithdrawal>, { status: 0 | 2 | -1 | -2; pageNo: number }>({
-      query: ({ status, pageNo }) => ({ url: withdrawalAdminPaths.list, params: { status, pageNo, pageSize } }),
+      query: ({ status, pageNo }) => ({ url: withdrawalAdminPaths.list, params: { status, pageNo, pageSize }, quiet: true }),
       providesTags: ['Withdrawal'],
     }),
     decideWithdrawal: build.mutation<AdminWithdrawal, { id: string; decision: WithdrawalDecision }>({
@@ -53,7 +54,7 @@ export const adminApi = createApi({
       invalidatesTags: ['Withdrawal', 'Audit'],
     }),
 
-    currencies: build.query<AdminCurrency[], void>({ query: () => ({ url: walletAdminPaths.currencies }), providesTags: ['Currency'] }),
+    currencies: build.query<AdminCurrency[], void>({ query: () => ({ url: walletAdminPaths.currencies, quiet: true }), providesTags: ['Currency'] }),
     updateCurrency: build.mutation<AdminCurrency, { code: string; body: CurrencySettingsBody }>({
       query: ({ code, body }) => ({ url: walletAdminPaths.currency.replace(':code', code), method: 'POST', body, quiet: true }),
       invalidatesTags: ['Currency', 'Audit'],
@@ -78,7 +79,7 @@ export const adminApi = createApi({
       keepUnusedDataFor: 0,
     }),
     liabilityRoots: build.query<LiabilityRootPage, number>({
-      query: (pageNo) => ({ url: liabilityAdminPaths.list, params: { pageNo, pageSize } }),
+      query: (pageNo) => ({ url: liabilityAdminPaths.list, params: { pageNo, pageSize }, quiet: true }),
       providesTags: ['Liability'],
     }),
     publishLiabilities: build.mutation<LiabilityRoot, void>({
