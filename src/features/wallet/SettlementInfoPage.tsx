@@ -43,7 +43,8 @@ export default function SettlementInfoPage() {
     for (const key of ['add', 'edit', 'panel', 'currency']) next.delete(key);
     setParams(next, { replace: true });
   };
-  const sheetTitle = !sheet ? '' : sheet.kind === 'add' ? (sheet.type === 'bank' ? t`Add a bank card` : t`Add a wallet address`)
+  // The form's own tabs switch between a card and an address: the title names neither.
+  const sheetTitle = !sheet ? '' : sheet.kind === 'add' ? t`Add a payout account`
     : sheet.kind === 'edit' ? t`Edit payout account`
       : user.data?.hasWithdrawPassword ? t`Change withdrawal password` : t`Set withdrawal password`;
 
