@@ -9,7 +9,7 @@ import { beforeAll, describe, expect, inject, it, onTestFailed } from 'vitest';
 import type { Page, Response } from 'playwright-core';
 import type { CurrencyRate, UserAssets } from '../../src/api/contract/wallet.ts';
 import { formatDecimal } from '../../src/lib/number.ts';
-import { browserForFile, localizedPage, settled } from './browser.ts';
+import { browserForFile, localizedPage, overflowing, settled } from './browser.ts';
 import { fundAccount, newAccount } from './money.ts';
 
 const baseUrl = inject('baseUrl');
@@ -26,30 +26,6 @@ beforeAll(async () => {
 
 const answerOf = async <T>(response: Promise<Response>) => ((await (await response).json()) as { result: T }).result;
 const answered = (page: Page, pathPart: string) => page.waitForResponse((response) => response.url().includes(pathPart));
-
-/** Elements sticking out past the right edge of the screen, outside any horizontal scroller. */
-const overflowing = (page: Page) => page.evaluate(() => {
-  const limit = document.documentElement.clientWidth + 1;
-  const out: string[] = [];
-  for (const element of document.querySelectorAll<HTMLElement>('body *')) {
-    const box = element.getBoundingClientRect();
-    if (box.width === 0 || box.height === 0) continue;
-    let scroller = element.parentElement;
-    let scrolled = false;
-    while (scroller && scroller !== document.body) {
-      if (['auto', 'scroll', 'hidden', 'clip'].includes(getComputedStyle(scroller).overflowX)) {
-        scrolled = true;
-        break;
-      }
-      scroller = scroller.parentElement;
-    }
-    if (!scrolled && (box.right > limit || box.left < -1)) {
-      out.push(`${element.tagName.toLowerCase()}.${[...element.classList].join('.')} ${Math.round(box.left)}..${Math.round(box.right)}`);
-    }
-  }
-  const { scrollWidth, clientWidth } = document.documentElement;
-  return { scrollWidth, clientWidth, out: out.slice(0, 5) };
-});
 
 describe('asset centre', () => {
   it('shows the totals the server computed, in USDT and in the display currency, and remembers the currency', async () => {
@@ -184,7 +160,7 @@ describe('on a narrow phone', () => {
           await page.waitForTimeout(300);
           await page.screenshot({ path: path.join(shotsDir, `${name}-${lang}-${width}.png`), fullPage: true });
           const found = await overflowing(page);
-          if (found.scrollWidth > found.clientWidth || found.out.length > 0) problems.push(`${name}: ${JSON.stringify(found)}`);
+          if (found.problems) problems.push(`${name}: ${found.problems}`);
         }
         // The ledger's filter open, and the display-currency picker.
         await page.goto(`${baseUrl}/#/zhangbianRecord`);
@@ -194,7 +170,7 @@ describe('on a narrow phone', () => {
         await page.waitForTimeout(400);
         await page.screenshot({ path: path.join(shotsDir, `ledger-filter-${lang}-${width}.png`) });
         const filterOpen = await overflowing(page);
-        if (filterOpen.scrollWidth > filterOpen.clientWidth || filterOpen.out.length > 0) problems.push(`filter: ${JSON.stringify(filterOpen)}`);
+        if (filterOpen.problems) problems.push(`filter: ${filterOpen.problems}`);
         expect(problems).toEqual([]);
       });
     }

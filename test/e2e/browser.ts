@@ -190,3 +190,36 @@ export async function demoToken(browser: Browser, baseUrl: string): Promise<stri
     await context.close();
   }
 }
+
+/**
+ * What runs off a phone's screen: whether the page scrolls sideways, and up to five elements that
+ * stick out past its right or left edge outside any horizontal scroller (tabs, a chart, which may
+ * hold wider content) or a loading skeleton. `problems` says it in one line, empty when it fits.
+ */
+export async function overflowing(page: Page): Promise<{ scrollWidth: number; clientWidth: number; out: string[]; problems: string }> {
+  const found = await page.evaluate(() => {
+    const limit = document.documentElement.clientWidth + 1;
+    const out: string[] = [];
+    for (const element of document.querySelectorAll<HTMLElement>('body *')) {
+      const rect = element.getBoundingClientRect();
+      if (rect.width === 0 || rect.height === 0 || element.closest('.adm-skeleton')) continue;
+      let scroller = element.parentElement;
+      let scrolled = false;
+      while (scroller && scroller !== document.body) {
+        if (['auto', 'scroll', 'hidden', 'clip'].includes(getComputedStyle(scroller).overflowX)) {
+          scrolled = true;
+          break;
+        }
+        scroller = scroller.parentElement;
+      }
+      if (!scrolled && (rect.right > limit || rect.left < -1)) {
+        out.push(`${element.tagName.toLowerCase()}.${[...element.classList].join('.')} ${Math.round(rect.left)}..${Math.round(rect.right)}`);
+      }
+    }
+    return { scrollWidth: document.documentElement.scrollWidth, clientWidth: document.documentElement.clientWidth, out: out.slice(0, 5) };
+  });
+  const wide = found.scrollWidth > found.clientWidth;
+  const problems = wide || found.out.length > 0
+    ? `${wide ? `scrollWidth ${found.scrollWidth} > ${found.clientWidth}; ` : ''}${found.out.join(', ')}` : '';
+  return { ...found, problems };
+}

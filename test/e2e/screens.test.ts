@@ -4,8 +4,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, inject, it } from 'vitest';
-import type { Page } from 'playwright-core';
-import { browserForFile, demoToken, localizedPage, settled } from './browser.ts';
+import { browserForFile, demoToken, localizedPage, overflowing, settled } from './browser.ts';
 
 const baseUrl = inject('baseUrl');
 const browser = browserForFile();
@@ -30,31 +29,6 @@ const screens = [
   { name: 'ledger', path: '/zhangbianRecord', login: true, ready: '[data-testid="ledger-empty"], [data-testid="ledger-row"]' },
 ] as const;
 
-/** Elements wider than the screen or sticking out past its right edge (what a user sees cut). */
-const overflowing = (page: Page) => page.evaluate(() => {
-  const limit = document.documentElement.clientWidth + 1;
-  const out: string[] = [];
-  for (const element of document.querySelectorAll<HTMLElement>('body *')) {
-    const box = element.getBoundingClientRect();
-    if (box.width === 0 || box.height === 0) continue;
-    // Inside a horizontal scroller (tabs, chart) content may extend; the scroller itself may not.
-    let scroller = element.parentElement;
-    let scrolled = false;
-    while (scroller && scroller !== document.body) {
-      const style = getComputedStyle(scroller);
-      if (['auto', 'scroll', 'hidden', 'clip'].includes(style.overflowX)) {
-        scrolled = true;
-        break;
-      }
-      scroller = scroller.parentElement;
-    }
-    if (!scrolled && box.right > limit) {
-      out.push(`${element.tagName.toLowerCase()}.${[...element.classList].join('.')} right=${Math.round(box.right)}`);
-    }
-  }
-  return { scrollWidth: document.documentElement.scrollWidth, clientWidth: document.documentElement.clientWidth, out: out.slice(0, 5) };
-});
-
 describe('every built page on a narrow phone', () => {
   fs.mkdirSync(shotsDir, { recursive: true });
   let token: string;
@@ -74,9 +48,7 @@ describe('every built page on a narrow phone', () => {
             await page.waitForTimeout(600);
             await page.screenshot({ path: path.join(shotsDir, `${lang}-${width}-${screen.name}.png`), fullPage: true });
             const result = await overflowing(page);
-            if (result.scrollWidth > result.clientWidth || result.out.length > 0) {
-              problems.push(`${screen.name}: scrollWidth ${result.scrollWidth} > ${result.clientWidth}; ${result.out.join(', ')}`);
-            }
+            if (result.problems) problems.push(`${screen.name}: ${result.problems}`);
           } finally {
             await page.context().close();
           }

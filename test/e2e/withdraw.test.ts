@@ -12,7 +12,7 @@ import { beforeAll, describe, expect, inject, it } from 'vitest';
 import type { Page } from 'playwright-core';
 import { SpecClient, type Answer } from '../conformance/specClient.ts';
 import type { CurrencyBalance, CurrencyInfo } from '../../src/api/contract/wallet.ts';
-import { browserForFile, localizedPage, settled } from './browser.ts';
+import { browserForFile, localizedPage, overflowing, settled } from './browser.ts';
 import { fundAccount, newAccount } from './money.ts';
 
 const baseUrl = inject('baseUrl');
@@ -47,16 +47,6 @@ async function newCodeFromOutbox(to: string, since: Set<string>): Promise<string
   throw new Error(`no new code in the outbox for ${to}`);
 }
 const outboxFiles = () => new Set(fs.existsSync(path.join(dataDir, 'outbox')) ? fs.readdirSync(path.join(dataDir, 'outbox')) : []);
-
-/** Wider than the screen: the page scrolls sideways, or some element sticks out of it (sheets included). */
-const overflow = (page: Page) => page.evaluate(() => {
-  const width = document.documentElement.clientWidth;
-  const out = [...document.querySelectorAll('#app *, .adm-popup-body *')].filter((element) => {
-    const rect = element.getBoundingClientRect();
-    return rect.width > 0 && (rect.right > width + 0.5 || rect.left < -0.5) && !element.closest('.adm-skeleton');
-  }).map((element) => `${element.tagName.toLowerCase()}.${[...element.classList].join('.')}`);
-  return { scrollWidth: document.documentElement.scrollWidth, width, out: out.slice(0, 5) };
-});
 
 const errorUnder = (page: Page, placeholder: string) =>
   page.locator('.adm-form-item', { has: page.getByPlaceholder(placeholder, { exact: true }) }).locator('.adm-form-item-feedback-error');
@@ -180,25 +170,25 @@ describe('withdraw', () => {
         await page.locator('.page-loading').waitFor({ state: 'detached' });
         await page.locator('.amount-input input').fill('12.5');
         await page.waitForTimeout(200);
-        expect(await overflow(page), `tixian ${lang} ${width}`).toMatchObject({ out: [] });
+        expect((await overflowing(page)).problems, `tixian ${lang} ${width}`).toBe('');
         await page.screenshot({ path: path.join(shotsDir, `tixian-${lang}-${width}.png`), fullPage: true });
         await page.locator('.withdraw-card form button[type="submit"]').click();
         await page.locator('.withdraw-confirm').waitFor();
         await page.waitForTimeout(400);
-        expect(await overflow(page), `confirm ${lang} ${width}`).toMatchObject({ out: [] });
+        expect((await overflowing(page)).problems, `confirm ${lang} ${width}`).toBe('');
         await page.screenshot({ path: path.join(shotsDir, `confirm-${lang}-${width}.png`) });
 
         await page.goto(`${baseUrl}/#/jiesuanInfo`);
         await settled(page);
         await page.locator('.destination-card').nth(1).waitFor();
         await page.locator('.page-loading').waitFor({ state: 'detached' });
-        expect(await overflow(page), `jiesuanInfo ${lang} ${width}`).toMatchObject({ out: [] });
+        expect((await overflowing(page)).problems, `jiesuanInfo ${lang} ${width}`).toBe('');
         await page.screenshot({ path: path.join(shotsDir, `jiesuanInfo-${lang}-${width}.png`), fullPage: true });
         for (const sheet of ['add=chain', 'add=bank', 'panel=password']) {
           await page.goto(`${baseUrl}/#/jiesuanInfo?${sheet}`);
           await page.locator('.sheet-body form').waitFor();
           await page.waitForTimeout(400);
-          expect(await overflow(page), `jiesuanInfo?${sheet} ${lang} ${width}`).toMatchObject({ out: [] });
+          expect((await overflowing(page)).problems, `jiesuanInfo?${sheet} ${lang} ${width}`).toBe('');
           await page.screenshot({ path: path.join(shotsDir, `jiesuanInfo-${sheet.replace('=', '-')}-${lang}-${width}.png`) });
         }
         await page.context().close();

@@ -238,7 +238,7 @@ export default function AssetCentrePage() {
           </ul>
         </section>
         {/* The user checks, in this browser, that their balances are inside the published total. */}
-        <LiabilityProofCard />
+        <LiabilityProofCard hidden={hidden} />
       </PullToRefresh>
       <Popup visible={pickerOpen} onMaskClick={() => setPickerOpen(false)} onClose={() => setPickerOpen(false)}
         bodyStyle={{ borderTopLeftRadius: 12, borderTopRightRadius: 12, maxHeight: '70vh', overflowY: 'auto' }}>

@@ -25,7 +25,8 @@ const failureTexts: Record<ProofFailure, MessageDescriptor> = {
   root: msg`The proof does not lead to the published root.`,
 };
 
-export default function LiabilityProofCard() {
+/** `hidden`: the asset centre's amounts are hidden (its eye toggle), so the table's are too. */
+export default function LiabilityProofCard({ hidden = false }: { hidden?: boolean }) {
   const { t, i18n } = useLingui();
   const intl = intlOf(i18n.locale);
   const query = useLiabilityProofQuery();
@@ -107,7 +108,7 @@ export default function LiabilityProofCard() {
 
   const root = state && state.status !== 'none' ? state.root : undefined;
   const proof = state && (state.status === 'verified' || state.status === 'mismatch') ? state.proof : undefined;
-  const amount = (text: string, scale: number) => formatDecimal(text, scale, intl);
+  const amount = (text: string, scale: number) => (hidden ? '****' : formatDecimal(text, scale, intl));
   const scaleOf = (currency: string) => root?.totals.find((total) => total.currency === currency)?.scale ?? 0;
 
   return (
