@@ -14,7 +14,8 @@ precacheAndRoute(self.__WB_MANIFEST);
 cleanupOutdatedCaches();
 
 registerRoute(new NavigationRoute(createHandlerBoundToURL('/index.html'), {
-  denylist: [/^\/api\//, /^\/pc\.html/],
+  // The desktop pages are apps of their own: the phone app must not answer for them.
+  denylist: [/^\/api\//, /^\/pc\.html/, /^\/admin\.html/],
 }));
 
 registerRoute(({ url, request }) => request.method === 'GET' && /\/assets\/locale-[^/]+\.js$/.test(url.pathname),

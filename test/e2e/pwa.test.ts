@@ -40,4 +40,20 @@ describe('the installable PWA', () => {
     await settled(page);
     await page.getByRole('heading', { name: 'Trade crypto, gold and forex' }).waitFor({ state: 'visible' });
   });
+
+  it('leaves the back office to the server once the phone app\'s worker controls the origin', async () => {
+    const { page } = await phonePage(browser());
+    await page.goto(`${baseUrl}/#/home`);
+    await settled(page);
+    await page.evaluate(async () => {
+      await navigator.serviceWorker.ready;
+    });
+    await page.reload();
+    await settled(page);
+    expect(await page.evaluate(() => Boolean(navigator.serviceWorker.controller))).toBe(true);
+    // Without the worker's denylist entry its navigation fallback would answer with the phone app.
+    await page.goto(`${baseUrl}/admin.html`);
+    await page.getByLabel('Authenticator code').waitFor();
+    expect(await page.locator('#app .home').count()).toBe(0);
+  });
 });
