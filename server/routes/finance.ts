@@ -46,7 +46,7 @@ export function financeRoutes(app: FastifyInstance, services: Services, market: 
         ...page,
         records: page.records.map((entry): BalanceLogEntry => ({
           id: entry.transferId, type: entry.type, currency: entry.currency, account: entry.accountKind,
-          amount: formatAmount(entry.amountAtomic, entry.scale), balanceAfter: formatAmount(entry.balanceAfterAtomic, entry.scale),
+          amount: formatAmount(entry.amountAtomic, entry.scale), balanceAfter: formatAmount(entry.balanceAfterAtomic, entry.scale), phase: entry.phase,
           time: entry.time.getTime(), reference: entry.reference, remark: entry.remark,
         })),
       });

@@ -145,6 +145,12 @@ export const BalanceLogEntry = Type.Object({
   /** Signed: + into the account, - out of it. */
   amount: Amount,
   balanceAfter: Amount,
+  /**
+   * Which step of a movement the entry is: single (moved at once), pending (reserved: the posted
+   * balance stays, the available one drops — a withdrawal under review), post (the reservation
+   * moved), void (the reservation given back). Optional: an extension the spec does not show.
+   */
+  phase: Type.Optional(Type.Union([Type.Literal('single'), Type.Literal('pending'), Type.Literal('post'), Type.Literal('void')])),
   time: Type.Integer(),
   reference: Type.String(),
   remark: Type.Union([Type.String(), Type.Null()]),

@@ -41,12 +41,16 @@ export function ledgerAccountLabel(i18n: I18n, account: string): string {
 
 /**
  * A withdrawal is three steps on the ledger with the same kind: the hold when it is requested
- * (two-phase pending), then the payout (post) or the return (void). The entry does not carry the
- * phase, but the withdrawal's transfers are named after the hold (`<hold>-post`, `<hold>-void`,
- * server/domain/wallet/withdrawals.ts), and only a return puts money back into the account.
+ * (two-phase pending), then the payout (post) or the return (void). The entry's `phase` says
+ * which; without it, the withdrawal's transfers are named after the hold (`<hold>-post`,
+ * `<hold>-void`, server/domain/wallet/withdrawals.ts), and only a return puts money back.
  */
-export function withdrawalStep(entry: Pick<BalanceLogEntry, 'id' | 'type' | 'amount'>): 'held' | 'paid' | 'returned' | undefined {
+export function withdrawalStep(entry: Pick<BalanceLogEntry, 'id' | 'type' | 'amount' | 'phase'>): 'held' | 'paid' | 'returned' | undefined {
   if (entry.type !== 'withdrawal') return undefined;
+  // The server says the step; the transfer id's ending is the fallback for an answer without it.
+  if (entry.phase === 'pending') return 'held';
+  if (entry.phase === 'post') return 'paid';
+  if (entry.phase === 'void') return 'returned';
   if (entry.id.endsWith('-void') || !entry.amount.startsWith('-')) return 'returned';
   if (entry.id.endsWith('-post')) return 'paid';
   return 'held';
@@ -59,7 +63,7 @@ const stepLabels = {
 } as const;
 
 /** The title of a ledger row: the kind, and for a withdrawal which step it is. */
-export function ledgerEntryLabel(i18n: I18n, entry: Pick<BalanceLogEntry, 'id' | 'type' | 'amount'>): string {
+export function ledgerEntryLabel(i18n: I18n, entry: Pick<BalanceLogEntry, 'id' | 'type' | 'amount' | 'phase'>): string {
   const step = withdrawalStep(entry);
   return step ? i18n._(stepLabels[step]) : ledgerTypeLabel(i18n, entry.type);
 }

@@ -179,7 +179,7 @@ forEachDatabase((server) => {
       expect(log).toMatchObject({ total: 3, size: 10, current: 1, pages: 1 });
       expect(log.records[1]).toEqual({
         id: `recharge:${second.id}`, type: 'deposit', currency: 'USDT', account: 'spot', amount: '30.500000',
-        balanceAfter: '130.500000', time: startOfSecond, reference: `recharge:${second.id}`, remark: 'USDT TRC20',
+        balanceAfter: '130.500000', phase: 'single', time: startOfSecond, reference: `recharge:${second.id}`, remark: 'USDT TRC20',
       });
       const deposits = expectOk(await server.get(walletPaths.balanceLog, { type: 'deposit' }, { token: user.token })).body.result;
       expect(deposits.records.map((entry: { id: string }) => entry.id)).toEqual([`recharge:${second.id}`, `recharge:${first.id}`]);

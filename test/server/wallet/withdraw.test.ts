@@ -4,6 +4,7 @@
 // ledger check passes after every test.
 import { afterEach, describe, expect, it } from 'vitest';
 import { sql } from 'drizzle-orm';
+import { walletPaths } from '../../../src/api/contract/wallet.ts';
 import { withdrawalPaths } from '../../../src/api/contract/withdrawals.ts';
 import { userAccountId } from '../../../server/domain/ledger/accounts.ts';
 import { expectOk, expectRefused, forEachDatabase, type Reply, type TestServer } from '../helpers.ts';
@@ -131,6 +132,10 @@ forEachDatabase((server) => {
       // The operator paying it out sees the whole number.
       expect(queued.cardNumber).toBe('6222021234567890');
       expectOk(await server.post(adminPath(answer.id, 'reject'), { reason: 'Card holder name differs' }, { token }));
+      // The user's ledger shows the hold and its return as such (newest first), the spot balance whole again.
+      const log = expectOk(await server.get(walletPaths.balanceLog, { type: 'withdrawal' }, { token: user.token })).body.result;
+      expect(log.records.map((entry: { phase: string; amount: string; balanceAfter: string }) => [entry.phase, entry.amount, entry.balanceAfter]))
+        .toEqual([['void', '52.000000', '100.000000'], ['pending', '-52.000000', '100.000000']]);
       await server.query(sql`delete from wallet_networks where currency = 'USDT' and network = 'BANK'`);
       try {
         await refusedUnmoved(() => apply(server, user, { withdrawalInfoId: card }), 404, 'network_unknown');
