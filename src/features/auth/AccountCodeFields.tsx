@@ -9,7 +9,8 @@ import type { FieldsByCode } from '../../components/form/fieldErrors.ts';
 import type { FormFailure } from '../../components/form/useFormFailure.ts';
 import { maskEmail, maskPhone } from '../../lib/maskAddress.ts';
 import { useSendEmailCodeMutation, useSendPhoneCodeMutation } from './authApi.ts';
-import { CodeInput, CountryCodeInput, useCountry } from './fields.tsx';
+import { CodeInput } from '../../components/form/CodeInput.tsx';
+import { CountryCodeInput, useCountry } from './fields.tsx';
 import { rules } from './rules.ts';
 
 // A malformed address concerns the account field; every other refusal of a send (a send too soon,
@@ -66,7 +67,7 @@ export function AccountCodeFields({ form, accountType, purpose, failure }: {
         </Form.Item>
       )}
       <Form.Item name="code" label={t`Verification code`} rules={rules(i18n).code} description={sentNote}>
-        <CodeInput onSend={send} />
+        <CodeInput onSend={send} placeholder={t`Verification code`} />
       </Form.Item>
     </>
   );

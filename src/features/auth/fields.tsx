@@ -1,6 +1,6 @@
 // Inputs shared by the login, register, forgot-password and guest forms.
 import { lazy, Suspense, useEffect, useRef, useState } from 'react';
-import { Button, Input } from 'antd-mobile';
+import { Input } from 'antd-mobile';
 import { useLingui } from '@lingui/react/macro';
 import { useDispatch, useSelector } from 'react-redux';
 import { countryFlag, regionName } from '../../lib/countryLabel.ts';
@@ -73,36 +73,3 @@ export function CountryCodeInput({ value, onChange, id, withCountryCode = true, 
 export const useCountry = () => useSelector((state: { user: UserState }) => state.user.countryInfo);
 export const useCountryCode = () => useCountry().phone_code;
 
-/** A code input with a "Send code" button that counts down before another send is allowed. */
-export function CodeInput({ value, onChange, onSend }: {
-  value?: string; onChange?: (value: string) => void;
-  /** Sends the code; resolves to the seconds to wait before resending, or undefined on failure. */
-  onSend: () => Promise<number | undefined>;
-}) {
-  const { t } = useLingui();
-  const [waitSeconds, setWaitSeconds] = useState(0);
-  const [sending, setSending] = useState(false);
-  useEffect(() => {
-    if (waitSeconds <= 0) return;
-    const timer = setTimeout(() => setWaitSeconds((seconds) => seconds - 1), 1000);
-    return () => clearTimeout(timer);
-  }, [waitSeconds]);
-  return (
-    <div className="input-with-button">
-      <Input value={value} onChange={onChange} inputMode="numeric" maxLength={6} autoComplete="one-time-code"
-        placeholder={t`Verification code`} aria-label={t`Verification code`} />
-      <Button size="small" color="primary" fill="outline" disabled={waitSeconds > 0} loading={sending}
-        onClick={async () => {
-          setSending(true);
-          try {
-            const wait = await onSend();
-            if (wait) setWaitSeconds(wait);
-          } finally {
-            setSending(false);
-          }
-        }}>
-        {waitSeconds > 0 ? t`Resend in ${waitSeconds}s` : t`Send code`}
-      </Button>
-    </div>
-  );
-}

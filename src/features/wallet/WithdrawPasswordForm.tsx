@@ -2,12 +2,13 @@
 // sent to the account's own e-mail (or phone, for a phone account), which is also how a forgotten
 // one is replaced; changed with the old one. The code goes to the address the account already
 // has (the server refuses any other), so the form shows where, masked, and asks for nothing else.
-import { useEffect, useState } from 'react';
-import { Button, Form, Input } from 'antd-mobile';
+import { useState } from 'react';
+import { Button, Form } from 'antd-mobile';
 import { useLingui } from '@lingui/react/macro';
 import type { UserInfo } from '../../api/contract/accounts.ts';
 import type { FieldsByCode } from '../../components/form/fieldErrors.ts';
 import { FormError } from '../../components/form/FormError.tsx';
+import { CodeInput } from '../../components/form/CodeInput.tsx';
 import { PasswordInput } from '../../components/form/PasswordInput.tsx';
 import { useFormFailure } from '../../components/form/useFormFailure.ts';
 import { maskEmail, maskPhone } from '../../lib/maskAddress.ts';
@@ -35,38 +36,6 @@ export function codeContact(user: Pick<UserInfo, 'email' | 'phone' | 'countryCod
     return { channel: 'sms', phone: user.phone, countryCode: user.countryCode, shown: maskPhone(user.countryCode, user.phone) };
   }
   return undefined;
-}
-
-/** A code field with a "Send code" button that counts down the server's wait before another send. */
-function CodeField({ value, onChange, id, onSend }: {
-  value?: string; onChange?: (value: string) => void; id?: string; onSend: () => Promise<number | undefined>;
-}) {
-  const { t } = useLingui();
-  const [waitSeconds, setWaitSeconds] = useState(0);
-  const [sending, setSending] = useState(false);
-  useEffect(() => {
-    if (waitSeconds <= 0) return undefined;
-    const timer = setTimeout(() => setWaitSeconds((seconds) => seconds - 1), 1000);
-    return () => clearTimeout(timer);
-  }, [waitSeconds]);
-  return (
-    <div className="input-with-button">
-      <Input id={id} value={value} onChange={onChange} inputMode="numeric" maxLength={6} autoComplete="one-time-code"
-        placeholder={t`6-digit code`} />
-      <Button size="small" color="primary" fill="outline" disabled={waitSeconds > 0} loading={sending}
-        onClick={async () => {
-          setSending(true);
-          try {
-            const wait = await onSend();
-            if (wait) setWaitSeconds(wait);
-          } finally {
-            setSending(false);
-          }
-        }}>
-        {waitSeconds > 0 ? t`Resend in ${waitSeconds}s` : t`Send code`}
-      </Button>
-    </div>
-  );
 }
 
 interface SetValues { code?: string; password?: string; confirm?: string }
@@ -119,7 +88,7 @@ function SetPasswordForm({ user, onDone }: { user: UserInfo; onDone: () => void 
         description={sent ? <span className="form-field-note" role="status">{t`Code sent to ${where}`}</span>
           : <span className="form-field-note">{t`The code goes to ${where}.`}</span>}
         rules={[{ required: true, message: t`Please enter the code.` }, { pattern: /^\s*[0-9]{6}\s*$/, message: t`The code has 6 digits.` }]}>
-        <CodeField onSend={send} />
+        <CodeInput onSend={send} placeholder={t`6-digit code`} />
       </Form.Item>
       <NewPasswordItems name="password" label={t`Withdrawal password`} />
     </Form>
