@@ -119,39 +119,34 @@ const firstScreenPreload = (): Plugin => ({
 });
 
 /**
- * The operators' back office (admin.html) is an app of its own: none of its files may land in the
- * phone app's service-worker precache. Its own chunks are named `assets/admin-*` (ignored by the
- * precache glob); any other file that only the back office reaches (a chunk the splitter made of
- * antd, say) is found from the bundle graph here and dropped from the precache manifest below.
+ * The operators' back office (admin.html) is an app of its own, built by its own configuration
+ * (vite.admin.config.ts) into the same directory once the phone app's build is written: a second
+ * entry in this build would make the splitter share chunks between the two apps, which cost the
+ * phone's first screen about 4 kB, and its files would have to be kept out of the precache one by
+ * one. Built after the service worker's precache list is made, none of them can be in it; before
+ * the compression pass, so its files get their `.br` and `.gz` siblings too.
  */
-const adminOnlyFiles = new Set<string>();
-const adminFiles = (): Plugin => ({
-  name: 'bourse-admin-files',
-  apply: 'build',
-  generateBundle(_options, bundle) {
-    const chunks = new Map(Object.values(bundle as OutputBundle)
-      .filter((item): item is OutputChunk => item.type === 'chunk').map((item) => [item.fileName, item]));
-    const reach = (start: OutputChunk, into: Set<string>) => {
-      if (into.has(start.fileName)) return into;
-      into.add(start.fileName);
-      const meta = (start as OutputChunk & { viteMetadata?: { importedCss: Set<string>; importedAssets: Set<string> } }).viteMetadata;
-      for (const file of [...(meta?.importedCss ?? []), ...(meta?.importedAssets ?? [])]) into.add(file);
-      for (const imported of [...start.imports, ...start.dynamicImports]) {
-        const next = chunks.get(imported);
-        if (next) reach(next, into);
-      }
-      return into;
-    };
-    const entries = [...chunks.values()].filter((item) => item.isEntry);
-    const admin = entries.find((item) => item.name === 'admin');
-    if (!admin) return;
-    const phone = new Set<string>();
-    for (const entry of entries) if (entry !== admin) reach(entry, phone);
-    adminOnlyFiles.clear();
-    adminOnlyFiles.add('admin.html');
-    for (const file of reach(admin, new Set())) if (!phone.has(file)) adminOnlyFiles.add(file);
-  },
-});
+const adminBuild = (): Plugin => {
+  let outDir = 'dist';
+  let root = process.cwd();
+  return {
+    name: 'bourse-admin-build',
+    apply: 'build',
+    enforce: 'post',
+    configResolved(config) {
+      root = config.root;
+      outDir = path.resolve(config.root, config.build.outDir);
+    },
+    closeBundle: {
+      order: 'post',
+      sequential: true,
+      async handler() {
+        const { build } = await import('vite');
+        await build({ configFile: path.resolve(root, 'vite.admin.config.ts'), root, logLevel: 'warn', build: { outDir } });
+      },
+    },
+  };
+};
 
 const reactRouterBuild = (file: string) => fileURLToPath(new URL(`./node_modules/react-router/dist/production/${file}`, import.meta.url));
 
@@ -171,7 +166,6 @@ export default defineConfig(({ mode }) => ({
     lingui({ failOnMissing: false, failOnCompileError: true }),
     versionFile(),
     firstScreenPreload(),
-    adminFiles(),
     VitePWA({
       strategies: 'injectManifest',
       srcDir: 'sw',
@@ -200,14 +194,13 @@ export default defineConfig(({ mode }) => ({
       injectManifest: {
         globPatterns: ['**/*.{js,css,html,svg,png,webmanifest}'],
         // Locale catalogs other than the one in use are fetched on demand and cached at run time.
-        // The back office (admin.html and its `assets/admin-*` chunks) is never precached.
+        // The back office (built after this list is made) is never precached; the ignore keeps
+        // a rebuild into a directory that still holds its files from listing them.
         globIgnores: ['**/locale-!(en-us)-*.js', 'version.json', 'admin.html', 'assets/admin-*'],
-        manifestTransforms: [async (entries) => ({
-          manifest: entries.filter((entry) => !adminOnlyFiles.has(entry.url.replace(/^\//, ''))), warnings: [],
-        })],
       },
       devOptions: { enabled: false },
     }),
+    adminBuild(),
     precompressedBuild(),
   ],
   build: {
@@ -226,7 +219,7 @@ export default defineConfig(({ mode }) => ({
     // The manifest lets the benchmark find exactly the JS the home screen needs.
     manifest: true,
     rollupOptions: {
-      input: { main: 'index.html', pc: 'pc.html', admin: 'admin.html' },
+      input: { main: 'index.html', pc: 'pc.html' },
       output: {
         // React gets its own chunk: left to the automatic splitter it shares a chunk with the
         // animation library of the dialogs, which then loads with the first screen. React-Redux
@@ -238,17 +231,9 @@ export default defineConfig(({ mode }) => ({
             { name: 'animation', test: /node_modules[\\/](@react-spring|@use-gesture)[\\/]/ },
           ],
         },
-        chunkFileNames: (chunk) => {
-          const id = chunk.facadeModuleId?.replaceAll('\\', '/') ?? '';
-          if (id.includes('/locales/')) {
-            const code = id.split('/locales/')[1].split('/')[0];
-            // The back office's catalogs are its own chunks (never precached, see above).
-            return id.endsWith('/admin.po') ? `assets/admin-locale-${code}-[hash].js` : `assets/locale-${code}-[hash].js`;
-          }
-          // antd's texts, loaded by the back office only.
-          if (/\/node_modules\/antd\/es\/locale\//.test(id)) return 'assets/admin-antd-[name]-[hash].js';
-          return 'assets/[name]-[hash].js';
-        },
+        chunkFileNames: (chunk) => (chunk.facadeModuleId?.includes('/locales/')
+          ? `assets/locale-${chunk.facadeModuleId.split('/locales/')[1].split('/')[0]}-[hash].js`
+          : 'assets/[name]-[hash].js'),
       },
     },
   },
