@@ -1,6 +1,6 @@
 // Endpoints of the wallet (issue 9): currencies, balances and assets, the account ledger, deposit
 // addresses, deposits, destinations, the withdrawal password and withdrawals, injected into the
-// one api. Every mutation is quiet: its form shows the refusal in place (components/form).
+// one api (the records' paged lists are in recordsApi.ts). Every mutation is quiet: its form shows the refusal in place (components/form).
 // A money movement invalidates the balances and the records it shows up in.
 import { api } from '../../api/api.ts';
 import type {
@@ -16,7 +16,6 @@ import { withdrawalPaths } from '../../api/contract/withdrawals.ts';
 
 export interface PageArgs { pageNo: number; pageSize: number }
 export interface BalanceLogArgs extends PageArgs { type?: string; currency?: string; startTime?: number; endTime?: number }
-export interface RecordListArgs extends PageArgs { status?: number }
 
 export const walletApi = api.injectEndpoints({
   endpoints: (build) => ({
@@ -47,10 +46,6 @@ export const walletApi = api.injectEndpoints({
       query: (body) => ({ url: walletPaths.rechargeApply, method: 'POST', body, quiet: true }),
       invalidatesTags: ['Recharge'],
     }),
-    rechargeList: build.query<PageOf<RechargeRecord>, RecordListArgs>({
-      query: (params) => ({ url: walletPaths.rechargeListMy, params: { ...params } }),
-      providesTags: ['Recharge'],
-    }),
     destinations: build.query<Destination[], void>({
       query: () => ({ url: withdrawalPaths.listDestinations }),
       providesTags: ['Destination'],
@@ -74,16 +69,11 @@ export const walletApi = api.injectEndpoints({
       query: (body) => ({ url: withdrawalPaths.apply, method: 'POST', body, quiet: true }),
       invalidatesTags: ['Withdrawal', 'Balance'],
     }),
-    withdrawalList: build.query<PageOf<Withdrawal>, RecordListArgs>({
-      query: (params) => ({ url: withdrawalPaths.listMy, params: { ...params } }),
-      providesTags: ['Withdrawal'],
-    }),
   }),
 });
 
 export const {
-  useCurrencyListQuery, useRateByCurrencyQuery, useUserBalanceQuery, useUserAssetsQuery, useBalanceLogQuery,
-  useLazyBalanceLogQuery, useDepositAddressQuery, useApplyRechargeMutation, useRechargeListQuery, useLazyRechargeListQuery,
-  useDestinationsQuery, useAddDestinationMutation, useEditDestinationMutation, useSetWithdrawPasswordMutation,
-  useChangeWithdrawPasswordMutation, useApplyWithdrawalMutation, useWithdrawalListQuery, useLazyWithdrawalListQuery,
+  useCurrencyListQuery, useRateByCurrencyQuery, useUserBalanceQuery, useUserAssetsQuery, useLazyBalanceLogQuery,
+  useDepositAddressQuery, useApplyRechargeMutation, useDestinationsQuery, useAddDestinationMutation,
+  useEditDestinationMutation, useSetWithdrawPasswordMutation, useChangeWithdrawPasswordMutation, useApplyWithdrawalMutation,
 } = walletApi;
