@@ -35,6 +35,9 @@ import { financeRoutes } from './routes/finance.ts';
 import { sysRoutes } from './routes/sys.ts';
 import { withdrawalRoutes } from './routes/withdrawals.ts';
 import { liabilityRoutes } from './routes/liabilities.ts';
+import { tradeRoutes } from './routes/trade/index.ts';
+import { resolveSession } from './domain/sessions.ts';
+import { localUserEvents, type UserEventBus } from './domain/trading/userEvents.ts';
 import { localDiskStorage } from './domain/wallet/uploads.ts';
 import { localBus, type MarketBus } from './domain/market/bus.ts';
 import { MarketView } from './domain/market/view.ts';
@@ -55,6 +58,8 @@ export interface BuildOptions {
   marketBus?: MarketBus;
   /** Realtime socket settings that differ from the defaults (tests use a short heartbeat). */
   realtime?: Partial<RealtimeSettings>;
+  /** Where each user's own events travel; an in-process bus by default (Redis across instances). */
+  userEvents?: UserEventBus;
 }
 
 export interface BuiltApp {
@@ -114,6 +119,7 @@ export async function buildApp(options: BuildOptions): Promise<BuiltApp> {
     replayStore,
     version: readVersion(config.webRoot),
     uploads: localDiskStorage(path.join(config.dataDir, 'uploads')),
+    userEvents: options.userEvents ?? localUserEvents(),
   };
 
   await app.register(helmet, {
@@ -175,7 +181,13 @@ export async function buildApp(options: BuildOptions): Promise<BuiltApp> {
 
   let realtime!: RealtimeHub;
   await app.register(async (api) => {
-    realtime = registerRealtime(api, { view: market, clock, settings: realtimeSettings });
+    realtime = registerRealtime(api, {
+      view: market, clock, settings: realtimeSettings,
+      users: {
+        events: services.userEvents,
+        authenticate: async (token) => (await resolveSession(services.db, clock, config.limits, token))?.userId,
+      },
+    });
     publicRoutes(api, services, keys.publicKeyPem);
     marketRoutes(api, services, market);
     appRoutes(api, services);
@@ -186,6 +198,7 @@ export async function buildApp(options: BuildOptions): Promise<BuiltApp> {
     await sysRoutes(api, services);
     withdrawalRoutes(api, services);
     liabilityRoutes(api, services);
+    tradeRoutes(api, services, market);
   }, { prefix: apiPrefix });
 
   const hasWeb = fs.existsSync(path.join(config.webRoot, 'index.html'));

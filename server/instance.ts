@@ -14,6 +14,8 @@ import { redisBus } from './domain/market/redisBus.ts';
 import type { SymbolSpec } from './domain/market/symbols.ts';
 import { systemClock } from './lib/time.ts';
 import { dailyLiabilityPublisher, type DailyPublisher, type Timer } from './domain/wallet/liabilities.ts';
+import { TradingRuntime } from './domain/trading/runtime.ts';
+import { redisUserEvents } from './domain/trading/userEvents.ts';
 
 export interface InstanceOptions extends Omit<BuildOptions, 'marketBus' | 'redis'> {
   /** A new price source for each term as leader (the engine starts from the stored state each time). */
@@ -38,6 +40,8 @@ export interface Instance extends BuiltApp {
   leadership: Leadership;
   /** The running engine while this instance leads, else undefined. */
   readonly engine: MarketEngine | undefined;
+  /** The trading engines (triggers, second-contract settlement) while this instance leads. */
+  readonly trading: TradingRuntime | undefined;
   /** Publishes the proof-of-liabilities root once per UTC day while this instance leads. */
   liabilityPublisher: DailyPublisher;
   /** Stops the engine, gives up the lock, closes the app and the Redis connections (not the database). */
@@ -62,7 +66,10 @@ export async function startInstance(options: InstanceOptions): Promise<Instance>
   const marketBus = config.redisUrl
     ? await redisBus(config.redisUrl, { channel: options.marketChannel, onError: logErrorEveryMinute('market bus failed') })
     : localBus();
-  const built = await buildApp({ ...options, redis, marketBus });
+  const userEvents = config.redisUrl
+    ? await redisUserEvents(config.redisUrl, { onError: logErrorEveryMinute('user event bus failed') })
+    : undefined;
+  const built = await buildApp({ ...options, redis, marketBus, userEvents });
   log = built.app.log;
 
   const leadership = database.kind === 'postgres' && config.databaseUrl
@@ -70,11 +77,17 @@ export async function startInstance(options: InstanceOptions): Promise<Instance>
       databaseUrl: config.databaseUrl, retryIntervalMs: options.lockRetryIntervalMs, onError: logError('engine lock session failed'),
     })
     : singleProcessLeadership();
-  const runner = new EngineRunner(() => new MarketEngine({
-    db: database.db, clock, bus: marketBus, source: options.priceSource(), seed: config.market.seed,
-    specs: options.engineSpecs, tickIntervalMs: config.market.tickIntervalMs, tickRetentionMs: config.market.tickRetentionMs,
-    onError: logError('market engine tick failed'),
-  }), built.app.log, options.lockRetryIntervalMs ?? lockRetryIntervalMs, () => !built.market.ready);
+  const runner = new EngineRunner(() => {
+    const trading = new TradingRuntime({
+      db: database.db, clock, userEvents: built.services.userEvents, onError: logError('trading engine failed'),
+    });
+    const engine = new MarketEngine({
+      db: database.db, clock, bus: marketBus, source: options.priceSource(), seed: config.market.seed,
+      specs: options.engineSpecs, tickIntervalMs: config.market.tickIntervalMs, tickRetentionMs: config.market.tickRetentionMs,
+      onError: logError('market engine tick failed'), onTicks: async (ticks) => trading.enqueue(ticks),
+    });
+    return { engine, trading };
+  }, built.app.log, options.lockRetryIntervalMs ?? lockRetryIntervalMs, () => !built.market.ready);
   await leadership.start((leading) => runner.follow(leading));
   const liabilityPublisher = dailyLiabilityPublisher({
     db: database.db, clock, isLeading: () => leadership.leading, checkIntervalMs: options.liabilityCheckIntervalMs,
@@ -95,12 +108,14 @@ export async function startInstance(options: InstanceOptions): Promise<Instance>
     leadership,
     liabilityPublisher,
     get engine() { return runner.engine; },
+    get trading() { return runner.trading; },
     async close() {
       await liabilityPublisher.stop();
       await runner.close();
       await leadership.stop();
       await built.app.close();
       await marketBus.close();
+      await userEvents?.close();
       await redis?.quit();
     },
   };
@@ -111,15 +126,18 @@ export async function startInstance(options: InstanceOptions): Promise<Instance>
  * a time, so a quick loss and gain never runs two engines in one process. Each term gets a fresh
  * engine that starts from what the previous leader stored.
  */
+interface EngineTerm { engine: MarketEngine; trading: TradingRuntime }
+
 class EngineRunner {
   #engine: MarketEngine | undefined;
+  #trading: TradingRuntime | undefined;
   #leading = false;
   #queue: Promise<void> = Promise.resolve();
   #closed = false;
   #retryTimer: ReturnType<typeof setTimeout> | undefined;
 
   constructor(
-    private readonly makeEngine: () => MarketEngine,
+    private readonly makeEngine: () => EngineTerm,
     private readonly log: FastifyBaseLogger,
     private readonly retryIntervalMs: number,
     /** Whether the views lack a market state (at start-up), so a new engine publishes its own at once. */
@@ -127,6 +145,7 @@ class EngineRunner {
   ) {}
 
   get engine() { return this.#engine; }
+  get trading() { return this.#trading; }
 
   follow(leading: boolean) {
     this.#leading = leading;
@@ -147,28 +166,37 @@ class EngineRunner {
     clearTimeout(this.#retryTimer);
     await this.#queue;
     const engine = this.#engine;
+    const trading = this.#trading;
     this.#engine = undefined;
+    this.#trading = undefined;
     await engine?.stop();
+    await trading?.stop();
   }
 
   async #apply() {
     if (this.#closed) return;
     if (this.#leading && !this.#engine) {
       const startedMs = Date.now();
-      const engine = this.makeEngine();
+      const { engine, trading } = this.makeEngine();
       await engine.init();
+      // Triggers rebuilt and overdue contracts settled before the first tick of this term.
+      await trading.init();
       if (this.#closed || !this.#leading) return;
       if (this.needsSnapshot()) {
         await engine.publishSnapshot().catch((error: unknown) => this.log.error({ err: error }, 'market snapshot not published'));
       }
       this.#engine = engine;
+      this.#trading = trading;
       engine.start();
       this.log.info(`this instance leads: market engine ready in ${Date.now() - startedMs} ms`);
     } else if (!this.#leading && this.#engine) {
       const engine = this.#engine;
+      const trading = this.#trading;
       this.#engine = undefined;
+      this.#trading = undefined;
       this.log.warn('this instance lost the engine lock: market engine stopped');
       await engine.stop();
+      await trading?.stop();
     }
   }
 }

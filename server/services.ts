@@ -7,6 +7,7 @@ import type { RateLimiter } from './lib/rateLimiter.ts';
 import type { MessageSender } from './domain/delivery.ts';
 import type { ReplayStore } from './lib/replayStore.ts';
 import type { UploadStorage } from './domain/wallet/uploads.ts';
+import type { UserEventBus } from './domain/trading/userEvents.ts';
 
 export interface Services {
   db: Db;
@@ -23,6 +24,8 @@ export interface Services {
   version: string;
   /** Where uploaded files are kept (DATA_DIR/uploads). */
   uploads: UploadStorage;
+  /** Each user's own realtime events (positions, settlements, balances): trading publishes here. */
+  userEvents: UserEventBus;
 }
 
 export interface HealthSignals {

@@ -519,3 +519,166 @@ export const liabilityLeaves = pgTable('liability_leaves', {
   leafId: varchar('leaf_id', { length: 64 }).notNull(),
 }, (t) => [primaryKey({ columns: [t.rootId, t.userId] })]);
 // ─── end of Proof of liabilities ─────────────────────────────────────────────────────────────────
+
+// ─── Trading (issue 10) ───────────────────────────────────────────────────────────────────────
+
+const ms = (name: string) => timestamp(name, { withTimezone: true, mode: 'date' });
+
+/**
+ * Contract settings of each symbol, edited by operators (audited). Rates are parts per million;
+ * quantities in 10^-quantityPrecision of the base asset, margins atomic USDT, the spread in price units.
+ */
+export const tradeSymbolSettings = pgTable('trade_symbol_settings', {
+  symbol: varchar('symbol', { length: 20 }).primaryKey(),
+  enabled: boolean('enabled').notNull(),
+  /** The leverage choices, ascending. */
+  leverages: jsonb('leverages').$type<number[]>().notNull(),
+  quantityMin: bigint('quantity_min', { mode: 'bigint' }).notNull(),
+  quantityMax: bigint('quantity_max', { mode: 'bigint' }).notNull(),
+  marginMin: atomic('margin_min').notNull(),
+  marginMax: atomic('margin_max').notNull(),
+  feePpm: integer('fee_ppm').notNull(),
+  maintenancePpm: integer('maintenance_ppm').notNull(),
+  spreadUnits: bigint('spread_units', { mode: 'bigint' }).notNull(),
+  updatedAt: ms('updated_at').notNull().defaultNow(),
+}, (t) => [
+  check('trade_symbol_settings_bounds', sql`${t.quantityMin} > 0 and ${t.quantityMax} >= ${t.quantityMin} and ${t.marginMin} > 0 and ${t.marginMax} >= ${t.marginMin}`),
+  check('trade_symbol_settings_rates', sql`${t.feePpm} between 0 and 100000 and ${t.maintenancePpm} between 0 and 500000 and ${t.spreadUnits} >= 0`),
+]);
+
+/**
+ * Contract positions (isolated margin). The settings that priced it are copied in at open (spread,
+ * fee and maintenance rates), so a later change of settings never changes a running position's
+ * arithmetic. `version` grows with every change of its levels; the trigger engine keeps the
+ * version it indexed. The receipt columns are set once, by the settlement that closes it.
+ */
+export const tradePositions = pgTable('trade_positions', {
+  id: bigserial('id', { mode: 'bigint' }).primaryKey(),
+  userId: bigint('user_id', { mode: 'bigint' }).notNull().references(() => users.id),
+  /** 1 real, 2 demo (ledger/accounts.ts). */
+  ledger: smallint('ledger').notNull(),
+  symbol: varchar('symbol', { length: 20 }).notNull(),
+  direction: varchar('direction', { length: 5 }).notNull(),
+  leverage: integer('leverage').notNull(),
+  quantity: bigint('quantity', { mode: 'bigint' }).notNull(),
+  margin: atomic('margin').notNull(),
+  openPrice: bigint('open_price', { mode: 'bigint' }).notNull(),
+  spreadUnits: bigint('spread_units', { mode: 'bigint' }).notNull(),
+  feePpm: integer('fee_ppm').notNull(),
+  maintenancePpm: integer('maintenance_ppm').notNull(),
+  openFee: atomic('open_fee').notNull(),
+  takeProfit: bigint('take_profit', { mode: 'bigint' }),
+  stopLoss: bigint('stop_loss', { mode: 'bigint' }),
+  liquidationPrice: bigint('liquidation_price', { mode: 'bigint' }),
+  status: varchar('status', { length: 10 }).notNull(),
+  clientOrderId: varchar('client_order_id', { length: 64 }).notNull(),
+  /** SHA-256 of the request's fields: the same clientOrderId with other fields is refused. */
+  requestHash: varchar('request_hash', { length: 64 }).notNull(),
+  entryTickId: bigint('entry_tick_id', { mode: 'bigint' }).notNull(),
+  exitTickId: bigint('exit_tick_id', { mode: 'bigint' }),
+  closePrice: bigint('close_price', { mode: 'bigint' }),
+  closeReason: varchar('close_reason', { length: 16 }),
+  closeFee: atomic('close_fee'),
+  grossPnl: numeric('gross_pnl', { precision: 38, scale: 0, mode: 'bigint' }),
+  pnl: numeric('pnl', { precision: 38, scale: 0, mode: 'bigint' }),
+  shortfall: atomic('shortfall'),
+  version: integer('version').notNull().default(1),
+  createdAt: ms('created_at').notNull(),
+  updatedAt: ms('updated_at').notNull(),
+  closedAt: ms('closed_at'),
+}, (t) => [
+  uniqueIndex('trade_positions_client_order_key').on(t.userId, t.ledger, t.clientOrderId),
+  index('trade_positions_user_idx').on(t.userId, t.ledger, t.status, t.id),
+  index('trade_positions_running_idx').on(t.status, t.updatedAt),
+  check('trade_positions_ledger_known', sql`${t.ledger} in (1, 2)`),
+  check('trade_positions_direction_known', sql`${t.direction} in ('long', 'short')`),
+  check('trade_positions_status_known', sql`${t.status} in ('running', 'settling', 'closed')`),
+  check('trade_positions_closed_has_receipt', sql`(${t.status} = 'closed') = (${t.exitTickId} is not null and ${t.closeReason} is not null and ${t.pnl} is not null and ${t.closedAt} is not null)`),
+  check('trade_positions_size_positive', sql`${t.quantity} > 0 and ${t.margin} > 0 and ${t.leverage} >= 1`),
+]);
+
+/** Second-contract settings per symbol: durations with their payout rates (ppm), stake bounds. */
+export const secondContractSets = pgTable('second_contract_sets', {
+  symbol: varchar('symbol', { length: 20 }).primaryKey(),
+  enabled: boolean('enabled').notNull(),
+  durations: jsonb('durations').$type<Array<{ seconds: number; payoutPpm: number }>>().notNull(),
+  amountMin: atomic('amount_min').notNull(),
+  amountMax: atomic('amount_max').notNull(),
+  updatedAt: ms('updated_at').notNull().defaultNow(),
+}, (t) => [check('second_contract_sets_bounds', sql`${t.amountMin} > 0 and ${t.amountMax} >= ${t.amountMin}`)]);
+
+/**
+ * Second (timed) contracts. Entry: the first recorded tick at or after `accepted_at`; exit: the
+ * first at or after `expires_at`; both are filled in by the settlement engine and retained.
+ */
+export const secondContractOrders = pgTable('second_contract_orders', {
+  id: bigserial('id', { mode: 'bigint' }).primaryKey(),
+  userId: bigint('user_id', { mode: 'bigint' }).notNull().references(() => users.id),
+  ledger: smallint('ledger').notNull(),
+  symbol: varchar('symbol', { length: 20 }).notNull(),
+  direction: varchar('direction', { length: 4 }).notNull(),
+  durationSeconds: integer('duration_seconds').notNull(),
+  payoutPpm: integer('payout_ppm').notNull(),
+  amount: atomic('amount').notNull(),
+  status: varchar('status', { length: 5 }).notNull(),
+  clientOrderId: varchar('client_order_id', { length: 64 }).notNull(),
+  requestHash: varchar('request_hash', { length: 64 }).notNull(),
+  acceptedAt: ms('accepted_at').notNull(),
+  expiresAt: ms('expires_at').notNull(),
+  entryTickId: bigint('entry_tick_id', { mode: 'bigint' }),
+  entryPrice: bigint('entry_price', { mode: 'bigint' }),
+  exitTickId: bigint('exit_tick_id', { mode: 'bigint' }),
+  exitPrice: bigint('exit_price', { mode: 'bigint' }),
+  payout: atomic('payout'),
+  settledAt: ms('settled_at'),
+}, (t) => [
+  uniqueIndex('second_contract_orders_client_order_key').on(t.userId, t.ledger, t.clientOrderId),
+  index('second_contract_orders_user_idx').on(t.userId, t.ledger, t.status, t.id),
+  index('second_contract_orders_open_idx').on(t.status, t.expiresAt),
+  check('second_contract_orders_ledger_known', sql`${t.ledger} in (1, 2)`),
+  check('second_contract_orders_direction_known', sql`${t.direction} in ('up', 'down')`),
+  check('second_contract_orders_status_known', sql`${t.status} in ('open', 'won', 'lost', 'draw')`),
+  check('second_contract_orders_settled', sql`(${t.status} = 'open') = (${t.settledAt} is null)`),
+  check('second_contract_orders_amount_positive', sql`${t.amount} > 0`),
+]);
+
+/** The flash swap's settings: one row (id 1). */
+export const swapSettings = pgTable('swap_settings', {
+  id: smallint('id').primaryKey(),
+  enabled: boolean('enabled').notNull(),
+  feePpm: integer('fee_ppm').notNull(),
+  spreadPpm: integer('spread_ppm').notNull(),
+  quoteTtlMs: integer('quote_ttl_ms').notNull(),
+  updatedAt: ms('updated_at').notNull().defaultNow(),
+}, (t) => [check('swap_settings_one_row', sql`${t.id} = 1`)]);
+
+/** Quotes handed out; one executes at most once (`used_at`), before `expires_at`. */
+export const swapQuotes = pgTable('swap_quotes', {
+  id: varchar('id', { length: 64 }).primaryKey(),
+  userId: bigint('user_id', { mode: 'bigint' }).notNull().references(() => users.id),
+  fromAsset: varchar('from_asset', { length: 12 }).notNull(),
+  toAsset: varchar('to_asset', { length: 12 }).notNull(),
+  amount: atomic('amount').notNull(),
+  fee: atomic('fee').notNull(),
+  receive: atomic('receive').notNull(),
+  rate: varchar('rate', { length: 80 }).notNull(),
+  tickIds: jsonb('tick_ids').$type<string[]>().notNull(),
+  createdAt: ms('created_at').notNull(),
+  expiresAt: ms('expires_at').notNull(),
+  usedAt: ms('used_at'),
+}, (t) => [index('swap_quotes_user_idx').on(t.userId, t.createdAt)]);
+
+/** Executed swaps, one per quote. */
+export const swapOrders = pgTable('swap_orders', {
+  id: bigserial('id', { mode: 'bigint' }).primaryKey(),
+  quoteId: varchar('quote_id', { length: 64 }).notNull().references(() => swapQuotes.id),
+  userId: bigint('user_id', { mode: 'bigint' }).notNull().references(() => users.id),
+  fromAsset: varchar('from_asset', { length: 12 }).notNull(),
+  toAsset: varchar('to_asset', { length: 12 }).notNull(),
+  amount: atomic('amount').notNull(),
+  fee: atomic('fee').notNull(),
+  receive: atomic('receive').notNull(),
+  rate: varchar('rate', { length: 80 }).notNull(),
+  tickIds: jsonb('tick_ids').$type<string[]>().notNull(),
+  createdAt: ms('created_at').notNull(),
+}, (t) => [uniqueIndex('swap_orders_quote_key').on(t.quoteId), index('swap_orders_user_idx').on(t.userId, t.id)]);

@@ -6,6 +6,7 @@ import { hashPassword } from '../domain/passwords.ts';
 import { seedLedgerAssets } from '../domain/ledger/assets.ts';
 import { seedDemoOperator } from '../domain/operators.ts';
 import { seedDemoDepositAddresses, seedWalletCurrencies } from '../domain/wallet/currencies.ts';
+import { seedTradingSettings } from '../domain/trading/settings.ts';
 
 export const demoAccount = { email: 'demo@bourse.local', password: 'Demo2026pass' } as const;
 
@@ -22,6 +23,8 @@ export async function seed(db: Db, options: { demo: boolean }) {
   await seedLedgerAssets(db);
   // The wallet's currencies and networks with minimums and fees; deposit addresses only in a demo.
   await seedWalletCurrencies(db);
+  // Contract, second-contract and swap settings (domain/trading/settings.ts), edited in the back office.
+  await seedTradingSettings(db);
   // The back office's demo operator (domain/operators.ts): created with a demo, disabled without one.
   await seedDemoOperator(db, options.demo);
   if (!options.demo) return undefined;

@@ -15,9 +15,10 @@ import type { Socket } from 'node:net';
 import type { FastifyBaseLogger, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { RawData, WebSocket } from 'ws';
 import {
-  candlePeriods, heartbeatIntervalMs, realtimePath, subscriptionsPerConnectionMax,
-  type CandlePeriod, type ClientMessage, type ServerMessage,
+  candlePeriods, heartbeatIntervalMs, realtimePath, subscriptionsPerConnectionMax, userChannel,
+  type AuthMessage, type CandlePeriod, type ClientMessage, type ServerMessage, type UserEvent,
 } from '../../src/api/contract/market.ts';
+import type { UserEventBus } from '../domain/trading/userEvents.ts';
 import { defaultLimits, type Limits } from '../config.ts';
 import { failure } from '../lib/envelope.ts';
 import type { MarketUpdate } from '../domain/market/bus.ts';
@@ -156,8 +157,18 @@ export function parseChannel(name: string): ChannelRoute | undefined {
   return undefined;
 }
 
+/** Tokens are opaque and short; anything longer is not one. */
+const authTokenLengthMax = 200;
+/** Auth messages one connection may send; a client that keeps failing is closed. */
+export const authAttemptsMax = 5;
+/** How often an authenticated connection's session is checked again (a logout or expiry ends its user channel). */
+export const authRecheckIntervalMs = 5 * 60_000;
+
+/** Resolves a session token to its user, or undefined when it names no live session. */
+export type Authenticate = (token: string) => Promise<bigint | undefined>;
+
 /** A client message of a known shape, or undefined (malformed). Channel names are checked later. */
-export function parseClientMessage(value: unknown): ClientMessage | undefined {
+export function parseClientMessage(value: unknown): ClientMessage | AuthMessage | undefined {
   if (typeof value !== 'object' || value === null || Array.isArray(value)) return undefined;
   const message = value as Record<string, unknown>;
   const isNames = (names: unknown): names is string[] =>
@@ -170,6 +181,9 @@ export function parseClientMessage(value: unknown): ClientMessage | undefined {
       return typeof message.channel === 'string' ? { op: 'resync', channel: message.channel } : undefined;
     case 'ping':
       return { op: 'ping' };
+    case 'auth':
+      return typeof message.token === 'string' && message.token.length > 0 && message.token.length <= authTokenLengthMax
+        ? { op: 'auth', token: message.token } : undefined;
     default:
       return undefined;
   }
@@ -224,6 +238,12 @@ class Channel {
 
 class Connection {
   readonly channels = new Set<Channel>();
+  /** The user whose channel this connection holds, once it authenticated. */
+  userId: bigint | undefined;
+  token: string | undefined;
+  userSeq = 0;
+  authAttempts = 0;
+  authCheckedMs = 0;
   missedHeartbeats = 0;
   corkedRound = 0;
   windowStartMs = 0;
@@ -279,6 +299,9 @@ export class RealtimeHub {
   /** Counts market updates, so a socket is corked once per update. */
   #round = 0;
   readonly #corked: Socket[] = [];
+  /** The connections holding each user's channel. */
+  readonly #userConnections = new Map<bigint, Set<Connection>>();
+  readonly #stopUserEvents: () => void;
 
   constructor(
     private readonly view: MarketView,
@@ -286,6 +309,7 @@ export class RealtimeHub {
     private readonly settings: RealtimeSettings,
     private readonly log: FastifyBaseLogger,
     filesLimit: number | undefined = openFilesLimit(),
+    private readonly users?: { authenticate: Authenticate; events: UserEventBus },
   ) {
     // A knob read from the environment as NaN would turn a cap off (`n >= NaN` is never true).
     // Infinity is allowed: a bench whose thousands of clients share one address lifts the caps so.
@@ -297,6 +321,7 @@ export class RealtimeHub {
       log.info(`realtime sockets capped at ${this.connectionsMax} below the open-file limit of ${filesLimit}`);
     }
     this.#stopListening = view.onUpdate((update) => this.#publishUpdate(update));
+    this.#stopUserEvents = users?.events.subscribe((userId, event) => this.#publishUserEvent(userId, event)) ?? (() => {});
     this.#heartbeatTimer = setInterval(() => this.#heartbeat(), settings.heartbeatIntervalMs);
     this.#heartbeatTimer.unref();
   }
@@ -311,6 +336,7 @@ export class RealtimeHub {
   close() {
     clearInterval(this.#heartbeatTimer);
     this.#stopListening();
+    this.#stopUserEvents();
   }
 
   /**
@@ -359,6 +385,7 @@ export class RealtimeHub {
   }
 
   #forget(connection: Connection) {
+    this.#leaveUserChannel(connection);
     for (const channel of connection.channels) channel.subscribers.delete(connection);
     connection.channels.clear();
     this.#connections.delete(connection);
@@ -379,7 +406,7 @@ export class RealtimeHub {
     }
     const message = readClientMessage(data, isBinary);
     if (!message) {
-      this.#reply(connection, { type: 'error', code: 'malformed', message: 'Send a JSON text message with op subscribe, unsubscribe, resync or ping.' });
+      this.#reply(connection, { type: 'error', code: 'malformed', message: 'Send a JSON text message with op subscribe, unsubscribe, resync, ping or auth.' });
       return;
     }
     if ('channels' in message && message.channels.length > this.settings.channelsPerMessageMax) {
@@ -391,6 +418,76 @@ export class RealtimeHub {
       case 'unsubscribe': return this.#unsubscribe(connection, message.channels);
       case 'resync': return this.#resync(connection, message.channel);
       case 'ping': return this.#reply(connection, { type: 'pong', time: this.clock.now().getTime() });
+      case 'auth': return void this.#authenticate(connection, message.token);
+    }
+  }
+
+  /**
+   * Joins the connection to its user's channel once the token names a live session; a wrong token
+   * gets an `unauthorized` error, and a connection that keeps sending them is closed.
+   */
+  async #authenticate(connection: Connection, token: string) {
+    connection.authAttempts += 1;
+    if (connection.authAttempts > authAttemptsMax) {
+      connection.socket.close(1008, 'Too many authentication attempts.');
+      return;
+    }
+    let userId: bigint | undefined;
+    try {
+      userId = await this.users?.authenticate(token);
+    } catch (error) {
+      this.log.error({ err: error }, 'realtime authentication failed');
+    }
+    if (connection.socket.readyState !== connection.socket.OPEN) return;
+    this.#leaveUserChannel(connection);
+    if (userId === undefined) {
+      this.#reply(connection, { type: 'error', code: 'unauthorized', message: 'Please log in again.', channel: userChannel });
+      return;
+    }
+    connection.userId = userId;
+    connection.token = token;
+    connection.authAttempts = 0;
+    connection.authCheckedMs = performance.now();
+    let held = this.#userConnections.get(userId);
+    if (!held) this.#userConnections.set(userId, held = new Set());
+    held.add(connection);
+    this.#reply(connection, { type: 'subscribed', channels: [userChannel] });
+  }
+
+  #leaveUserChannel(connection: Connection) {
+    if (connection.userId === undefined) return;
+    const held = this.#userConnections.get(connection.userId);
+    held?.delete(connection);
+    if (held?.size === 0) this.#userConnections.delete(connection.userId);
+    connection.userId = undefined;
+    connection.token = undefined;
+  }
+
+  /** Sends a user's event to every connection of theirs on this instance (each numbers its own). */
+  #publishUserEvent(userId: bigint, event: UserEvent) {
+    const held = this.#userConnections.get(userId);
+    if (!held) return;
+    const data = JSON.stringify(event);
+    for (const connection of held) {
+      connection.userSeq += 1;
+      this.#send(connection, `{"type":"update","channel":"${userChannel}","seq":${connection.userSeq},"data":${data}}`);
+    }
+  }
+
+  /** A session that ended (logout, expiry) ends the user channel of the connections it opened. */
+  #recheckSessions() {
+    const nowMs = performance.now();
+    for (const held of this.#userConnections.values()) {
+      for (const connection of held) {
+        if (nowMs - connection.authCheckedMs < authRecheckIntervalMs || !connection.token) continue;
+        connection.authCheckedMs = nowMs;
+        const { token, userId } = connection;
+        void this.users?.authenticate(token).then((current) => {
+          if (current === userId || connection.userId !== userId) return;
+          this.#leaveUserChannel(connection);
+          this.#reply(connection, { type: 'error', code: 'unauthorized', message: 'Please log in again.', channel: userChannel });
+        }).catch((error: unknown) => this.log.error({ err: error }, 'realtime session check failed'));
+      }
     }
   }
 
@@ -561,6 +658,7 @@ export class RealtimeHub {
       socket.send(frame, { binary: false });
     }
     for (const address of this.#addresses.values()) this.#forgetAddressIfIdle(address);
+    this.#recheckSessions();
   }
 
   /**
@@ -626,7 +724,7 @@ function refusalReason(code: RefusalCode, settings: RealtimeSettings): string {
 }
 
 /** A client message of a known shape, or undefined (binary, not JSON, or malformed). */
-function readClientMessage(data: RawData, isBinary: boolean): ClientMessage | undefined {
+function readClientMessage(data: RawData, isBinary: boolean): ClientMessage | AuthMessage | undefined {
   if (isBinary) return undefined;
   try {
     return parseClientMessage(JSON.parse(textOf(data)));
@@ -649,6 +747,8 @@ export interface RealtimeOptions {
   view: MarketView;
   clock: Clock;
   settings: RealtimeSettings;
+  /** The user channel: how a token becomes a user, and where that user's events come from. */
+  users?: { authenticate: Authenticate; events: UserEventBus };
 }
 
 /**
@@ -659,7 +759,7 @@ export interface RealtimeOptions {
  * closes, whether or not the upgrade went through.
  */
 export function registerRealtime(app: FastifyInstance, options: RealtimeOptions): RealtimeHub {
-  const hub = new RealtimeHub(options.view, options.clock, options.settings, app.log);
+  const hub = new RealtimeHub(options.view, options.clock, options.settings, app.log, undefined, options.users);
   const slots = new WeakMap<IncomingMessage, ConnectionSlot>();
   app.addHook('onClose', async () => hub.close());
   const admitSocket = async (request: FastifyRequest, reply: FastifyReply) => {

@@ -8,11 +8,15 @@ import { SettingsScreen } from './pages/SettingsScreen.tsx';
 import { LedgerScreen } from './pages/LedgerScreen.tsx';
 import { AuditScreen } from './pages/AuditScreen.tsx';
 import { LiabilitiesScreen } from './pages/LiabilitiesScreen.tsx';
+import { TradeSettingsScreen } from './pages/TradeSettingsScreen.tsx';
+import { TradesScreen } from './pages/TradesScreen.tsx';
 
 export const sections = [
   { key: 'deposits', label: msg`Deposits`, Screen: DepositsScreen },
   { key: 'withdrawals', label: msg`Withdrawals`, Screen: WithdrawalsScreen },
   { key: 'settings', label: msg`Currency settings`, Screen: SettingsScreen },
+  { key: 'trades', label: msg`Trades`, Screen: TradesScreen },
+  { key: 'trade-settings', label: msg`Trading settings`, Screen: TradeSettingsScreen },
   { key: 'ledger', label: msg`Ledger check`, Screen: LedgerScreen },
   { key: 'liabilities', label: msg`Proof of liabilities`, Screen: LiabilitiesScreen },
   { key: 'audit', label: msg`Audit trail`, Screen: AuditScreen },

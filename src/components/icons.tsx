@@ -20,3 +20,5 @@ export const LockIcon = icon(<><rect x="5" y="11" width="14" height="10" rx="2" 
 export const IdCardIcon = icon(<><rect x="3" y="5" width="18" height="14" rx="2" /><circle cx="9" cy="11" r="2.5" /><path d="M5.5 17c.8-1.8 2-2.7 3.5-2.7s2.7.9 3.5 2.7" /><path d="M15 10h4M15 14h3" /></>);
 export const DepositIcon = icon(<path d="M12 3v11M7 9l5 5 5-5M4 16v4h16v-4" />);
 export const CandlesIcon = icon(<path d="M8 3v3M8 17v4M16 3v4M16 15v6M5 6h6v11H5zM13 7h6v8h-6z" />);
+export const TimerIcon = icon(<><circle cx="12" cy="13" r="8" /><path d="M12 9v4l3 2M10 2h4" /></>);
+export const SwapIcon = icon(<path d="M4 8h14l-4-4M20 16H6l4 4" />);

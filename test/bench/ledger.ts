@@ -31,7 +31,7 @@ function pgbenchBinary(): string {
 }
 
 /** pgbench's default TPC-B-like script, 8 clients on 2 threads, scale 10. */
-function pgbenchTps(url: string): number {
+export function pgbenchTps(url: string): number {
   const binary = pgbenchBinary();
   execFileSync(binary, ['-i', '-q', '-s', '10', url], { stdio: 'ignore' });
   const output = execFileSync(binary, ['-n', '-c', String(connections), '-j', '2', '-T', String(durationMs / 1000), url], { encoding: 'utf8' });

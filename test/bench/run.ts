@@ -119,8 +119,11 @@ if (postgresUrl) {
 
 await ledgerBench();
 await withdrawalBench();
+await (await import('./secondContracts.ts')).secondContractBench(); // 10 000 second contracts expiring in one second (issue 10)
+await (await import('./positions.ts')).positionBench(); // contract opens over encrypted HTTP beside pgbench (issue 10)
 
 const candles = await candleQueryLatency();
 console.log(`candle history on PGlite: p50 ${candles.p50.toFixed(1)} ms, p99 ${candles.p99.toFixed(1)} ms `
   + `(${candles.rounds} queries of 300 candles over HTTP; first-start back-fill took ${(candles.initMs / 1000).toFixed(1)} s)`);
+await (await import('./triggers.ts')).triggerBench();
 await realtimeBench();

@@ -3,6 +3,9 @@
 // deposit with a proof image which the seeded demo operator approves (password + TOTP). Nothing
 // is written to the database directly. Uses the conformance suite's spec-only client.
 import crypto from 'node:crypto';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
 import { totp, base32Decode } from '../conformance/adminClient.ts';
 import { SpecClient, tokenHeader, tokenOf, type Answer } from '../conformance/specClient.ts';
 import { codeFromOutbox } from './browser.ts';
@@ -31,12 +34,47 @@ export async function newAccount(baseUrl: string, dataDir: string, prefix = 'e2e
   return { email, password, token };
 }
 
+const stepMs = 30_000;
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+/**
+ * A code of the demo operator's authenticator that no other journey has sent to this server.
+ * The server takes a code once and only a step later than the last it took (a replay guard),
+ * while the journeys run in parallel workers against one server: the steps they use are
+ * reserved in order through a file beside the server's port, under a directory lock, waiting for
+ * the clock when the next free step is not yet accepted (the server takes one step either side).
+ */
+export async function operatorCode(baseUrl: string): Promise<string> {
+  const client = new SpecClient(baseUrl);
+  const port = new URL(baseUrl).port;
+  const stateFile = path.join(os.tmpdir(), `bourse-e2e-totp-${port}.json`);
+  const lockDir = `${stateFile}.lock`;
+  for (;;) {
+    try { fs.mkdirSync(lockDir); break; } catch { await sleep(50); }
+  }
+  try {
+    const last = fs.existsSync(stateFile) ? Number(JSON.parse(fs.readFileSync(stateFile, 'utf8')).step) : -Infinity;
+    for (;;) {
+      const now = await client.serverTime();
+      const current = Math.floor(now / stepMs);
+      const step = Math.max(current, last + 1);
+      if (step <= current + 1) {
+        fs.writeFileSync(stateFile, JSON.stringify({ step }));
+        return totp(base32Decode(demoOperator.totpSecret), step * stepMs);
+      }
+      await sleep((step - 1) * stepMs - now + 200);
+    }
+  } finally {
+    fs.rmdirSync(lockDir);
+  }
+}
+
 let operatorToken: Promise<string> | undefined;
 /** The demo operator's session, opened once per test file (logins are rate-limited). */
 export function operatorSession(baseUrl: string): Promise<string> {
   operatorToken ??= (async () => {
     const client = new SpecClient(baseUrl);
-    const code = totp(base32Decode(demoOperator.totpSecret), await client.serverTime());
+    const code = await operatorCode(baseUrl);
     const answer = await client.post<{ token: string }>('/admin/login', { account: demoOperator.email, password: demoOperator.password, totpCode: code });
     return result(answer, 'operator login').token;
   })();

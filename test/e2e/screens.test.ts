@@ -27,6 +27,11 @@ const screens = [
   { name: 'settlement-info', path: '/jiesuanInfo', login: true, ready: '.password-state' },
   { name: 'records', path: '/chongzhitixianRecord', login: true, ready: '.records-empty, li.record-row' },
   { name: 'ledger', path: '/zhangbianRecord', login: true, ready: '[data-testid="ledger-empty"], [data-testid="ledger-row"]' },
+  { name: 'contracts', path: '/heyue?symbol=BTCUSDT', login: true, ready: '.order-form' },
+  { name: 'options', path: '/heyue?mode=options', login: true, ready: '.options-form, .options-empty' },
+  { name: 'swap', path: '/shandui', login: true, ready: '.swap-form, .swap-empty' },
+  { name: 'swap-orders', path: '/shanduiOrder', login: true, ready: '.swap-empty, li.swap-record' },
+  { name: 'demo-trading', path: '/demotrading', login: true, ready: '[data-testid="demo-balance"]' },
 ] as const;
 
 describe('every built page on a narrow phone', () => {

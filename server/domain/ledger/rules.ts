@@ -12,7 +12,12 @@ import { entryHash, type EntrySide, type HashedTransfer } from './chain.ts';
  * What a transfer is for, shown to the user as the entry's type. Later features add theirs here;
  * the column is text, so a new kind needs no migration.
  */
-export const transferKinds = ['deposit', 'withdrawal', 'withdrawal_fee', 'correction', 'demo_grant'] as const;
+export const transferKinds = [
+  'deposit', 'withdrawal', 'withdrawal_fee', 'correction', 'demo_grant',
+  // Trading (issue 10): margin held and released, fees, profit or loss against the house, second
+  // contracts' stakes and payouts, swaps and their fees, a demo account's reset.
+  'trade_margin', 'trade_fee', 'trade_pnl', 'second_stake', 'second_payout', 'swap', 'swap_fee', 'demo_reset',
+] as const;
 export type TransferKind = (typeof transferKinds)[number];
 
 /** Why a batch was refused, in the order the rules are checked. */

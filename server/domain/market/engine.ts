@@ -11,7 +11,7 @@ import type { MarketBus, TickerState } from './bus.ts';
 import { buildHistory, continueHistory, type History } from './history.ts';
 import { SymbolSimulator } from './simulator.ts';
 import {
-  insertCandles, insertTicks, loadCandlesBetween, loadLastTickTimes, loadLatestCandles, pruneTicks, storedCandleSeries, upsertCandles,
+  insertCandles, insertTicks, type RecordedTick, loadCandlesBetween, loadLastTickTimes, loadLatestCandles, pruneTicks, storedCandleSeries, upsertCandles,
 } from './store.ts';
 import { parsePrice, symbolSpecs, type SymbolSpec } from './symbols.ts';
 
@@ -52,6 +52,12 @@ export interface EngineOptions {
   tickRetentionMs: number;
   specs?: SymbolSpec[];
   onError?: (error: unknown) => void;
+  /**
+   * Called with every batch of stored ticks, in order, after they are stored and before the
+   * update is published: the trading engines (triggers, second-contract settlement) run from here,
+   * on the one instance that holds the engine lock. Its failure is logged; the feed goes on.
+   */
+  onTicks?: (ticks: RecordedTick[]) => Promise<void>;
 }
 
 const dayMs = 86_400_000;
@@ -219,7 +225,10 @@ export class MarketEngine {
         if (period === '1m') this.#recordMinute(state, next, timeMs);
       }
     }
-    if (ticks.length > 0) await insertTicks(db, ticks, source.name);
+    if (ticks.length > 0) {
+      const recorded = await insertTicks(db, ticks, source.name);
+      await this.#options.onTicks?.(recorded).catch((error: unknown) => this.#options.onError?.(error));
+    }
     if (timeMs - this.#lastFlushMs >= candleFlushIntervalMs) await this.flush(timeMs);
     if (timeMs - this.#lastPruneMs >= pruneIntervalMs) {
       this.#lastPruneMs = timeMs;

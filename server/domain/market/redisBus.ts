@@ -4,7 +4,7 @@
 // else in Redis, hence two connections. Pub/sub is at-most-once: an instance cut off from Redis
 // misses the updates of that moment, and the next ones (which carry whole tickers and candles)
 // bring its view back up to date.
-import { redisClient } from '../../lib/redisClient.ts';
+import { redisChannel } from '../../lib/redisPubSub.ts';
 import { decodeUpdate, encodeUpdate, type MarketBus, type UpdateListener } from './bus.ts';
 
 export const defaultMarketChannel = 'bourse:market';
@@ -19,30 +19,14 @@ export interface RedisBusOptions {
 export async function redisBus(url: string, options: RedisBusOptions = {}): Promise<MarketBus> {
   const channel = options.channel ?? defaultMarketChannel;
   const onError = options.onError ?? (() => {});
-  // Bounded waits (lib/redisClient): a hung Redis costs the engine one dropped update per tick,
-  // never a tick loop stuck on a publish.
-  const publisher = redisClient(url, onError);
-  const subscriber = redisClient(url, onError);
   const listeners = new Set<UpdateListener>();
-  subscriber.on('message', (from: string, text: string) => {
-    if (from !== channel) return;
-    try {
-      const update = decodeUpdate(text);
-      for (const listener of listeners) listener(update);
-    } catch (error) {
-      onError(error);
-    }
-  });
-  try {
-    await subscriber.subscribe(channel);
-  } catch (error) {
-    publisher.disconnect();
-    subscriber.disconnect();
-    throw error;
-  }
+  const pubSub = await redisChannel(url, channel, (text) => {
+    const update = decodeUpdate(text);
+    for (const listener of listeners) listener(update);
+  }, onError);
   return {
     async publish(update) {
-      await publisher.publish(channel, encodeUpdate(update));
+      await pubSub.publish(encodeUpdate(update));
     },
     subscribe(listener) {
       listeners.add(listener);
@@ -50,7 +34,7 @@ export async function redisBus(url: string, options: RedisBusOptions = {}): Prom
     },
     async close() {
       listeners.clear();
-      await Promise.allSettled([subscriber.quit(), publisher.quit()]);
+      await pubSub.close();
     },
   };
 }

@@ -13,12 +13,24 @@ import type { CandleUnits, TickLike } from './candles.ts';
 const insertBatchMax = 1000;
 const candleBatchMax = 10_000;
 
-export async function insertTicks(db: Executor, ticks: TickLike[], source: string) {
+/** A tick as stored: its id is what receipts cite. */
+export interface RecordedTick extends TickLike {
+  id: bigint;
+  source: string;
+}
+
+/** Stores the ticks and returns them with their ids and sources, in the order given. */
+export async function insertTicks(db: Executor, ticks: TickLike[], source: string): Promise<RecordedTick[]> {
+  const recorded: RecordedTick[] = [];
   for (let i = 0; i < ticks.length; i += insertBatchMax) {
-    await db.insert(marketTicks).values(ticks.slice(i, i + insertBatchMax).map((tick) => ({
+    const slice = ticks.slice(i, i + insertBatchMax);
+    const rows = await db.insert(marketTicks).values(slice.map((tick) => ({
       symbol: tick.symbol, price: tick.priceUnits, volume: tick.volumeUnits, source: tick.source ?? source, time: new Date(tick.timeMs),
-    })));
+    }))).returning({ id: marketTicks.id });
+    // INSERT ... RETURNING answers in the order of the VALUES list.
+    slice.forEach((tick, index) => recorded.push({ ...tick, id: rows[index].id, source: tick.source ?? source }));
   }
+  return recorded;
 }
 
 /** A PostgreSQL array literal of plain tokens (symbols, periods, integers: nothing to quote). */

@@ -10,6 +10,7 @@ import { withdrawalAdminRoutes } from './withdrawals.ts';
 import { rechargeAdminRoutes } from './recharges.ts';
 import { settingsAdminRoutes } from './settings.ts';
 import { liabilityAdminRoutes } from './liabilities.ts';
+import { tradeAdminRoutes } from './trade.ts';
 
 export function adminRoutes(api: FastifyInstance, services: Services) {
   registerOperatorAuth(api, services);
@@ -20,4 +21,5 @@ export function adminRoutes(api: FastifyInstance, services: Services) {
   rechargeAdminRoutes(api, services);
   settingsAdminRoutes(api, services);
   liabilityAdminRoutes(api, services);
+  tradeAdminRoutes(api, services);
 }

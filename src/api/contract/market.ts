@@ -114,6 +114,22 @@ export type ClientMessage =
   /** Asks for a fresh snapshot after the client saw a gap in `seq`. */
   | { op: 'resync'; channel: string }
   | { op: 'ping' };
+/**
+ * Ours (issue 10): authenticates the connection with the session token and subscribes it to the
+ * user's own channel "user"; answered with `subscribed` ["user"] or an `unauthorized` error.
+ */
+export interface AuthMessage { op: 'auth'; token: string }
+/** The user channel's name. */
+export const userChannel = 'user';
+
+/** What the user channel carries: what changed, so the app refetches it. */
+export interface UserEvent {
+  kind: 'position' | 'second' | 'swap' | 'balance';
+  demo: boolean;
+  id?: string;
+  /** The record's new status ("running", "closed", "won", ...). */
+  status?: string;
+}
 
 export type ServerMessage =
   | { type: 'snapshot'; channel: string; seq: number; data: unknown }
@@ -127,7 +143,7 @@ export type ServerMessage =
    */
   | {
     type: 'error';
-    code: 'malformed' | 'unknown_channel' | 'too_many_subscriptions' | 'not_subscribed' | 'rate_limited';
+    code: 'malformed' | 'unknown_channel' | 'too_many_subscriptions' | 'not_subscribed' | 'rate_limited' | 'unauthorized';
     message: string;
     channel?: string;
     channels?: string[];

@@ -1,11 +1,12 @@
 // Home: the account card (log in / register, or the user's greeting), the install card once the
 // visitor is engaged, shortcuts to what is built, and the market card (rankings). Shortcuts for
 // features not built yet are not shown (DESIGN §1); a visitor's lead to the market, the chart and
-// logging in, a user's to their own pages.
+// logging in, a user's to deposit, options and swap (spec §2 home shortcuts; personal data and the
+// password stay on /my).
 import { lazy, Suspense, useState } from 'react';
 import { useNavigate } from 'react-router-dom';
 import { useSelector } from 'react-redux';
-import { CandlesIcon, ChartIcon, DepositIcon, GlobeIcon, IdCardIcon, LockIcon, UserIcon } from '../../components/icons.tsx';
+import { CandlesIcon, ChartIcon, DepositIcon, GlobeIcon, SwapIcon, TimerIcon, UserIcon } from '../../components/icons.tsx';
 import { useLingui } from '@lingui/react/macro';
 import type { UserState } from '../auth/userSlice.ts';
 
@@ -38,8 +39,8 @@ export default function HomePage() {
   const shortcuts = [
     ...(loggedIn ? [
       { key: 'deposit', label: t`Deposit`, icon: <DepositIcon />, onClick: () => navigate('/chongzhi') },
-      { key: 'profile', label: t`Personal data`, icon: <IdCardIcon />, onClick: () => navigate('/gerenziliao') },
-      { key: 'security', label: t`Change password`, icon: <LockIcon />, onClick: () => navigate('/my?panel=password') },
+      { key: 'options', label: t`Options`, icon: <TimerIcon />, onClick: () => navigate('/heyue?mode=options') },
+      { key: 'swap', label: t`Swap`, icon: <SwapIcon />, onClick: () => navigate('/shandui') },
     ] : [
       { key: 'market', label: t`Market`, icon: <ChartIcon />, onClick: () => navigate('/hangqing') },
       { key: 'chart', label: t`BTC chart`, icon: <CandlesIcon />, onClick: () => navigate('/kline') },

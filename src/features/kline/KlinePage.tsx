@@ -117,6 +117,12 @@ function FullscreenIcon({ full }: { full: boolean }) {
 /** The router awaits this before the page shows: its texts. */
 export const prepare = prepareMarketTexts;
 
+/** The chart's "Buy long" and "Sell short" links to the contract screen (issue 10). */
+const tradeButton = {
+  display: 'flex', alignItems: 'center', justifyContent: 'center', minHeight: 44, borderRadius: 8, color: '#fff',
+  fontWeight: 700, textDecoration: 'none', textAlign: 'center', padding: '4px 8px',
+} as const;
+
 export default function KlinePage() {
   const { t, i18n } = useLingui();
   const [params, setParams] = useSearchParams();
@@ -193,6 +199,13 @@ export default function KlinePage() {
           ))}
         </div>
       </section>
+      {ticker && !fullscreen.full && (
+        <nav className="kline-trade" aria-label={t`Trade ${title}`}
+          style={{ display: 'grid', gridTemplateColumns: '1fr 1fr', gap: 8, padding: '8px 12px 16px' }}>
+          <Link to={`/heyue?symbol=${encodeURIComponent(ticker.symbol)}&side=long`} style={{ ...tradeButton, background: '#067a50' }}>{t`Buy long`}</Link>
+          <Link to={`/heyue?symbol=${encodeURIComponent(ticker.symbol)}&side=short`} style={{ ...tradeButton, background: '#c42842' }}>{t`Sell short`}</Link>
+        </nav>
+      )}
     </div>
   );
 }

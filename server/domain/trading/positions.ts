@@ -1,0 +1,415 @@
+// Contract positions (issue 10): isolated margin, leverage, take-profit, stop-loss, liquidation.
+// Opening checks the request against the symbol's settings, the market calendar and the last
+// recorded tick, then in ONE transaction inserts the position and moves margin and open fee out of
+// the user's funds through the ledger; a refused transfer rolls the position back. Closing (by the
+// user, or by the trigger engine through settleOnTick) locks the row, settles at a recorded tick
+// with tradingMath.settle, moves margin back, profit or loss against the house and the close fee,
+// and writes the receipt: the row lock and the status check make a close racing a trigger settle
+// once. Every figure comes from tradingMath.ts; no code path here picks a price.
+import { createHash } from 'node:crypto';
+import { and, count, desc, eq, sql, type SQL } from 'drizzle-orm';
+import {
+  marginAsset, type CloseReason, type CreatePositionBody, type Direction, type Position, type PositionListQuery, type PositionsSummary,
+  type PositionStatus, type UpdateStopLossBody,
+} from '../../../src/api/contract/trading.ts';
+import type { PageOf } from '../../../src/api/contract/wallet.ts';
+import { formatAmount, parseAmount } from '../../../src/api/contract/amounts.ts';
+import * as math from '../../../src/api/contract/tradingMath.ts';
+import { ledgerAccounts, tradePositions } from '../../db/schema.ts';
+import type { Db, Executor, Tx } from '../../db/client.ts';
+import type { Clock } from '../../lib/time.ts';
+import { AppError, assert, badRequest, conflict, notFound } from '../../lib/errors.ts';
+import { balanceOf, ledgers } from '../ledger/accounts.ts';
+import { postTransfers } from '../ledger/transfers.ts';
+import type { NewTransferRequest } from '../ledger/rules.ts';
+import { isMarketOpen } from '../market/calendar.ts';
+import type { RecordedTick } from '../market/store.ts';
+import { symbolByCode, type SymbolSpec } from '../market/symbols.ts';
+import type { MarketView } from '../market/view.ts';
+import { parseUserAmount } from '../wallet/currencies.ts';
+import { ledgerOf, tradingAccounts } from './accounts.ts';
+import { positionToWire, tickIdsOf, unitsOf, type PositionRow } from './positionWire.ts';
+import { contractCapable, quantityPrecisionOf, symbolSettingsOf, type SymbolSettingsRow } from './settings.ts';
+import { lastTickAt, retainTicks, tickFreshnessMs, ticksByIds } from './ticks.ts';
+import type { UserEventBus } from './userEvents.ts';
+
+export interface PositionDeps { db: Db; clock: Clock; userEvents: UserEventBus }
+
+const usdt = (atomic: bigint) => formatAmount(atomic, math.marginScale);
+const reference = (id: bigint) => `position:${id}`;
+const transferId = (id: bigint, part: string) => `pos:${id}:${part}`;
+/** House and fee shards: one user's trades land on one shard of each. */
+const shardKeyOf = (userId: bigint) => `user:${userId}`;
+
+const notTradable = (symbol: string) => badRequest('symbol_not_tradable', `Contracts on ${symbol} are not offered.`);
+const positionNotFound = () => notFound('position_not_found', 'There is no such position.');
+
+/** The SHA-256 of the fields that define a request: the same clientOrderId must come with the same. */
+export function requestHashOf(body: CreatePositionBody): string {
+  const canonical = JSON.stringify([body.symbol, body.direction, body.leverage, body.margin ?? null, body.quantity ?? null,
+    body.takeProfit ?? null, body.stopLoss ?? null]);
+  return createHash('sha256').update(canonical).digest('hex');
+}
+
+/** A price typed by the user, in units of the symbol's precision, more than zero. */
+function parseLevel(text: string | undefined, spec: SymbolSpec, field: 'takeProfit' | 'stopLoss'): bigint | null {
+  if (text === undefined) return null;
+  const parsed = parseAmount(text, spec.pricePrecision);
+  if (!parsed.ok || parsed.atomic <= 0n) {
+    const name = field === 'takeProfit' ? 'take-profit' : 'stop-loss';
+    throw new AppError(400, 'price_invalid', `The ${name} price must be a positive number with at most ${spec.pricePrecision} decimals.`,
+      { field, pricePrecision: spec.pricePrecision });
+  }
+  return parsed.atomic;
+}
+
+function checkSides(direction: Direction, currentExit: bigint, takeProfit: bigint | null, stopLoss: bigint | null, spec: SymbolSpec) {
+  const sides = math.levelSides(direction, currentExit, takeProfit, stopLoss);
+  const price = formatAmount(currentExit, spec.pricePrecision);
+  const long = direction === 'long';
+  if (!sides.takeProfitOk) {
+    throw new AppError(400, 'take_profit_wrong_side',
+      `The take-profit of a ${direction} must be ${long ? 'above' : 'below'} the current closing price ${price}.`, { price });
+  }
+  if (!sides.stopLossOk) {
+    throw new AppError(400, 'stop_loss_wrong_side',
+      `The stop-loss of a ${direction} must be ${long ? 'below' : 'above'} the current closing price ${price}.`, { price });
+  }
+}
+
+/** The symbol, its settings and the tick to trade at now: refusals for each thing missing. */
+async function tradableNow(db: Executor, symbol: string, nowMs: number): Promise<{ spec: SymbolSpec; settings: SymbolSettingsRow; tick: RecordedTick }> {
+  const spec = symbolByCode.get(symbol);
+  const settings = spec ? await symbolSettingsOf(db, symbol) : undefined;
+  if (!spec || !settings || !settings.enabled || !contractCapable(spec)) throw notTradable(symbol);
+  if (!isMarketOpen(spec.class, nowMs)) throw badRequest('market_closed', `The ${symbol} market is closed now.`);
+  const tick = await lastTickAt(db, symbol, nowMs);
+  if (!tick || nowMs - tick.timeMs >= tickFreshnessMs) {
+    throw badRequest('price_unavailable', `There is no current price of ${symbol}; please try again in a moment.`);
+  }
+  return { spec, settings, tick };
+}
+
+async function findByClientOrderId(db: Executor, userId: bigint, ledger: number, clientOrderId: string) {
+  const [row] = await db.select().from(tradePositions).where(and(eq(tradePositions.userId, userId),
+    eq(tradePositions.ledger, ledger), eq(tradePositions.clientOrderId, clientOrderId))).limit(1);
+  return row;
+}
+
+async function toWire(db: Executor, rows: PositionRow[]): Promise<Position[]> {
+  const ticks = await ticksByIds(db, tickIdsOf(rows));
+  return rows.map((row) => positionToWire(row, ticks));
+}
+
+/** The first position of a clientOrderId, if the request is the same; a refusal if it is not. */
+async function replayOf(db: Executor, row: PositionRow, hash: string): Promise<Position> {
+  if (row.requestHash !== hash) {
+    throw new AppError(409, 'client_order_id_reused', 'This order id was used for a different order. Please send a new one.',
+      { id: String(row.id) });
+  }
+  return (await toWire(db, [row]))[0];
+}
+
+function violatesClientOrderKey(error: unknown): boolean {
+  for (let cause = error; cause instanceof Error; cause = cause.cause) {
+    const { code, constraint } = cause as Error & { code?: string; constraint?: string };
+    if (code === '23505') return constraint === undefined || constraint === 'trade_positions_client_order_key';
+  }
+  return false;
+}
+
+/** What a refused ledger batch means to the user. */
+function refusalError(refusal: string, needed: bigint): Error {
+  if (refusal === 'exceeds_credits') {
+    return new AppError(400, 'balance_insufficient', `The balance does not cover ${usdt(needed)} USDT (the margin and the fee).`,
+      { needed: usdt(needed) });
+  }
+  return new Error(`position transfers refused: ${refusal}`);
+}
+
+/**
+ * The quantity and margin of an order sized by margin (the largest quantity the margin buys at
+ * `entry`) or by quantity, within the symbol's bounds of both: refusals name the bound.
+ */
+function sizeOf(body: CreatePositionBody, spec: SymbolSpec, settings: SymbolSettingsRow, entry: bigint) {
+  const units = unitsOf(spec.symbol);
+  const quantityPrecision = quantityPrecisionOf(spec);
+  const marginBounds = { marginMin: usdt(settings.marginMin), marginMax: usdt(settings.marginMax) };
+  const quantityBounds = {
+    quantityMin: formatAmount(settings.quantityMin, quantityPrecision), quantityMax: formatAmount(settings.quantityMax, quantityPrecision),
+  };
+  const marginTooSmall = () => new AppError(400, 'margin_too_small', `The margin must be at least ${marginBounds.marginMin} USDT.`, marginBounds);
+  const marginTooLarge = () => new AppError(400, 'margin_too_large', `The margin can be at most ${marginBounds.marginMax} USDT.`, marginBounds);
+  let quantity: bigint;
+  if (body.margin !== undefined) {
+    const asked = parseUserAmount(body.margin, math.marginScale, { field: 'margin' });
+    if (asked < settings.marginMin) throw marginTooSmall();
+    if (asked > settings.marginMax) throw marginTooLarge();
+    quantity = math.quantityForMargin(units, asked, entry, body.leverage);
+  } else {
+    quantity = parseUserAmount(body.quantity!, quantityPrecision, { field: 'quantity' });
+  }
+  if (quantity < settings.quantityMin) {
+    throw new AppError(400, 'quantity_too_small', `The quantity must be at least ${quantityBounds.quantityMin} ${spec.base}.`, quantityBounds);
+  }
+  if (quantity > settings.quantityMax) {
+    throw new AppError(400, 'quantity_too_large', `The quantity can be at most ${quantityBounds.quantityMax} ${spec.base}.`, quantityBounds);
+  }
+  const margin = math.marginFor(units, quantity, entry, body.leverage);
+  if (margin < settings.marginMin || margin <= 0n) throw marginTooSmall();
+  if (margin > settings.marginMax) throw marginTooLarge();
+  assert(quantity > 0n && margin > 0n, 'a position has a size');
+  return { quantity, margin };
+}
+
+export async function createPosition(deps: PositionDeps, userId: bigint, body: CreatePositionBody): Promise<Position> {
+  const { db, clock } = deps;
+  const ledger = ledgerOf(body.demo);
+  const ledgerId = ledgers[ledger];
+  const hash = requestHashOf(body);
+  const earlier = await findByClientOrderId(db, userId, ledgerId, body.clientOrderId);
+  if (earlier) return replayOf(db, earlier, hash);
+
+  const now = clock.now();
+  const nowMs = now.getTime();
+  const { spec, settings, tick } = await tradableNow(db, body.symbol, nowMs);
+  if (!settings.leverages.includes(body.leverage)) {
+    throw new AppError(400, 'leverage_not_offered', `Leverage ${body.leverage}× is not offered on ${spec.symbol}.`,
+      { leverages: [...settings.leverages].sort((a, b) => a - b) });
+  }
+  if ((body.margin === undefined) === (body.quantity === undefined)) {
+    throw badRequest('size_required', 'Please size the position by either a margin or a quantity.');
+  }
+  const units = unitsOf(spec.symbol);
+  const entry = math.entryPrice(body.direction, tick.priceUnits, settings.spreadUnits);
+  const { quantity, margin } = sizeOf(body, spec, settings, entry);
+  const takeProfit = parseLevel(body.takeProfit, spec, 'takeProfit');
+  const stopLoss = parseLevel(body.stopLoss, spec, 'stopLoss');
+  checkSides(body.direction, math.exitPrice(body.direction, tick.priceUnits, settings.spreadUnits), takeProfit, stopLoss, spec);
+  const openFee = math.feeOf(math.notional(units, quantity, entry), settings.feePpm);
+  const liquidation = math.liquidationPrice(units, body.direction, quantity, entry, margin, settings.maintenancePpm);
+
+  let row: PositionRow;
+  try {
+    row = await db.transaction(async (tx) => {
+      // Opened in the transaction: a refused open leaves no trace, not even empty accounts.
+      const accounts = await tradingAccounts(tx, userId, ledger, shardKeyOf(userId));
+      const [inserted] = await tx.insert(tradePositions).values({
+        userId, ledger: ledgerId, symbol: spec.symbol, direction: body.direction, leverage: body.leverage, quantity, margin,
+        openPrice: entry, spreadUnits: settings.spreadUnits, feePpm: settings.feePpm, maintenancePpm: settings.maintenancePpm,
+        openFee, takeProfit, stopLoss, liquidationPrice: liquidation, status: 'running', clientOrderId: body.clientOrderId,
+        requestHash: hash, entryTickId: tick.id, createdAt: now, updatedAt: now,
+      }).returning();
+      await retainTicks(tx, [tick.id]);
+      const batch: NewTransferRequest[] = [{
+        id: transferId(inserted.id, 'margin'), kind: 'trade_margin', reference: reference(inserted.id), amountAtomic: margin,
+        debitAccountId: accounts.funds, creditAccountId: accounts.held,
+      }];
+      if (openFee > 0n) {
+        batch.push({
+          id: transferId(inserted.id, 'open_fee'), kind: 'trade_fee', reference: reference(inserted.id), amountAtomic: openFee,
+          debitAccountId: accounts.funds, creditAccountId: accounts.fees,
+        });
+      }
+      const result = await postTransfers(tx, batch, clock);
+      if (!result.ok) throw refusalError(result.refusal, margin + openFee);
+      return inserted;
+    });
+  } catch (error) {
+    if (!violatesClientOrderKey(error)) throw error;
+    // The same clientOrderId arrived twice at once: the other request's position is the answer.
+    const first = await findByClientOrderId(db, userId, ledgerId, body.clientOrderId);
+    if (!first) throw error;
+    return replayOf(db, first, hash);
+  }
+  deps.userEvents.publish(userId, { kind: 'position', demo: ledger === 'demo', id: String(row.id), status: 'running' });
+  return (await toWire(db, [row]))[0];
+}
+
+async function lockPosition(tx: Tx, id: bigint): Promise<PositionRow | undefined> {
+  const [row] = await tx.select().from(tradePositions).where(eq(tradePositions.id, id)).for('update').limit(1);
+  return row;
+}
+
+/** Whether the row is this user's position in this ledger (else it is "not found" to them). */
+const ownedBy = (row: PositionRow | undefined, userId: bigint, ledgerId: number): row is PositionRow =>
+  row !== undefined && row.userId === userId && row.ledger === ledgerId;
+
+/**
+ * Settles a locked running position at `tick` for `reason`, inside the caller's transaction: the
+ * ledger batch (margin back, profit from the house or loss to it, close fee), the exit tick
+ * retained, the receipt columns written, status closed.
+ */
+async function settleLocked(tx: Tx, clock: Clock, row: PositionRow, tick: RecordedTick, reason: CloseReason): Promise<PositionRow> {
+  assert(row.status === 'running', `position ${row.id} is running`);
+  assert(tick.symbol === row.symbol, `tick ${tick.id} is of ${row.symbol}`);
+  const units = unitsOf(row.symbol);
+  const direction = row.direction as Direction;
+  const exit = math.exitPrice(direction, tick.priceUnits, row.spreadUnits);
+  const figures = math.settle(units, {
+    direction, quantity: row.quantity, entryPrice: row.openPrice, margin: row.margin, openFee: row.openFee, feePpm: row.feePpm,
+  }, exit);
+  const accounts = await tradingAccounts(tx, row.userId, ledgerOf(row.ledger === ledgers.demo), shardKeyOf(row.userId));
+  const ref = reference(row.id);
+  const batch: NewTransferRequest[] = [{
+    id: transferId(row.id, 'release'), kind: 'trade_margin', reference: ref, amountAtomic: row.margin,
+    debitAccountId: accounts.held, creditAccountId: accounts.funds,
+  }];
+  if (figures.pnl > 0n) {
+    batch.push({ id: transferId(row.id, 'pnl'), kind: 'trade_pnl', reference: ref, amountAtomic: figures.pnl,
+      debitAccountId: accounts.house, creditAccountId: accounts.funds });
+  } else if (figures.pnl < 0n) {
+    batch.push({ id: transferId(row.id, 'pnl'), kind: 'trade_pnl', reference: ref, amountAtomic: -figures.pnl,
+      debitAccountId: accounts.funds, creditAccountId: accounts.house });
+  }
+  if (figures.closeFee > 0n) {
+    batch.push({ id: transferId(row.id, 'close_fee'), kind: 'trade_fee', reference: ref, amountAtomic: figures.closeFee,
+      debitAccountId: accounts.funds, creditAccountId: accounts.fees });
+  }
+  assert(figures.payout >= 0n && figures.payout === row.margin + figures.pnl - figures.closeFee, `position ${row.id} pays out what it holds`);
+  const result = await postTransfers(tx, batch, clock);
+  // The margin just released covers any loss and fee (payout ≥ 0), so a refusal is a bug.
+  if (!result.ok) throw new Error(`settlement of position ${row.id} refused: ${result.refusal}`);
+  await retainTicks(tx, [tick.id]);
+  const now = clock.now();
+  const [updated] = await tx.update(tradePositions).set({
+    status: 'closed', exitTickId: tick.id, closePrice: exit, closeReason: reason, closeFee: figures.closeFee,
+    grossPnl: figures.grossPnl, pnl: figures.pnl, shortfall: figures.shortfall, closedAt: now, updatedAt: now,
+    version: sql`${tradePositions.version} + 1`,
+  }).where(eq(tradePositions.id, row.id)).returning();
+  return updated;
+}
+
+/**
+ * The trigger engine's call: settles the position at `tick` if it is still running and the exit
+ * price of `tick` reaches one of the levels the ROW holds now (the user may have moved or removed
+ * them since the engine indexed it). Answers the reason it settled for, or undefined.
+ */
+export async function settleOnTick(deps: PositionDeps, positionId: bigint, tick: RecordedTick): Promise<CloseReason | undefined> {
+  const settled = await deps.db.transaction(async (tx) => {
+    const row = await lockPosition(tx, positionId);
+    if (!row || row.status !== 'running' || row.symbol !== tick.symbol) return undefined;
+    const direction = row.direction as Direction;
+    const reason = math.reachedLevel(direction, math.exitPrice(direction, tick.priceUnits, row.spreadUnits), {
+      takeProfit: row.takeProfit, stopLoss: row.stopLoss, liquidation: row.liquidationPrice,
+    });
+    if (!reason) return undefined;
+    return { row: await settleLocked(tx, deps.clock, row, tick, reason), reason };
+  });
+  if (!settled) return undefined;
+  publishPosition(deps, settled.row);
+  return settled.reason;
+}
+
+function publishPosition(deps: PositionDeps, row: PositionRow) {
+  deps.userEvents.publish(row.userId, {
+    kind: 'position', demo: row.ledger === ledgers.demo, id: String(row.id), status: row.status as PositionStatus,
+  });
+}
+
+/** The user's close: at the last recorded tick, fresh, with the market open. */
+export async function closePosition(deps: PositionDeps, userId: bigint, id: bigint, demo: boolean | undefined): Promise<Position> {
+  const { db, clock } = deps;
+  const ledgerId = ledgers[ledgerOf(demo)];
+  const [found] = await db.select().from(tradePositions).where(eq(tradePositions.id, id)).limit(1);
+  if (!ownedBy(found, userId, ledgerId)) throw positionNotFound();
+  if (found.status !== 'running') throw conflict('position_closed', 'This position is closed already.');
+  const nowMs = clock.now().getTime();
+  const spec = symbolByCode.get(found.symbol)!;
+  if (!isMarketOpen(spec.class, nowMs)) throw badRequest('market_closed', `The ${found.symbol} market is closed now.`);
+  const tick = await lastTickAt(db, found.symbol, nowMs);
+  if (!tick || nowMs - tick.timeMs >= tickFreshnessMs) {
+    throw badRequest('price_unavailable', `There is no current price of ${found.symbol}; please try again in a moment.`);
+  }
+  const row = await db.transaction(async (tx) => {
+    const locked = await lockPosition(tx, id);
+    assert(locked, `position ${id} exists`);
+    if (locked.status !== 'running') throw conflict('position_closed', 'This position is closed already.');
+    return settleLocked(tx, clock, locked, tick, 'user');
+  });
+  publishPosition(deps, row);
+  return (await toWire(db, [row]))[0];
+}
+
+/** Sets take-profit and stop-loss (an omitted one is removed), checked against the current exit price. */
+export async function updateLevels(deps: PositionDeps, userId: bigint, body: UpdateStopLossBody): Promise<Position> {
+  const { db, clock } = deps;
+  const ledgerId = ledgers[ledgerOf(body.demo)];
+  const id = BigInt(body.id);
+  const nowMs = clock.now().getTime();
+  const row = await db.transaction(async (tx) => {
+    const locked = await lockPosition(tx, id);
+    if (!ownedBy(locked, userId, ledgerId)) throw positionNotFound();
+    if (locked.status !== 'running') throw conflict('position_closed', 'This position is closed already.');
+    const spec = symbolByCode.get(locked.symbol)!;
+    const takeProfit = parseLevel(body.takeProfit, spec, 'takeProfit');
+    const stopLoss = parseLevel(body.stopLoss, spec, 'stopLoss');
+    const tick = await lastTickAt(tx, locked.symbol, nowMs);
+    if (!tick) throw badRequest('price_unavailable', `There is no current price of ${locked.symbol}; please try again in a moment.`);
+    const direction = locked.direction as Direction;
+    checkSides(direction, math.exitPrice(direction, tick.priceUnits, locked.spreadUnits), takeProfit, stopLoss, spec);
+    const [updated] = await tx.update(tradePositions).set({
+      takeProfit, stopLoss, version: sql`${tradePositions.version} + 1`, updatedAt: clock.now(),
+    }).where(eq(tradePositions.id, id)).returning();
+    return updated;
+  });
+  publishPosition(deps, row);
+  return (await toWire(db, [row]))[0];
+}
+
+export async function listMyPositions(db: Executor, userId: bigint, query: PositionListQuery): Promise<PageOf<Position>> {
+  const pageNo = query.pageNo ?? 1;
+  const pageSize = query.pageSize ?? 10;
+  const conditions: SQL[] = [eq(tradePositions.userId, userId), eq(tradePositions.ledger, ledgers[ledgerOf(query.demo)])];
+  if (query.status !== undefined) conditions.push(eq(tradePositions.status, query.status));
+  const [{ total }] = await db.select({ total: count() }).from(tradePositions).where(and(...conditions));
+  const rows = await db.select().from(tradePositions).where(and(...conditions)).orderBy(desc(tradePositions.id))
+    .limit(pageSize).offset((pageNo - 1) * pageSize);
+  return { records: await toWire(db, rows), total, size: pageSize, current: pageNo, pages: Math.ceil(total / pageSize) };
+}
+
+export async function positionById(db: Executor, userId: bigint, id: bigint, demo: boolean | undefined): Promise<Position> {
+  const [row] = await db.select().from(tradePositions).where(eq(tradePositions.id, id)).limit(1);
+  if (!ownedBy(row, userId, ledgers[ledgerOf(demo)])) throw positionNotFound();
+  return (await toWire(db, [row]))[0];
+}
+
+/** The last price of a symbol: the market view's, else the last recorded tick's. */
+async function lastPriceOf(db: Executor, market: MarketView, symbol: string, nowMs: number): Promise<bigint | undefined> {
+  const spec = symbolByCode.get(symbol)!;
+  const last = market.lastPrice(symbol);
+  if (last) {
+    const parsed = parseAmount(last.price, spec.pricePrecision);
+    if (parsed.ok) return parsed.atomic;
+  }
+  return (await lastTickAt(db, symbol, nowMs))?.priceUnits;
+}
+
+export async function positionsSummary(db: Executor, market: MarketView, userId: bigint, demo: boolean | undefined,
+  nowMs: number): Promise<PositionsSummary> {
+  const ledger = ledgerOf(demo);
+  // A read: an account the user has never used holds nothing, and is not opened here.
+  const [fundsRow] = await db.select().from(ledgerAccounts).where(and(eq(ledgerAccounts.ownerUserId, userId),
+    eq(ledgerAccounts.ledger, ledgers[ledger]), eq(ledgerAccounts.asset, marginAsset),
+    eq(ledgerAccounts.kind, ledger === 'demo' ? 'demo' : 'spot'))).limit(1);
+  const funds = fundsRow ? balanceOf(fundsRow) : undefined;
+  const running = await db.select().from(tradePositions).where(and(eq(tradePositions.userId, userId),
+    eq(tradePositions.ledger, ledgers[ledger]), eq(tradePositions.status, 'running')));
+  const prices = new Map<string, bigint | undefined>();
+  let margin = 0n;
+  let unrealised = 0n;
+  for (const row of running) {
+    margin += row.margin;
+    if (!prices.has(row.symbol)) prices.set(row.symbol, await lastPriceOf(db, market, row.symbol, nowMs));
+    const price = prices.get(row.symbol);
+    if (price === undefined) continue;
+    const direction = row.direction as Direction;
+    unrealised += math.settle(unitsOf(row.symbol), {
+      direction, quantity: row.quantity, entryPrice: row.openPrice, margin: row.margin, openFee: row.openFee, feePpm: row.feePpm,
+    }, math.exitPrice(direction, price, row.spreadUnits)).pnl;
+  }
+  return {
+    demo: ledger === 'demo', available: usdt(funds?.availableAtomic ?? 0n), margin: usdt(margin), unrealisedPnl: usdt(unrealised),
+    equity: usdt(margin + unrealised), openPositions: running.length,
+  };
+}

@@ -1,0 +1,77 @@
+// The trading engines of the instance that holds the engine lock (issue 10): the trigger engine
+// (take-profit, stop-loss, liquidation) and the second-contract settler, fed with every batch of
+// ticks the market engine stores. Ticks are queued and handled one batch after another, in order,
+// so a slow settlement never holds up the feed and no tick is skipped; at the start of each term
+// as leader the triggers are rebuilt from the database and the settler catches up on what fell
+// due while no instance led (a restart or a takeover).
+import type { Db } from '../../db/client.ts';
+import type { Clock } from '../../lib/time.ts';
+import type { RecordedTick } from '../market/store.ts';
+import { settleOnTick } from './positions.ts';
+import { SecondSettler } from './secondSettlement.ts';
+import { TriggerEngine } from './triggers.ts';
+import type { UserEventBus } from './userEvents.ts';
+
+export interface TradingRuntimeOptions {
+  db: Db;
+  clock: Clock;
+  userEvents: UserEventBus;
+  onError?: (error: unknown) => void;
+}
+
+/** Batches waiting beyond this are reported (once per crossing): settlement is falling behind the feed. */
+const backlogWarning = 30;
+
+export class TradingRuntime {
+  readonly triggers: TriggerEngine;
+  readonly seconds: SecondSettler;
+  #queue: Promise<void> = Promise.resolve();
+  #waiting = 0;
+  #stopped = false;
+
+  constructor(private readonly options: TradingRuntimeOptions) {
+    const { db, clock, userEvents, onError } = options;
+    this.triggers = new TriggerEngine({
+      db, clock, onError, settle: (positionId, tick) => settleOnTick({ db, clock, userEvents }, positionId, tick),
+    });
+    this.seconds = new SecondSettler({ db, clock, userEvents, onError });
+  }
+
+  /** Rebuilds the trigger index and settles what is already due; before the first tick of a term. */
+  async init() {
+    await this.triggers.rebuild();
+    await this.seconds.catchUp();
+  }
+
+  /** Queues a batch of stored ticks; returns at once. */
+  enqueue(ticks: RecordedTick[]) {
+    if (this.#stopped || ticks.length === 0) return;
+    this.#waiting += 1;
+    if (this.#waiting === backlogWarning) this.options.onError?.(new Error(`trading engines are ${backlogWarning} tick batches behind the feed`));
+    this.#queue = this.#queue.then(async () => {
+      this.#waiting -= 1;
+      if (this.#stopped) return;
+      try {
+        await this.triggers.onTicks(ticks);
+      } catch (error) {
+        this.options.onError?.(error);
+      }
+      try {
+        await this.seconds.onTicks(ticks);
+      } catch (error) {
+        this.options.onError?.(error);
+      }
+    });
+  }
+
+  /** Lets the batch in hand finish and drops the rest (the next leader rebuilds from the database). */
+  async stop() {
+    this.#stopped = true;
+    await this.#queue;
+  }
+
+  /** Resolves when every queued batch has been handled (tests). */
+  drained() {
+    return this.#queue;
+  }
+}

@@ -1,0 +1,40 @@
+// One Redis pub/sub channel as the instances share it: a publishing connection and a subscribing
+// one (a subscribed connection can do nothing else in Redis), subscribed before this resolves so no
+// message published after it is missed. Pub/sub is at-most-once; the callers say what a lost
+// message costs them. Used by the market bus and the user events.
+import { redisClient } from './redisClient.ts';
+
+export interface RedisChannel {
+  publish(text: string): Promise<void>;
+  close(): Promise<void>;
+}
+
+export async function redisChannel(url: string, channel: string, onMessage: (text: string) => void,
+  onError: (error: unknown) => void): Promise<RedisChannel> {
+  // Bounded waits (lib/redisClient): a hung Redis costs a dropped message, never a stuck caller.
+  const publisher = redisClient(url, onError);
+  const subscriber = redisClient(url, onError);
+  subscriber.on('message', (from: string, text: string) => {
+    if (from !== channel) return;
+    try {
+      onMessage(text);
+    } catch (error) {
+      onError(error);
+    }
+  });
+  try {
+    await subscriber.subscribe(channel);
+  } catch (error) {
+    publisher.disconnect();
+    subscriber.disconnect();
+    throw error;
+  }
+  return {
+    async publish(text) {
+      await publisher.publish(channel, text);
+    },
+    async close() {
+      await Promise.allSettled([subscriber.quit(), publisher.quit()]);
+    },
+  };
+}

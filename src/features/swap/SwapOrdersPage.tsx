@@ -1,0 +1,118 @@
+// shanduiOrder (spec §2 flash trade orders): the user's swaps, newest first, 20 at a time as the
+// list scrolls, with pull to refresh. Each row is its receipt: amount, fee, rate and what was
+// received, and the recorded ticks the rate was made from (id, price, time, source).
+import { useNavigate } from 'react-router-dom';
+import { Button, InfiniteScroll, PullToRefresh } from 'antd-mobile';
+import { useLingui } from '@lingui/react/macro';
+import type { PageOf } from '../../api/contract/wallet.ts';
+import type { SwapRecord } from '../../api/contract/trading.ts';
+import { failureText } from '../../api/errorMessages.ts';
+import { PageHeader } from '../../components/PageHeader.tsx';
+import { formatDecimal } from '../../lib/number.ts';
+import { intlOf } from '../../lib/locales.ts';
+import { formatEpochMs } from '../../lib/time.ts';
+import { prepareTradeTexts } from '../trade/tradeTexts.ts';
+import { useSwapRecordPagesInfiniteQuery } from './swapApi.ts';
+import './swap.css';
+
+export const prepare = prepareTradeTexts;
+
+const decimalsOf = (text: string) => text.split('.')[1]?.length ?? 0;
+
+/** The records of every page read so far, each once (a swap made meanwhile shifts the pages by one). */
+export function flattenSwaps(pages: readonly PageOf<SwapRecord>[] | undefined): SwapRecord[] {
+  const seen = new Set<string>();
+  return (pages ?? []).flatMap((page) => page.records).filter((row) => (seen.has(row.id) ? false : (seen.add(row.id), true)));
+}
+
+export default function SwapOrdersPage() {
+  const { t } = useLingui();
+  const navigate = useNavigate();
+  const query = useSwapRecordPagesInfiniteQuery();
+  const rows = flattenSwaps(query.data?.pages);
+  const refresh = async () => {
+    await query.refetch().unwrap().catch(() => undefined);
+  };
+
+  let content;
+  if (query.isLoading) {
+    content = (
+      <div className="swap-skeleton" role="status" aria-label={t`Loading records`}>
+        <span className="swap-skeleton-block" /><span className="swap-skeleton-block" /><span className="swap-skeleton-block" />
+      </div>
+    );
+  } else if (rows.length === 0 && query.isError) {
+    content = (
+      <div className="swap-empty" role="alert">
+        <p>{t`The records could not be loaded.`} {failureText(query.error)}</p>
+        <Button color="primary" fill="outline" onClick={() => void refresh()}>{t`Retry`}</Button>
+      </div>
+    );
+  } else if (rows.length === 0) {
+    content = (
+      <div className="swap-empty">
+        <p>{t`You have made no swaps yet.`}</p>
+        <Button color="primary" onClick={() => navigate('/shandui')}>{t`Swap now`}</Button>
+      </div>
+    );
+  } else {
+    content = (
+      <>
+        {query.isError && <p className="swap-stale" role="alert">{t`The records could not be updated.`} {failureText(query.error)}</p>}
+        <ul className="swap-records" aria-label={t`Swap records`}>
+          {rows.map((record) => <SwapRow key={record.id} record={record} />)}
+        </ul>
+        <InfiniteScroll hasMore={query.hasNextPage} loadMore={async () => { await query.fetchNextPage().unwrap(); }}>
+          {(hasMore, failed, retry) => (failed
+            ? (
+              <span className="swap-end">
+                {t`More records could not be loaded.`}{' '}
+                <button type="button" className="link-button" onClick={retry}>{t`Retry`}</button>
+              </span>
+            )
+            : <span className="swap-end" role="status">{hasMore ? t`Loading more…` : t`No more records`}</span>)}
+        </InfiniteScroll>
+      </>
+    );
+  }
+  return (
+    <div className="swap-page">
+      <PageHeader title={t`Flash swap orders`} fallback="/shandui" />
+      <PullToRefresh onRefresh={refresh} pullingText={t`Pull to refresh`} canReleaseText={t`Release to refresh`}
+        refreshingText={t`Loading...`} completeText={t`Updated`}>
+        <div className="swap-records-content">{content}</div>
+      </PullToRefresh>
+    </div>
+  );
+}
+
+function SwapRow({ record }: { record: SwapRecord }) {
+  const { t, i18n } = useLingui();
+  const intl = intlOf(i18n.locale);
+  const amount = (value: string) => formatDecimal(value, decimalsOf(value), intl);
+  return (
+    <li className="swap-record" data-record-id={record.id}>
+      <div className="swap-record-head">
+        <strong>{record.from} → {record.to}</strong>
+        <time>{formatEpochMs(record.createTime)}</time>
+      </div>
+      <dl>
+        <div><dt>{t`Amount`}</dt><dd>{amount(record.amount)} {record.from}</dd></div>
+        <div><dt>{t`Fee`}</dt><dd>{amount(record.fee)} {record.from}</dd></div>
+        <div><dt>{t`Rate`}</dt><dd>1 {record.from} = {record.rate} {record.to}</dd></div>
+        <div><dt>{t`Received`}</dt><dd><strong>{amount(record.receive)} {record.to}</strong></dd></div>
+      </dl>
+      <details className="swap-ticks">
+        <summary>{t`Receipt`}</summary>
+        {record.ticks.length === 0
+          ? <p>{t`Stablecoins at par: no price was used.`}</p>
+          : (
+            <ul>{record.ticks.map((tick) => (
+              <li key={tick.id}>{tick.symbol} {tick.price} · {formatEpochMs(tick.time)} · {t`Tick #${tick.id}`} · {tick.source}</li>
+            ))}</ul>
+          )}
+        <p className="swap-rule">{t`Receive = (amount − fee) × rate, truncated to the currency's decimals.`}</p>
+      </details>
+    </li>
+  );
+}

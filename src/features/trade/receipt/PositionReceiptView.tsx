@@ -1,0 +1,130 @@
+// The receipt of a closed position: why it closed, the two recorded ticks it used (id, price,
+// time, source), every figure of PositionReceipt and the line of arithmetic that gives each one
+// (tradingMath.ts, written out in the README), so the user can redo it by hand. A button loads the
+// recorded ticks around the exit from the server (GET /trade/appSymbol/ticks), where the exit tick
+// is found among its neighbours: the price was the market's, not one chosen for this position.
+import { useState } from 'react';
+import { Button, DotLoading } from 'antd-mobile';
+import { useLingui } from '@lingui/react/macro';
+import type { MessageDescriptor } from '@lingui/core';
+import { msg } from '@lingui/core/macro';
+import type { CloseReason, Position, PositionReceipt } from '../../../api/contract/trading.ts';
+import { feeOf, marginScale, notional, parseRate } from '../../../api/contract/tradingMath.ts';
+import { formatAmount } from '../../../api/contract/amounts.ts';
+import { failureText } from '../../../api/errorMessages.ts';
+import { useTicksQuery } from '../tradeApi.ts';
+import { halfSpreadText, unitsOf } from '../contract/preview.ts';
+import { TickRow } from './TickRow.tsx';
+
+export const closeReasonLabels: Record<CloseReason, MessageDescriptor> = {
+  user: msg`Closed by you`,
+  take_profit: msg`Take-profit reached`,
+  stop_loss: msg`Stop-loss reached`,
+  liquidation: msg`Liquidated (margin exhausted)`,
+};
+
+/** Milliseconds either side of the exit tick that "Check the ticks" loads. */
+export const tickWindowMs = 10_000;
+
+export interface ReceiptUnits { pricePrecision: number; quantityPrecision: number }
+
+/** Notionals at entry and exit, and the nominal close fee, recomputed from the receipt's own figures. */
+export function receiptNotionals(receipt: PositionReceipt, units: ReceiptUnits, feeRate: string) {
+  const quantity = unitsOf(receipt.quantity, units.quantityPrecision) ?? 0n;
+  const entry = unitsOf(receipt.entryPrice, units.pricePrecision) ?? 0n;
+  const exit = unitsOf(receipt.exitPrice, units.pricePrecision) ?? 0n;
+  const entryNotional = notional(units, quantity, entry);
+  const exitNotional = notional(units, quantity, exit);
+  return {
+    entryNotional: formatAmount(entryNotional, marginScale),
+    exitNotional: formatAmount(exitNotional, marginScale),
+    nominalCloseFee: formatAmount(feeOf(exitNotional, parseRate(feeRate) ?? 0), marginScale),
+  };
+}
+
+function Figure({ label, value, formula, testId }: { label: string; value: string; formula?: string; testId?: string }) {
+  return (
+    <div className="receipt-figure" data-testid={testId}>
+      <dt>{label}</dt>
+      <dd><span className="mono receipt-value">{value}</span>{formula && <span className="receipt-formula mono">{formula}</span>}</dd>
+    </div>
+  );
+}
+
+function TicksAround({ position, receipt }: { position: Position; receipt: PositionReceipt }) {
+  const { t } = useLingui();
+  const from = Math.max(0, receipt.exitTick.time - tickWindowMs);
+  const ticks = useTicksQuery({ symbol: position.symbol, from, to: receipt.exitTick.time + tickWindowMs });
+  if (ticks.isLoading) return <div className="receipt-note" aria-busy="true"><DotLoading /> {t`Loading...`}</div>;
+  if (ticks.error || !ticks.data) {
+    return (
+      <div className="receipt-note" role="alert">
+        {failureText(ticks.error)}{' '}
+        <button type="button" className="link-button" onClick={() => void ticks.refetch()}>{t`Retry`}</button>
+      </div>
+    );
+  }
+  const found = ticks.data.some((tick) => tick.id === receipt.exitTick.id && tick.price === receipt.exitTick.price);
+  const count = ticks.data.length;
+  return (
+    <div className="receipt-ticks">
+      <p className={`receipt-note ${found ? 'ok' : 'bad'}`} role="status">
+        {found ? t`The exit tick is among the ${count} ticks the server recorded around it.`
+          : t`The exit tick was not found among the recorded ticks.`}
+      </p>
+      <ol className="receipt-tick-list" aria-label={t`Recorded ticks around the exit`}>
+        {ticks.data.map((tick) => <li key={tick.id}><TickRow tick={tick} highlight={tick.id === receipt.exitTick.id} /></li>)}
+      </ol>
+    </div>
+  );
+}
+
+export function PositionReceiptView({ position, receipt, units }: { position: Position; receipt: PositionReceipt; units: ReceiptUnits }) {
+  const { t, i18n } = useLingui();
+  const [checking, setChecking] = useState(false);
+  const long = position.direction === 'long';
+  const half = halfSpreadText(position.spread, units.pricePrecision);
+  const { entryNotional, exitNotional, nominalCloseFee } = receiptNotionals(receipt, units, position.feeRate);
+  const feeRate = position.feeRate;
+  const sign = long ? '+' : '−';
+  const exitSign = long ? '−' : '+';
+  const move = long ? `(${receipt.exitPrice} − ${receipt.entryPrice})` : `(${receipt.entryPrice} − ${receipt.exitPrice})`;
+  const margin = receipt.margin;
+  const capped = receipt.shortfall !== '0' && !/^0(\.0+)?$/.test(receipt.shortfall);
+  return (
+    <section className="receipt" aria-label={t`Receipt`}>
+      <p className="receipt-reason" data-testid="receipt-reason">{i18n._(closeReasonLabels[receipt.reason])}</p>
+      <div className="receipt-ticks-pair">
+        <TickRow label={t`Entry tick`} tick={receipt.entryTick} />
+        <TickRow label={t`Exit tick`} tick={receipt.exitTick} />
+      </div>
+      <dl className="receipt-figures">
+        <Figure label={t`Entry price`} value={receipt.entryPrice} testId="receipt-entry"
+          formula={`${receipt.entryTick.price} ${sign} ${half} (${t`half the spread`})`} />
+        <Figure label={t`Exit price`} value={receipt.exitPrice} testId="receipt-exit"
+          formula={`${receipt.exitTick.price} ${exitSign} ${half} (${t`half the spread`})`} />
+        <Figure label={t`Quantity`} value={receipt.quantity} testId="receipt-quantity" />
+        <Figure label={t`Margin`} value={receipt.margin} testId="receipt-margin" />
+        <Figure label={t`Gross profit or loss`} value={receipt.grossPnl} testId="receipt-gross"
+          formula={`${move} × ${receipt.quantity}`} />
+        <Figure label={t`Profit or loss`} value={receipt.pnl} testId="receipt-pnl"
+          formula={capped ? t`The loss stops at the margin: −${margin}` : t`The gross, the loss never beyond the margin`} />
+        <Figure label={t`Borne by the platform`} value={receipt.shortfall} testId="receipt-shortfall"
+          formula={t`The part of a loss beyond the margin`} />
+        <Figure label={t`Opening fee`} value={receipt.openFee} testId="receipt-open-fee"
+          formula={`${entryNotional} × ${feeRate} (${t`entry notional × fee rate`})`} />
+        <Figure label={t`Closing fee`} value={receipt.closeFee} testId="receipt-close-fee"
+          formula={`${exitNotional} × ${feeRate} = ${nominalCloseFee} (${t`at most what is left of the margin`})`} />
+        <Figure label={t`Fees`} value={receipt.fee} testId="receipt-fee" formula={`${receipt.openFee} + ${receipt.closeFee}`} />
+        <Figure label={t`Paid back at close`} value={receipt.payout} testId="receipt-payout"
+          formula={`${receipt.margin} + (${receipt.pnl}) − ${receipt.closeFee}`} />
+        <Figure label={t`Balance change`} value={receipt.balanceChange} testId="receipt-balance-change"
+          formula={`${receipt.pnl} − ${receipt.fee}`} />
+      </dl>
+      <p className="receipt-note">{t`Amounts in USDT. Every division truncates; the formulas are in the app's README.`}</p>
+      {checking ? <TicksAround position={position} receipt={receipt} /> : (
+        <Button size="small" fill="outline" onClick={() => setChecking(true)}>{t`Check the recorded ticks`}</Button>
+      )}
+    </section>
+  );
+}

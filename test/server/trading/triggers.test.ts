@@ -1,0 +1,252 @@
+// The trigger index against a brute-force oracle (issue 10): random positions (both directions,
+// random take-profit, stop-loss and liquidation levels, spreads and versions), random changes and
+// removals, random ticks. After each tick the index fires exactly the positions whose exit price
+// (tradingMath.exitPrice) reaches a level (tradingMath.reachedLevel) by scanning every live one,
+// and no (position, version) ever fires twice. fast-check shrinks a failure to a short sequence.
+import { describe, expect, it } from 'vitest';
+import fc from 'fast-check';
+import { TriggerIndex, triggerKeys, type FiredTrigger, type TriggerLevels } from '../../../server/domain/trading/triggers.ts';
+import { exitPrice, reachedLevel } from '../../../src/api/contract/tradingMath.ts';
+
+const symbols = ['BTCUSDT', 'ETHUSDT'];
+const poolSize = 24;
+
+type Op =
+  | { type: 'upsert'; id: number; bump: boolean; symbol: number; long: boolean; spread: number;
+    takeProfit: number | null; stopLoss: number | null; liquidation: number | null }
+  | { type: 'remove'; id: number }
+  | { type: 'rearm'; id: number }
+  | { type: 'tick'; symbol: number; price: number };
+
+const level = fc.option(fc.integer({ min: 80, max: 120 }), { nil: null, freq: 4 });
+const op: fc.Arbitrary<Op> = fc.oneof(
+  { weight: 5, arbitrary: fc.record({
+    type: fc.constant('upsert' as const), id: fc.integer({ min: 1, max: poolSize }), bump: fc.boolean(),
+    symbol: fc.integer({ min: 0, max: symbols.length - 1 }), long: fc.boolean(), spread: fc.integer({ min: 0, max: 7 }),
+    takeProfit: level, stopLoss: level, liquidation: level,
+  }) },
+  { weight: 1, arbitrary: fc.record({ type: fc.constant('remove' as const), id: fc.integer({ min: 1, max: poolSize }) }) },
+  { weight: 1, arbitrary: fc.record({ type: fc.constant('rearm' as const), id: fc.integer({ min: 1, max: poolSize }) }) },
+  { weight: 6, arbitrary: fc.record({ type: fc.constant('tick' as const), symbol: fc.integer({ min: 0, max: symbols.length - 1 }), price: fc.integer({ min: 75, max: 125 }) }) },
+);
+
+/** The reference: every live position in a plain map, scanned in full on each tick. */
+class Oracle {
+  live = new Map<bigint, TriggerLevels>();
+  fired = new Map<bigint, TriggerLevels>();
+  lastVersion = new Map<bigint, number>();
+
+  upsert(levels: TriggerLevels) {
+    const fired = this.fired.get(levels.positionId);
+    if (fired && fired.version >= levels.version) return;
+    const current = this.live.get(levels.positionId);
+    if (current && current.version > levels.version) return;
+    this.fired.delete(levels.positionId);
+    const hasLevel = levels.takeProfit !== null || levels.stopLoss !== null || levels.liquidation !== null;
+    if (hasLevel) this.live.set(levels.positionId, levels);
+    else this.live.delete(levels.positionId);
+  }
+
+  remove(positionId: bigint) {
+    this.live.delete(positionId);
+    this.fired.delete(positionId);
+  }
+
+  rearm(positionId: bigint) {
+    const levels = this.fired.get(positionId);
+    if (!levels) return;
+    this.fired.delete(positionId);
+    this.upsert(levels);
+  }
+
+  tick(symbol: string, price: bigint): FiredTrigger[] {
+    const fired: FiredTrigger[] = [];
+    for (const levels of this.live.values()) {
+      if (levels.symbol !== symbol) continue;
+      if (reachedLevel(levels.direction, exitPrice(levels.direction, price, levels.spreadUnits), levels) === undefined) continue;
+      fired.push({ positionId: levels.positionId, version: levels.version });
+    }
+    for (const { positionId } of fired) {
+      this.fired.set(positionId, this.live.get(positionId)!);
+      this.live.delete(positionId);
+    }
+    return fired;
+  }
+}
+
+const byId = (fired: FiredTrigger[]) => [...fired].sort((a, b) => (a.positionId < b.positionId ? -1 : a.positionId > b.positionId ? 1 : 0));
+
+function levelsOf(step: Extract<Op, { type: 'upsert' }>, version: number): TriggerLevels {
+  const big = (value: number | null) => (value === null ? null : BigInt(value));
+  return {
+    positionId: BigInt(step.id), version, symbol: symbols[step.symbol], direction: step.long ? 'long' : 'short',
+    spreadUnits: BigInt(step.spread), takeProfit: big(step.takeProfit), stopLoss: big(step.stopLoss), liquidation: big(step.liquidation),
+  };
+}
+
+/** Runs the steps on the index and the oracle side by side, comparing after each. */
+function runAgainstOracle(steps: Op[], compactEntriesMin: number) {
+  const index = new TriggerIndex({ compactEntriesMin });
+  const oracle = new Oracle();
+  const versions = new Map<number, number>();
+  const everFired = new Set<string>();
+  for (const step of steps) {
+    if (step.type === 'upsert') {
+      const version = (versions.get(step.id) ?? 0) + (step.bump || !versions.has(step.id) ? 1 : 0);
+      versions.set(step.id, version);
+      const levels = levelsOf(step, version);
+      index.upsert(levels);
+      oracle.upsert(levels);
+    } else if (step.type === 'remove') {
+      index.remove(BigInt(step.id));
+      oracle.remove(BigInt(step.id));
+      for (const key of [...everFired]) if (key.startsWith(`${step.id}@`)) everFired.delete(key); // forgotten
+    } else if (step.type === 'rearm') {
+      index.rearm(BigInt(step.id));
+      oracle.rearm(BigInt(step.id));
+    } else {
+      const symbol = symbols[step.symbol];
+      const fired = index.onTick(symbol, BigInt(step.price));
+      expect(byId(fired)).toEqual(byId(oracle.tick(symbol, BigInt(step.price))));
+      for (const trigger of fired) {
+        // Once per version: only a rearm (a failed settlement) may fire the same version again.
+        const key = `${trigger.positionId}@${trigger.version}`;
+        expect(everFired.has(key) && !steps.some((s) => s.type === 'rearm')).toBe(false);
+        everFired.add(key);
+      }
+    }
+    expect(index.size).toBe(oracle.live.size);
+    for (const id of oracle.live.keys()) expect(index.has(id)).toBe(true);
+  }
+  return index;
+}
+
+describe('TriggerIndex', () => {
+  it('fires exactly what a scan of every live position fires, after each tick (random sequences)', () => {
+    fc.assert(fc.property(fc.array(op, { minLength: 1, maxLength: 200 }), (steps) => {
+      runAgainstOracle(steps, 1024);
+    }), { numRuns: 400 });
+  });
+
+  it('stays equal to the oracle when its heaps are compacted at every chance', () => {
+    fc.assert(fc.property(fc.array(op, { minLength: 1, maxLength: 200 }), (steps) => {
+      const index = runAgainstOracle(steps, 0);
+      // Compaction keeps at most as many stale entries as live ones in each heap (two per position).
+      expect(index.entryCount).toBeLessThanOrEqual(4 * index.size + 4);
+    }), { numRuns: 400 });
+  });
+
+  it('fires each (position, version) once when no settlement fails and the position is not removed', () => {
+    const upserts = fc.array(op.filter((step) => step.type !== 'rearm'), { minLength: 1, maxLength: 300 });
+    fc.assert(fc.property(upserts, (steps) => {
+      const index = new TriggerIndex({ compactEntriesMin: 8 });
+      const versions = new Map<number, number>();
+      const seen = new Set<string>();
+      for (const step of steps) {
+        if (step.type === 'upsert') {
+          const version = (versions.get(step.id) ?? 0) + (step.bump || !versions.has(step.id) ? 1 : 0);
+          versions.set(step.id, version);
+          index.upsert(levelsOf(step, version));
+        } else if (step.type === 'remove') {
+          // A removed position is forgotten (the engine removes only rows that no longer run, and a
+          // closed row never runs again), so the same version may come back after a remove.
+          index.remove(BigInt(step.id));
+          for (const key of [...seen]) if (key.startsWith(`${step.id}@`)) seen.delete(key);
+        } else if (step.type === 'tick') {
+          for (const trigger of index.onTick(symbols[step.symbol], BigInt(step.price))) {
+            const key = `${trigger.positionId}@${trigger.version}`;
+            expect(seen.has(key)).toBe(false);
+            seen.add(key);
+          }
+        }
+      }
+    }), { numRuns: 300 });
+  });
+
+  it('matches the oracle over 2 000 positions and a 1 500-tick random walk with real prices', () => {
+    // A denser case than the short sequences: keys in the millions, many fired per step at times,
+    // positions re-opened as they fire, levels changed along the way (stale entries to compact).
+    fc.assert(fc.property(fc.integer(), (seed) => {
+      let state = seed >>> 0 || 1;
+      const random = (n: number) => { state = (Math.imul(state, 1_103_515_245) + 12_345) >>> 0; return state % n; };
+      const index = new TriggerIndex({ compactEntriesMin: 64 });
+      const oracle = new Oracle();
+      let price = 6_000_000n;
+      let nextId = 1n;
+      const open = (version = 1, positionId = nextId++): TriggerLevels => {
+        const long = random(2) === 0;
+        const spread = BigInt(random(40));
+        const away = (max: number) => BigInt(1 + random(max));
+        const take = random(4) === 0 ? null : (long ? price + away(30_000) : price - away(30_000));
+        const stop = random(3) === 0 ? null : (long ? price - away(30_000) : price + away(30_000));
+        const liquidation = random(5) === 0 ? null : (long ? price - away(60_000) : price + away(60_000));
+        return { positionId, version, symbol: 'BTCUSDT', direction: long ? 'long' : 'short', spreadUnits: spread, takeProfit: take, stopLoss: stop, liquidation };
+      };
+      for (let i = 0; i < 2000; i += 1) {
+        const levels = open();
+        index.upsert(levels);
+        oracle.upsert(levels);
+      }
+      let firedCount = 0;
+      for (let step = 0; step < 1500; step += 1) {
+        price += BigInt(random(2001)) - 1000n;
+        const fired = index.onTick('BTCUSDT', price);
+        firedCount += fired.length;
+        expect(byId(fired)).toEqual(byId(oracle.tick('BTCUSDT', price)));
+        for (let i = 0; i < fired.length; i += 1) {
+          const levels = open();
+          index.upsert(levels);
+          oracle.upsert(levels);
+        }
+        const changedId = BigInt(1 + random(Number(nextId) - 1));
+        const current = oracle.live.get(changedId);
+        if (current) {
+          const changed = open(current.version + 1, changedId);
+          index.upsert(changed);
+          oracle.upsert(changed);
+        }
+        expect(index.size).toBe(oracle.live.size);
+      }
+      expect(firedCount).toBeGreaterThan(100); // the walk does cross levels: the comparison means something
+      expect(index.entryCount).toBeLessThanOrEqual(4 * index.size + 2 * 64);
+    }), { numRuns: 4 });
+  });
+
+  it('keeps one entry per side when the same row is read again and again (the refresh overlap)', () => {
+    const index = new TriggerIndex();
+    const levels: TriggerLevels = {
+      positionId: 7n, version: 3, symbol: 'BTCUSDT', direction: 'long', spreadUnits: 10n, takeProfit: 110n, stopLoss: 90n, liquidation: 80n,
+    };
+    for (let i = 0; i < 1000; i += 1) index.upsert({ ...levels });
+    expect(index.entryCount).toBe(2);
+    // An older version read late never replaces a newer one.
+    index.upsert({ ...levels, version: 2, takeProfit: 100n });
+    expect(index.onTick('BTCUSDT', 104n)).toEqual([]);
+    expect(index.onTick('BTCUSDT', 115n)).toEqual([{ positionId: 7n, version: 3 }]);
+    // The version that fired does not come back; the next one does.
+    index.upsert({ ...levels });
+    expect(index.size).toBe(0);
+    index.upsert({ ...levels, version: 4 });
+    expect(index.onTick('BTCUSDT', 95n)).toEqual([{ positionId: 7n, version: 4 }]);
+  });
+
+  it('turns each level into the tick price at which the exit price reaches it', () => {
+    // Long: exit = tick − 5, so a take-profit of 110 needs a tick of 115, a stop-loss of 90 a tick of 95.
+    expect(triggerKeys({ positionId: 1n, version: 1, symbol: 'X', direction: 'long', spreadUnits: 11n, takeProfit: 110n, stopLoss: 90n, liquidation: 80n }))
+      .toEqual({ up: 115n, down: 95n });
+    // Short: exit = tick + 5; of stop-loss and liquidation the lower one (here the liquidation) is reached first.
+    expect(triggerKeys({ positionId: 1n, version: 1, symbol: 'X', direction: 'short', spreadUnits: 10n, takeProfit: 90n, stopLoss: 120n, liquidation: 110n }))
+      .toEqual({ up: 105n, down: 85n });
+    expect(triggerKeys({ positionId: 1n, version: 1, symbol: 'X', direction: 'short', spreadUnits: 0n, takeProfit: null, stopLoss: null, liquidation: null }))
+      .toEqual({ up: null, down: null });
+  });
+
+  it('refuses levels no position can have', () => {
+    const index = new TriggerIndex();
+    const good: TriggerLevels = { positionId: 1n, version: 1, symbol: 'X', direction: 'long', spreadUnits: 0n, takeProfit: 2n, stopLoss: null, liquidation: null };
+    expect(() => index.upsert({ ...good, spreadUnits: -2n })).toThrow(/negative spread/);
+    expect(() => index.upsert({ ...good, version: 1.5 })).toThrow(/bad version/);
+    expect(() => index.upsert({ ...good, direction: 'up' as 'long' })).toThrow(/bad direction/);
+    expect(index.size).toBe(0);
+  });
+});
