@@ -6,13 +6,16 @@ import { localeCodes, sourceLocale } from './src/lib/locales.ts';
 // (lib/i18n.ts, loadFeatureCatalog), so they do not grow the first screen's JS (DESIGN §8):
 // `account` the login, registration and personal pages (and the country picker, shown on those
 // pages only), `market` the market and chart pages, `wallet` the asset centre, deposit,
-// withdrawal and record pages, `trade` the contract, options, demo and swap pages, `admin` the back office.
+// withdrawal and record pages, `trade` the contract, options, demo and swap pages, `identity` the verification and security
+// pages, `admin` the back office.
 const accountFeatures = ['<rootDir>/src/features/auth/**', '<rootDir>/src/features/profile/**',
   '<rootDir>/src/components/CountryPicker.tsx'];
 const marketFeatures = ['<rootDir>/src/features/market/**', '<rootDir>/src/features/kline/**'];
 const walletFeatures = ['<rootDir>/src/features/wallet/**'];
 /** Contracts, second contracts, demo trading (features/trade) and the flash swap (features/swap). */
 const tradeFeatures = ['<rootDir>/src/features/trade/**', '<rootDir>/src/features/swap/**'];
+/** Identity verification (features/identity) and the security centre (features/security). */
+const identityFeatures = ['<rootDir>/src/features/identity/**', '<rootDir>/src/features/security/**'];
 /** The operators' back office (/admin.html) is an app of its own: its texts never load in the phone app. */
 const adminApp = ['<rootDir>/src/admin/**'];
 
@@ -20,11 +23,12 @@ export default defineConfig({
   sourceLocale,
   locales: [...localeCodes],
   catalogs: [
-    { path: '<rootDir>/src/locales/{locale}/messages', include: ['<rootDir>/src'], exclude: [...accountFeatures, ...marketFeatures, ...walletFeatures, ...tradeFeatures, ...adminApp] },
+    { path: '<rootDir>/src/locales/{locale}/messages', include: ['<rootDir>/src'], exclude: [...accountFeatures, ...marketFeatures, ...walletFeatures, ...tradeFeatures, ...identityFeatures, ...adminApp] },
     { path: '<rootDir>/src/locales/{locale}/account', include: accountFeatures },
     { path: '<rootDir>/src/locales/{locale}/market', include: marketFeatures },
     { path: '<rootDir>/src/locales/{locale}/wallet', include: walletFeatures },
     { path: '<rootDir>/src/locales/{locale}/trade', include: tradeFeatures },
+    { path: '<rootDir>/src/locales/{locale}/identity', include: identityFeatures },
     { path: '<rootDir>/src/locales/{locale}/admin', include: adminApp },
   ],
   orderBy: 'messageId',

@@ -36,6 +36,7 @@ import { sysRoutes } from './routes/sys.ts';
 import { withdrawalRoutes } from './routes/withdrawals.ts';
 import { liabilityRoutes } from './routes/liabilities.ts';
 import { tradeRoutes } from './routes/trade/index.ts';
+import { identityRoutes } from './routes/identity/index.ts';
 import { resolveSession } from './domain/sessions.ts';
 import { localUserEvents, type UserEventBus } from './domain/trading/userEvents.ts';
 import { localDiskStorage } from './domain/wallet/uploads.ts';
@@ -199,6 +200,7 @@ export async function buildApp(options: BuildOptions): Promise<BuiltApp> {
     withdrawalRoutes(api, services);
     liabilityRoutes(api, services);
     tradeRoutes(api, services, market);
+    identityRoutes(api, services);
   }, { prefix: apiPrefix });
 
   const hasWeb = fs.existsSync(path.join(config.webRoot, 'index.html'));

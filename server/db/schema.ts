@@ -46,6 +46,10 @@ export const sessions = pgTable('sessions', {
   /** SHA-256 of the opaque token; the token itself is never stored. */
   tokenHash: varchar('token_hash', { length: 64 }).notNull(),
   userAgent: varchar('user_agent', { length: 200 }),
+  /** How the session began (login history's methods) and from which address; the last address used. */
+  method: varchar('method', { length: 16 }),
+  createdIp: varchar('created_ip', { length: 64 }),
+  lastIp: varchar('last_ip', { length: 64 }),
   lastUsedAt: timestamp('last_used_at', { withTimezone: true, mode: 'date' }).notNull(),
   expiresAt: timestamp('expires_at', { withTimezone: true, mode: 'date' }).notNull(),
   revokedAt: timestamp('revoked_at', { withTimezone: true, mode: 'date' }),
@@ -682,3 +686,167 @@ export const swapOrders = pgTable('swap_orders', {
   tickIds: jsonb('tick_ids').$type<string[]>().notNull(),
   createdAt: ms('created_at').notNull(),
 }, (t) => [uniqueIndex('swap_orders_quote_key').on(t.quoteId), index('swap_orders_user_idx').on(t.userId, t.id)]);
+
+// ─── Identity and account security (issue 11) ────────────────────────────────────────────────
+// KYC applications and the levels' limits; Google Authenticator (TOTP) with recovery codes;
+// wallet (Sign-In with Ethereum), OpenID Connect and passkey logins; sessions' devices and the
+// login history. Secrets at rest are encrypted (TOTP) or hashed (recovery codes, nonces, states).
+
+/**
+ * A verification request: level 1 basic (name, ID type and number, front and back photos),
+ * level 2 advanced (current address, emergency contact). Status 'pending' | 'approved' |
+ * 'rejected' (with `reason`); a rejected application may be followed by a new one. At most one
+ * pending application per user and level (partial unique index).
+ */
+export const kycApplications = pgTable('kyc_applications', {
+  id: bigserial('id', { mode: 'bigint' }).primaryKey(),
+  userId: bigint('user_id', { mode: 'bigint' }).notNull().references(() => users.id),
+  level: smallint('level').notNull(),
+  status: varchar('status', { length: 10 }).notNull().default('pending'),
+  /** Basic: { surname, firstName, idType: 'passport'|'id_card', idNumber }; advanced: address and emergency contact. */
+  details: jsonb('details').notNull(),
+  frontUploadId: varchar('front_upload_id', { length: 32 }).references(() => uploads.id),
+  backUploadId: varchar('back_upload_id', { length: 32 }).references(() => uploads.id),
+  reason: varchar('reason', { length: 500 }),
+  decidedBy: bigint('decided_by', { mode: 'bigint' }).references(() => operators.id),
+  decidedAt: timestamp('decided_at', { withTimezone: true, mode: 'date' }),
+  createdAt: createdAt(),
+}, (t) => [
+  index('kyc_applications_user_idx').on(t.userId, t.createdAt),
+  index('kyc_applications_status_idx').on(t.status, t.createdAt),
+  uniqueIndex('kyc_applications_one_pending').on(t.userId, t.level).where(sql`${t.status} = 'pending'`),
+  check('kyc_applications_level', sql`${t.level} in (1, 2)`),
+  check('kyc_applications_status_known', sql`${t.status} in ('pending', 'approved', 'rejected')`),
+]);
+
+/**
+ * What each verification level unlocks (0 unverified, 1 basic, 2 advanced), edited in the back
+ * office: the daily withdrawal limit in USDT atomic units (null: no limit), the loan limit, and
+ * whether investment products are open.
+ */
+export const kycLevelSettings = pgTable('kyc_level_settings', {
+  level: smallint('level').primaryKey(),
+  withdrawDailyLimit: numeric('withdraw_daily_limit', { precision: 38, scale: 0 }),
+  loanLimit: numeric('loan_limit', { precision: 38, scale: 0 }).notNull().default('0'),
+  productsOpen: boolean('products_open').notNull().default(false),
+  updatedAt: timestamp('updated_at', { withTimezone: true, mode: 'date' }).notNull().defaultNow(),
+});
+
+/** A user's Google Authenticator binding: the secret encrypted at rest, the last step accepted. */
+export const userTotp = pgTable('user_totp', {
+  userId: bigint('user_id', { mode: 'bigint' }).primaryKey().references(() => users.id),
+  secretEncrypted: text('secret_encrypted').notNull(),
+  lastStep: bigint('last_step', { mode: 'bigint' }),
+  boundAt: timestamp('bound_at', { withTimezone: true, mode: 'date' }).notNull(),
+});
+
+/** A secret offered by generateGoogleKey and not yet confirmed with a code; expires. */
+export const userTotpPending = pgTable('user_totp_pending', {
+  userId: bigint('user_id', { mode: 'bigint' }).primaryKey().references(() => users.id),
+  secretEncrypted: text('secret_encrypted').notNull(),
+  expiresAt: timestamp('expires_at', { withTimezone: true, mode: 'date' }).notNull(),
+});
+
+/** Single-use recovery codes of a binding, stored hashed; replaced when the user binds again. */
+export const userRecoveryCodes = pgTable('user_recovery_codes', {
+  id: bigserial('id', { mode: 'bigint' }).primaryKey(),
+  userId: bigint('user_id', { mode: 'bigint' }).notNull().references(() => users.id),
+  codeHash: varchar('code_hash', { length: 64 }).notNull(),
+  usedAt: timestamp('used_at', { withTimezone: true, mode: 'date' }),
+  createdAt: createdAt(),
+}, (t) => [index('user_recovery_codes_user_idx').on(t.userId)]);
+
+/** An Ethereum address that logs in to an account (EIP-4361); lower-cased, one account each. */
+export const userWallets = pgTable('user_wallets', {
+  address: varchar('address', { length: 42 }).primaryKey(),
+  userId: bigint('user_id', { mode: 'bigint' }).notNull().references(() => users.id),
+  chainId: integer('chain_id').notNull(),
+  lastUsedAt: timestamp('last_used_at', { withTimezone: true, mode: 'date' }),
+  createdAt: createdAt(),
+}, (t) => [
+  index('user_wallets_user_idx').on(t.userId),
+  check('user_wallets_address_lower', sql`${t.address} = lower(${t.address})`),
+]);
+
+/** A single-use Sign-In with Ethereum nonce; `linkUserId` when a logged-in user links a wallet. */
+export const siweNonces = pgTable('siwe_nonces', {
+  nonce: varchar('nonce', { length: 64 }).primaryKey(),
+  linkUserId: bigint('link_user_id', { mode: 'bigint' }).references(() => users.id),
+  expiresAt: timestamp('expires_at', { withTimezone: true, mode: 'date' }).notNull(),
+  usedAt: timestamp('used_at', { withTimezone: true, mode: 'date' }),
+  createdAt: createdAt(),
+});
+
+/** An OpenID Connect identity (issuer's `sub` at a configured provider) linked to an account. */
+export const userOidcIdentities = pgTable('user_oidc_identities', {
+  id: bigserial('id', { mode: 'bigint' }).primaryKey(),
+  provider: varchar('provider', { length: 32 }).notNull(),
+  issuer: varchar('issuer', { length: 300 }).notNull(),
+  subject: varchar('subject', { length: 255 }).notNull(),
+  userId: bigint('user_id', { mode: 'bigint' }).notNull().references(() => users.id),
+  email: varchar('email', { length: 254 }),
+  lastUsedAt: timestamp('last_used_at', { withTimezone: true, mode: 'date' }),
+  createdAt: createdAt(),
+}, (t) => [
+  uniqueIndex('user_oidc_identities_subject_key').on(t.issuer, t.subject),
+  index('user_oidc_identities_user_idx').on(t.userId),
+]);
+
+/**
+ * An authorization request in flight: `state` (hashed) names it, the PKCE verifier and the nonce
+ * are kept for the callback; single use, expires in minutes. `linkUserId` when a logged-in user
+ * links the identity.
+ */
+export const oidcLoginStates = pgTable('oidc_login_states', {
+  stateHash: varchar('state_hash', { length: 64 }).primaryKey(),
+  provider: varchar('provider', { length: 32 }).notNull(),
+  codeVerifier: varchar('code_verifier', { length: 128 }).notNull(),
+  nonce: varchar('nonce', { length: 128 }).notNull(),
+  linkUserId: bigint('link_user_id', { mode: 'bigint' }).references(() => users.id),
+  returnTo: varchar('return_to', { length: 200 }),
+  expiresAt: timestamp('expires_at', { withTimezone: true, mode: 'date' }).notNull(),
+  usedAt: timestamp('used_at', { withTimezone: true, mode: 'date' }),
+  createdAt: createdAt(),
+});
+
+/** A WebAuthn credential (passkey) of a user: public key (COSE, base64url) and signature counter. */
+export const userPasskeys = pgTable('user_passkeys', {
+  credentialId: varchar('credential_id', { length: 512 }).primaryKey(),
+  userId: bigint('user_id', { mode: 'bigint' }).notNull().references(() => users.id),
+  publicKey: text('public_key').notNull(),
+  counter: bigint('counter', { mode: 'bigint' }).notNull().default(sql`0`),
+  transports: jsonb('transports'),
+  deviceType: varchar('device_type', { length: 16 }),
+  backedUp: boolean('backed_up').notNull().default(false),
+  name: varchar('name', { length: 64 }),
+  lastUsedAt: timestamp('last_used_at', { withTimezone: true, mode: 'date' }),
+  createdAt: createdAt(),
+}, (t) => [index('user_passkeys_user_idx').on(t.userId)]);
+
+/** A WebAuthn challenge handed out once: 'register' (a logged-in user) or 'login'; single use. */
+export const webauthnChallenges = pgTable('webauthn_challenges', {
+  id: varchar('id', { length: 64 }).primaryKey(),
+  challenge: varchar('challenge', { length: 128 }).notNull(),
+  purpose: varchar('purpose', { length: 10 }).notNull(),
+  userId: bigint('user_id', { mode: 'bigint' }).references(() => users.id),
+  expiresAt: timestamp('expires_at', { withTimezone: true, mode: 'date' }).notNull(),
+  usedAt: timestamp('used_at', { withTimezone: true, mode: 'date' }),
+  createdAt: createdAt(),
+});
+
+/**
+ * Every login attempt that named an existing account, successful or not: how (password, code,
+ * google, wallet, oidc, passkey, guest, register), from where (address, user agent) and whether
+ * the device was new to the account (a notice went out).
+ */
+export const loginHistory = pgTable('login_history', {
+  id: bigserial('id', { mode: 'bigint' }).primaryKey(),
+  userId: bigint('user_id', { mode: 'bigint' }).notNull().references(() => users.id),
+  method: varchar('method', { length: 16 }).notNull(),
+  success: boolean('success').notNull(),
+  ip: varchar('ip', { length: 64 }),
+  userAgent: varchar('user_agent', { length: 200 }),
+  newDevice: boolean('new_device').notNull().default(false),
+  sessionId: bigint('session_id', { mode: 'bigint' }).references(() => sessions.id),
+  createdAt: createdAt(),
+}, (t) => [index('login_history_user_idx').on(t.userId, t.createdAt)]);

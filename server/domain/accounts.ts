@@ -22,7 +22,8 @@ import {
   assertStrongPassword, decoyPasswordHash, generatePassword, hashPassword, lookAlikeFreeAlphabet, verifyPassword,
 } from './passwords.ts';
 import { normalisePhone, type NormalisedPhone } from './phoneNumbers.ts';
-import { createSession, revokeSession, revokeUserSessions, type ActiveSession } from './sessions.ts';
+import { startSession } from './identity/login.ts';
+import { revokeSession, revokeUserSessions, type ActiveSession } from './sessions.ts';
 
 export type AccountDeps = CodeDeps;
 type UserRow = typeof users.$inferSelect;
@@ -152,7 +153,7 @@ export async function register(deps: AccountDeps, body: RegisterBody, callerIp: 
         passwordHash, inviteCode: await newInviteCode(tx), referrerId,
         createdAt: deps.clock.now(),
       }).returning({ id: users.id });
-      return createSession(tx, deps.clock, deps.limits, user.id, userAgent);
+      return startSession(deps, tx, user.id, 'register', { callerIp, userAgent });
     }, () => hashPassword(body.password));
 }
 
@@ -214,7 +215,7 @@ export async function passwordLogin(deps: AccountDeps, account: string, password
   const valid = await verifyPassword(user?.passwordHash ?? await decoyPasswordHash(), password);
   if (!user || !valid) throw badRequest('credentials_invalid', 'The account or password is wrong.');
   await loginSucceeded(deps, identity.key, callerIp);
-  return createSession(deps.db, deps.clock, deps.limits, user.id, userAgent);
+  return startSession(deps, deps.db, user.id, 'password', { callerIp, userAgent });
 }
 
 /**
@@ -228,7 +229,7 @@ export async function codeLogin(deps: AccountDeps, accountType: AccountType, acc
   return transactionWithCode(deps, { target: identity.target.target, purpose: 'login', code }, async (tx) => {
     const user = await findUser(tx, identity.where);
     if (!user) throw invalidCode();
-    return createSession(tx, deps.clock, deps.limits, user.id, userAgent);
+    return startSession(deps, tx, user.id, 'code', { callerIp, userAgent });
   });
 }
 
@@ -244,7 +245,7 @@ export async function guestLogin(deps: AccountDeps, account: string, callerIp: s
       username: name, passwordHash, isGuest: true, hasInitialPassword: true,
       inviteCode: await newInviteCode(tx), createdAt: deps.clock.now(),
     }).returning({ id: users.id });
-    return createSession(tx, deps.clock, deps.limits, user.id, userAgent);
+    return startSession(deps, tx, user.id, 'guest', { callerIp, userAgent });
   }).catch((error: unknown) => {
     // Two requests for the same new name at once both find it free; the unique index admits one.
     if (violatesUniqueIndex(error, 'users_username_key')) throw accountExistsError();

@@ -10,16 +10,22 @@ import { AuditScreen } from './pages/AuditScreen.tsx';
 import { LiabilitiesScreen } from './pages/LiabilitiesScreen.tsx';
 import { TradeSettingsScreen } from './pages/TradeSettingsScreen.tsx';
 import { TradesScreen } from './pages/TradesScreen.tsx';
+import { KycScreen } from './pages/KycScreen.tsx';
+import { UsersScreen } from './pages/UsersScreen.tsx';
+import { OperatorSecurityScreen } from './pages/OperatorSecurityScreen.tsx';
 
 export const sections = [
   { key: 'deposits', label: msg`Deposits`, Screen: DepositsScreen },
   { key: 'withdrawals', label: msg`Withdrawals`, Screen: WithdrawalsScreen },
+  { key: 'kyc', label: msg`Identity verification`, Screen: KycScreen },
+  { key: 'users', label: msg`Users`, Screen: UsersScreen },
   { key: 'settings', label: msg`Currency settings`, Screen: SettingsScreen },
   { key: 'trades', label: msg`Trades`, Screen: TradesScreen },
   { key: 'trade-settings', label: msg`Trading settings`, Screen: TradeSettingsScreen },
   { key: 'ledger', label: msg`Ledger check`, Screen: LedgerScreen },
   { key: 'liabilities', label: msg`Proof of liabilities`, Screen: LiabilitiesScreen },
   { key: 'audit', label: msg`Audit trail`, Screen: AuditScreen },
+  { key: 'my-security', label: msg`My authenticator`, Screen: OperatorSecurityScreen },
 ] as const satisfies ReadonlyArray<{ key: string; label: MessageDescriptor; Screen: ComponentType }>;
 
 export type SectionKey = (typeof sections)[number]['key'];

@@ -59,6 +59,6 @@ export const baseQuery = createBaseQuery({
 export const api = createApi({
   reducerPath: 'api',
   baseQuery,
-  tagTypes: ['User', 'Setting', 'Balance', 'Recharge', 'Withdrawal', 'Destination', 'TradeSetting', 'Position', 'SecondOrder', 'Swap', 'Demo'],
+  tagTypes: ['User', 'Setting', 'Balance', 'Recharge', 'Withdrawal', 'Destination', 'TradeSetting', 'Position', 'SecondOrder', 'Swap', 'Demo', 'Kyc', 'TwoFactor', 'LinkedLogin', 'Passkey', 'Session'],
   endpoints: () => ({}),
 });

@@ -2,6 +2,10 @@
 // first screen, so their imports stay out of the first screen's code. Keyed by route path.
 export const pages = {
   gerenziliao: () => import('../features/profile/PersonalDataPage.tsx'),
+  shenfenRenzheng: () => import('../features/identity/BasicVerificationPage.tsx'),
+  shenfenRenzhengAd: () => import('../features/identity/AdvancedVerificationPage.tsx'),
+  renzhengResult: () => import('../features/identity/VerificationResultPage.tsx'),
+  anquanZhongxin: () => import('../features/security/SecurityPage.tsx'),
   zichanCenter: () => import('../features/wallet/AssetCentrePage.tsx'),
   zhangbianRecord: () => import('../features/wallet/LedgerPage.tsx'),
   hangqing: () => import('../features/market/MarketPage.tsx'),

@@ -41,9 +41,11 @@ const page = (path: string, title: MessageDescriptor, login: boolean, extra: Par
 export const routeTable: RouteEntry[] = [
   page('home', msg`Home`, false, { tab: 'home', load: () => import('../features/home/HomePage.tsx') }),
   page('gerenziliao', msg`Personal data`, true, { load: later('gerenziliao') }),
-  page('shenfenRenzheng', msg`Identity verification`, true),
-  page('shenfenRenzhengAd', msg`Advanced identity verification`, true),
-  page('renzhengResult', msg`Verification result`, true),
+  page('shenfenRenzheng', msg`Identity verification`, true, { load: later('shenfenRenzheng') }),
+  page('shenfenRenzhengAd', msg`Advanced identity verification`, true, { load: later('shenfenRenzhengAd') }),
+  page('renzhengResult', msg`Verification result`, true, { load: later('renzhengResult') }),
+  // Ours (not in spec §2): Google Authenticator, passkeys, linked wallets and providers, sessions, login history.
+  page('anquanZhongxin', msg`Account security`, true, { load: later('anquanZhongxin') }),
   page('tuanduiYaoqing', msg`Team invitation`, true),
   page('zichanCenter', msg`Asset centre`, true, { load: later('zichanCenter') }),
   page('zhangbianRecord', msg`Account ledger records`, true, { load: later('zhangbianRecord') }),

@@ -11,6 +11,7 @@ import { rechargeAdminRoutes } from './recharges.ts';
 import { settingsAdminRoutes } from './settings.ts';
 import { liabilityAdminRoutes } from './liabilities.ts';
 import { tradeAdminRoutes } from './trade.ts';
+import { identityAdminRoutes } from './identity.ts';
 
 export function adminRoutes(api: FastifyInstance, services: Services) {
   registerOperatorAuth(api, services);
@@ -22,4 +23,5 @@ export function adminRoutes(api: FastifyInstance, services: Services) {
   settingsAdminRoutes(api, services);
   liabilityAdminRoutes(api, services);
   tradeAdminRoutes(api, services);
+  identityAdminRoutes(api, services);
 }

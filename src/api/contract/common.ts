@@ -1,6 +1,7 @@
 // Wire contract shared by the PWA and the reference server: TypeBox schemas the server validates
 // with and the client takes its types from. Field names follow spec §3 where it names them.
 import { Type, type Static, type TSchema } from '@sinclair/typebox';
+import { identityErrorCodes } from './identityErrors.ts';
 import { tradingErrorCodes } from './tradingErrors.ts';
 import { withdrawalErrorCodes } from './withdrawalErrors.ts';
 
@@ -31,6 +32,7 @@ export const errorCodes = [
   'password_unchanged', 'too_many_attempts', 'invite_code_invalid', 'unknown_symbol', 'market_unavailable', 'internal_error',
   ...withdrawalErrorCodes,
   ...tradingErrorCodes,
+  ...identityErrorCodes,
   // Wallet: currencies, amounts, uploads and deposits (contract/wallet.ts).
   'currency_unknown', 'network_unknown', 'deposit_unavailable', 'amount_empty', 'amount_negative', 'amount_exponent',
   'amount_malformed', 'amount_too_many_decimals', 'amount_too_large', 'amount_not_positive', 'amount_below_minimum',

@@ -166,7 +166,7 @@ export const DepositAddress = Type.Object({
 });
 export type DepositAddress = Static<typeof DepositAddress>;
 
-export const uploadPurposes = ['deposit_proof'] as const;
+export const uploadPurposes = ['deposit_proof', 'identity'] as const;
 export type UploadPurpose = (typeof uploadPurposes)[number];
 export const UploadResult = Type.Object({
   id: Type.String(),

@@ -11,6 +11,7 @@ import { CodeLogin } from './CodeLogin.tsx';
 import { RegisterForm } from './RegisterForm.tsx';
 import { ForgotForm } from './ForgotForm.tsx';
 import { GuestForm } from './GuestForm.tsx';
+import { OtherLogins } from './OtherLogins.tsx';
 import { prepareAccountTexts } from './accountTexts.ts';
 
 export type LoginMode = 'login' | 'register' | 'forgot' | 'guest';
@@ -63,6 +64,7 @@ export default function LoginPage() {
           <div className="auth-links auth-links-center">
             <button type="button" className="link-button" onClick={() => go('guest')}>{t`Continue as a guest`}</button>
           </div>
+          <OtherLogins />
         </>
       )}
       {mode === 'register' && <RegisterForm onLogin={() => go('login')} />}

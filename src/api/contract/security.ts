@@ -1,0 +1,81 @@
+// Account security on the wire (issue 11): Google Authenticator (TOTP) binding and login,
+// Sign-In with Ethereum, OpenID Connect, passkeys (WebAuthn), sessions and login history.
+// Paths named by the spec are kept exactly (spec §7); the rest are ours, under the same prefixes.
+// Each area's request and response schemas live in the section its owner fills below.
+import { Type, type Static } from '@sinclair/typebox';
+
+export const twoFactorPaths = {
+  /** Whether the login form must ask this account for a Google code (?account=&countryCode=). */
+  checkGoogleAuth: '/app/checkGoogleAuth',
+  /** A new secret for the logged-in user: { secret, otpauthUri } (valid for a few minutes until bound). */
+  generateGoogleKey: '/app/generateGoogleKey',
+  /** { account, googleCode, password?, countryCode? } → { token }. */
+  googleSecretLogin: '/app/googleSecretLogin',
+  /** { secret, code } → { recoveryCodes } shown once. */
+  bindGoogleAuth: '/user/appUser/bindGoogleAuth',
+  /** Ours: unbinding needs a code to the account's e-mail or phone plus a TOTP or recovery code. */
+  unbindGoogleAuth: '/user/appUser/unbindGoogleAuth',
+  /** Ours: { bound, boundAt?, recoveryCodesLeft }. */
+  googleAuthState: '/user/appUser/googleAuthState',
+} as const;
+
+export const externalLoginPaths = {
+  /** Ours: a single-use nonce and the fields of the EIP-4361 message to sign. */
+  siweNonce: '/app/siwe/nonce',
+  /** Ours: { message, signature } → { token } (creates an account on the first login). */
+  siweLogin: '/app/siwe/login',
+  /** Ours: { message, signature } links the wallet to the logged-in account. */
+  siweLink: '/user/appUser/linkWallet',
+  /** Ours: the configured OpenID Connect providers: [{ id, name }]. */
+  oidcProviders: '/app/oidc/providers',
+  /** Ours: { provider, link? } → { authorizationUrl } (state, nonce and PKCE kept on the server). */
+  oidcStart: '/app/oidc/start',
+  /** The provider redirects the browser here (GET, not under the encrypted protocol). */
+  oidcCallback: '/app/oidc/callback',
+  /** Ours: the user's linked wallets and OpenID identities; unlink one. */
+  linkedLogins: '/user/appUser/linkedLogins',
+  unlinkLogin: '/user/appUser/unlinkLogin',
+} as const;
+
+export const passkeyPaths = {
+  registerOptions: '/user/appPasskey/registerOptions',
+  register: '/user/appPasskey/register',
+  list: '/user/appPasskey/listMy',
+  remove: '/user/appPasskey/remove',
+  loginOptions: '/app/passkey/loginOptions',
+  login: '/app/passkey/login',
+} as const;
+
+export const sessionPaths = {
+  /** The user's active sessions and devices, the current one marked. */
+  list: '/user/appSession/listMy',
+  /** { id } ends one of the user's sessions. */
+  end: '/user/appSession/end',
+  /** Ends every session of the user but the current one. */
+  endOthers: '/user/appSession/endOthers',
+  /** The user's login history (paged). */
+  history: '/user/appSession/loginHistory',
+} as const;
+
+/** Operator calls about the operator's own second factor. */
+export const operatorSecurityPaths = {
+  /** A new TOTP secret for the logged-in operator (not yet active): { secret, otpauthUri }. */
+  totpStart: '/admin/me/totp',
+  /** { secret, code, currentCode } replaces the operator's TOTP secret. */
+  totpConfirm: '/admin/me/totp/confirm',
+} as const;
+
+/** How a session began: login history's methods. */
+export const LoginMethod = Type.Union([
+  Type.Literal('password'), Type.Literal('code'), Type.Literal('google'), Type.Literal('wallet'), Type.Literal('oidc'),
+  Type.Literal('passkey'), Type.Literal('guest'), Type.Literal('register'),
+]);
+export type LoginMethod = Static<typeof LoginMethod>;
+
+// ── Google Authenticator (owner: two-factor) ──
+
+// ── Wallet and OpenID Connect (owner: external logins) ──
+
+// ── Passkeys (owner: passkeys) ──
+
+// ── Sessions and login history (owner: sessions) ──

@@ -1,0 +1,4 @@
+// Placeholder until its owner builds it during issue 11; renders nothing.
+export function PasskeyLoginButton() {
+  return null;
+}
