@@ -117,6 +117,7 @@ export async function buildApp(options: BuildOptions): Promise<BuiltApp> {
     signals,
     sender: options.sender ?? (config.smtpUrl ? smtpSender(config.smtpUrl, config.smtpFrom, fallbackSender) : fallbackSender),
     pepper: pepperFor(config.dataDir),
+    publicOrigin: config.publicOrigin,
     replayStore,
     version: readVersion(config.webRoot),
     uploads: localDiskStorage(path.join(config.dataDir, 'uploads')),

@@ -5,6 +5,12 @@ import path from 'node:path';
 export interface Config {
   port: number;
   host: string;
+  /**
+   * The origin users open the app at (PUBLIC_ORIGIN, e.g. https://app.example.com): the domain of
+   * Sign-In with Ethereum messages, the WebAuthn relying party, OpenID redirect URIs. Default
+   * http://localhost:<port>.
+   */
+  publicOrigin: string;
   dataDir: string;
   /** PostgreSQL connection string; absent means the embedded PGlite database in dataDir. */
   databaseUrl: string | undefined;
@@ -121,6 +127,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   return {
     port: Number(env.PORT ?? 8080),
     host: env.HOST ?? '0.0.0.0',
+    publicOrigin: (env.PUBLIC_ORIGIN || `http://localhost:${Number(env.PORT ?? 8080)}`).replace(/\/+$/, ''),
     dataDir,
     databaseUrl: env.DATABASE_URL || undefined,
     redisUrl: env.REDIS_URL || undefined,

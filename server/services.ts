@@ -16,6 +16,8 @@ export interface Services {
   limiter: RateLimiter;
   sender: MessageSender;
   pepper: Buffer;
+  /** Where users open the app (config.publicOrigin): SIWE domain, WebAuthn relying party, OIDC redirects. */
+  publicOrigin: string;
   /** The keys of accepted encrypted bodies (refuses replays). */
   replayStore: ReplayStore;
   /** Signals the health answer reports. */
