@@ -847,6 +847,12 @@ export const loginHistory = pgTable('login_history', {
   ip: varchar('ip', { length: 64 }),
   userAgent: varchar('user_agent', { length: 200 }),
   newDevice: boolean('new_device').notNull().default(false),
+  /** The device key: the user agent's browser family and OS ("Chrome on Android"). */
+  device: varchar('device', { length: 64 }),
   sessionId: bigint('session_id', { mode: 'bigint' }).references(() => sessions.id),
   createdAt: createdAt(),
-}, (t) => [index('login_history_user_idx').on(t.userId, t.createdAt)]);
+}, (t) => [
+  index('login_history_user_idx').on(t.userId, t.createdAt),
+  // "Has this account logged in from this device before?" is one probe of this index.
+  index('login_history_device_idx').on(t.userId, t.device).where(sql`${t.success}`),
+]);

@@ -1,0 +1,2 @@
+ALTER TABLE "login_history" ADD COLUMN "device" varchar(64);--> statement-breakpoint
+CREATE INDEX "login_history_device_idx" ON "login_history" USING btree ("user_id","device") WHERE "login_history"."success";
