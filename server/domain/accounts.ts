@@ -23,6 +23,7 @@ import {
 } from './passwords.ts';
 import { normalisePhone, type NormalisedPhone } from './phoneNumbers.ts';
 import { startSession } from './identity/login.ts';
+import { googleAuthBound, googleCodeRequired, requireGoogleCode } from './identity/twoFactor.ts';
 import { revokeSession, revokeUserSessions, type ActiveSession } from './sessions.ts';
 
 export type AccountDeps = CodeDeps;
@@ -81,6 +82,10 @@ async function findUser(db: Executor, where: SQL) {
   const [row] = await db.select().from(users).where(where).limit(1);
   return row;
 }
+
+/** The account a login form names (e-mail, phone with country code, or guest name), if any. */
+export const findLoginUser = (deps: AccountDeps, account: string, countryCode?: string) =>
+  findUser(deps.db, identifyLogin(account, countryCode).where);
 
 export async function accountExists(deps: AccountDeps, account: string, countryCode?: string) {
   return (await findUser(deps.db, identifyLogin(account, countryCode).where)) !== undefined;
@@ -206,8 +211,12 @@ async function loginSucceeded(deps: AccountDeps, accountKey: string, callerIp: s
   await limiter.hit(`login-known:${accountKey}|${callerIp}`, Number.MAX_SAFE_INTEGER, knownClientMs);
 }
 
-export async function passwordLogin(deps: AccountDeps, account: string, password: string,
-  countryCode: string | undefined, callerIp: string, userAgent?: string) {
+/**
+ * The password step of a password login (and of the Google-code login, identity/twoFactor.ts),
+ * under the login throttles: answers the user whose password this is.
+ */
+export async function checkLoginPassword(deps: AccountDeps, account: string, password: string,
+  countryCode: string | undefined, callerIp: string): Promise<UserRow> {
   await deps.limiter.hit(`login-ip:${callerIp}`, deps.limits.loginAttemptsPerIpPerMinute, 60_000);
   const identity = identifyLogin(account, countryCode);
   await takeLoginAttempt(deps, identity.key, callerIp);
@@ -215,6 +224,17 @@ export async function passwordLogin(deps: AccountDeps, account: string, password
   const valid = await verifyPassword(user?.passwordHash ?? await decoyPasswordHash(), password);
   if (!user || !valid) throw badRequest('credentials_invalid', 'The account or password is wrong.');
   await loginSucceeded(deps, identity.key, callerIp);
+  return user;
+}
+
+/**
+ * An account with Google Authenticator bound is answered google_code_required once the password
+ * is right, with no session: the form then calls googleSecretLogin with the password and a code.
+ */
+export async function passwordLogin(deps: AccountDeps, account: string, password: string,
+  countryCode: string | undefined, callerIp: string, userAgent?: string) {
+  const user = await checkLoginPassword(deps, account, password, countryCode, callerIp);
+  if (await googleAuthBound(deps.db, user.id)) throw googleCodeRequired();
   return startSession(deps, deps.db, user.id, 'password', { callerIp, userAgent });
 }
 
@@ -297,7 +317,8 @@ async function requireUser(db: Executor, userId: bigint): Promise<UserRow> {
  * the current password, and writes the new hash only if the stored one is still the one checked:
  * of two changes at once, the second is refused as a wrong current password.
  */
-export async function changePassword(deps: AccountDeps, session: ActiveSession, oldPassword: string, newPassword: string) {
+export async function changePassword(deps: AccountDeps, session: ActiveSession, oldPassword: string, newPassword: string,
+  googleCode?: string) {
   const user = await requireUser(deps.db, session.userId);
   if (oldPassword === newPassword) throw badRequest('password_unchanged', 'The new password must differ from the current one.');
   assertStrongPassword(newPassword, user.email ?? user.username ?? user.phone ?? undefined);
@@ -305,6 +326,7 @@ export async function changePassword(deps: AccountDeps, session: ActiveSession, 
   if (!taken.allowed) throw tooManyAttempts(taken.retryAfterMs);
   const wrongPassword = () => badRequest('credentials_invalid', 'The current password is wrong.');
   if (!(await verifyPassword(user.passwordHash, oldPassword))) throw wrongPassword();
+  await requireGoogleCode(deps, user.id, googleCode);
   await deps.limiter.reset(passwordChangeKey(user.id));
   const passwordHash = await hashPassword(newPassword);
   await deps.db.transaction(async (tx) => {

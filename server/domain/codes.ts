@@ -36,6 +36,7 @@ const purposeText: Record<CodePurpose, string> = {
   login: 'to log in',
   reset: 'to reset your password',
   withdrawPassword: 'to set your withdrawal password',
+  googleUnbind: 'to unbind Google Authenticator',
 };
 
 /**

@@ -17,12 +17,14 @@ import type { Services } from '../services.ts';
 const agent = (request: FastifyRequest) => request.headers['user-agent'];
 
 export function appRoutes(app: FastifyInstance, services: Services) {
-  // A withdrawal-password code goes only to the logged-in user's own address (wallet/withdrawPassword.ts).
+  // A withdrawal-password or Google-unbinding code goes only to the logged-in user's own address
+  // (wallet/withdrawPassword.ts).
   app.get<{ Querystring: Static<typeof GetEmailCaptchaQuery> }>(paths.emailCaptcha,
     { schema: { querystring: GetEmailCaptchaQuery } }, async (request) => {
-      if (request.query.type === 'withdrawPassword') {
+      if (request.query.type === 'withdrawPassword' || request.query.type === 'googleUnbind') {
         const session = await requireSession(services, request);
-        return ok(await sendWithdrawPasswordCode(services, session.userId, { channel: 'email', email: request.query.email }, request.ip));
+        return ok(await sendWithdrawPasswordCode(services, session.userId, { channel: 'email', email: request.query.email }, request.ip,
+          request.query.type));
       }
       return ok(await accounts.requestCode(services, 'email', request.query.email, undefined, request.query.type, request.ip));
     });
@@ -30,9 +32,9 @@ export function appRoutes(app: FastifyInstance, services: Services) {
   app.get<{ Querystring: Static<typeof GetPhoneCaptchaQuery> }>(paths.phoneCaptcha,
     { schema: { querystring: GetPhoneCaptchaQuery } }, async (request) => {
       const { phone, countryCode, type } = request.query;
-      if (type === 'withdrawPassword') {
+      if (type === 'withdrawPassword' || type === 'googleUnbind') {
         const session = await requireSession(services, request);
-        return ok(await sendWithdrawPasswordCode(services, session.userId, { channel: 'sms', phone, countryCode }, request.ip));
+        return ok(await sendWithdrawPasswordCode(services, session.userId, { channel: 'sms', phone, countryCode }, request.ip, type));
       }
       return ok(await accounts.requestCode(services, 'phone', phone, countryCode, type, request.ip));
     });

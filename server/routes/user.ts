@@ -31,7 +31,8 @@ export function userRoutes(app: FastifyInstance, services: Services) {
   app.post<{ Body: Static<typeof ChangePasswordBody> }>(paths.changePassword,
     { schema: { body: ChangePasswordBody } }, async (request) => {
       const session = await requireSession(services, request);
-      await accounts.changePassword(services, session, request.body.oldPassword, request.body.newPassword);
+      await accounts.changePassword(services, session, request.body.oldPassword, request.body.newPassword,
+        request.body.googleCode);
       return ok(null);
     });
 

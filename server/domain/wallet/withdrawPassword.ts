@@ -24,7 +24,7 @@ async function requireUser(db: Executor, userId: bigint): Promise<UserRow> {
 }
 
 /** Where the user's codes go: their e-mail, else their phone. A guest account has neither. */
-function contactOf(user: UserRow, channel: 'email' | 'sms'): CodeTarget | undefined {
+export function contactOf(user: UserRow, channel: 'email' | 'sms'): CodeTarget | undefined {
   if (channel === 'email' && user.email) return { channel: 'email', target: user.email, address: user.email };
   if (channel === 'sms' && user.phone && user.phoneCountryCode) {
     const phone = normalisePhone(user.phone, user.phoneCountryCode);
@@ -44,7 +44,8 @@ const notYourAddress = () => badRequest('invalid_request',
  * refused, so the call cannot send codes to strangers.
  */
 export async function sendWithdrawPasswordCode(deps: AccountDeps, userId: bigint, request:
-  { channel: 'email'; email: string } | { channel: 'sms'; phone: string; countryCode: string }, callerIp: string) {
+  { channel: 'email'; email: string } | { channel: 'sms'; phone: string; countryCode: string }, callerIp: string,
+  purpose: 'withdrawPassword' | 'googleUnbind' = 'withdrawPassword') {
   const user = await requireUser(deps.db, userId);
   const contact = contactOf(user, request.channel);
   if (!contact) throw user.email || user.phone ? notYourAddress() : noContact();
@@ -54,7 +55,7 @@ export async function sendWithdrawPasswordCode(deps: AccountDeps, userId: bigint
     const asked = normalisePhone(request.phone, request.countryCode);
     if (!asked || asked.e164 !== contact.address) throw notYourAddress();
   }
-  return sendCode(deps, contact, 'withdrawPassword', callerIp);
+  return sendCode(deps, contact, purpose, callerIp);
 }
 
 export async function hasWithdrawPassword(db: Executor, userId: bigint): Promise<boolean> {

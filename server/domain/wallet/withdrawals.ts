@@ -23,6 +23,7 @@ import type { AccountDeps } from '../accounts.ts';
 import { loadCurrencies, loadCurrency, parseUserAmount, requireNetwork } from './currencies.ts';
 import { destinationNotFound, findOwnDestination, hasDestination, maskCardNumber } from './destinations.ts';
 import { checkWithdrawPassword, hasWithdrawPassword } from './withdrawPassword.ts';
+import { requireGoogleCode } from '../identity/twoFactor.ts';
 
 /** The network of a bank payout: withdrawals to cards are offered for a currency once an operator adds it. */
 export const bankNetwork = 'BANK';
@@ -113,6 +114,7 @@ export async function applyWithdrawal(deps: AccountDeps, userId: bigint, body: W
   }
   const fee = network.withdrawalFee;
   const approvalsRequired = amount > await dualApprovalThreshold(db, currency.code, currency.scale) ? 2 : 1;
+  await requireGoogleCode(deps, userId, body.googleCode);
   await checkWithdrawPassword(deps, userId, body.withdrawPassword);
   const holdTransferId = `withdrawal-hold-${randomBytes(12).toString('hex')}`;
   const row = await db.transaction(async (tx) => {

@@ -9,6 +9,8 @@ export const CodePurpose = Type.Union([
   Type.Literal('register'), Type.Literal('login'), Type.Literal('reset'),
   // Setting the withdrawal password: needs a session, and goes to the account's own address only.
   Type.Literal('withdrawPassword'),
+  // Unbinding Google Authenticator: the same, to the account's own address only.
+  Type.Literal('googleUnbind'),
 ]);
 export type CodePurpose = Static<typeof CodePurpose>;
 export const AccountType = Type.Union([Type.Literal('email'), Type.Literal('phone')]);
@@ -82,6 +84,8 @@ export type ResetPasswordBody = Static<typeof ResetPasswordBody>;
 export const ChangePasswordBody = Type.Object({
   oldPassword: Type.String({ minLength: 1, maxLength: 64 }),
   newPassword: Password,
+  /** Required when Google Authenticator is bound (google_code_required). */
+  googleCode: Type.Optional(Type.String({ minLength: 6, maxLength: 6, pattern: '^[0-9]{6}$' })),
 }, { additionalProperties: false });
 
 export const CheckAccountQuery = Type.Object({

@@ -73,6 +73,68 @@ export const LoginMethod = Type.Union([
 export type LoginMethod = Static<typeof LoginMethod>;
 
 // ── Google Authenticator (owner: two-factor) ──
+// The Google code is a second factor, never the only one: googleSecretLogin needs the password
+// too. Codes are RFC 6238 (SHA-1, 6 digits, 30 s), accepted one step either side and once only.
+
+/** The 6 digits an authenticator app shows. */
+export const GoogleCode = Type.String({ minLength: 6, maxLength: 6, pattern: '^[0-9]{6}$' });
+/** A recovery code as shown at binding ("abcde-fghjk"); case, spaces and dashes are ignored. */
+export const RecoveryCode = Type.String({ minLength: 8, maxLength: 32 });
+
+export const CheckGoogleAuthQuery = Type.Object({
+  account: Type.String({ minLength: 3, maxLength: 254 }),
+  countryCode: Type.Optional(Type.String({ minLength: 1, maxLength: 4, pattern: '^[0-9]+$' })),
+}, { additionalProperties: false });
+/** false for an account that does not exist (as for one without a binding). */
+export const CheckGoogleAuthResult = Type.Object({ bound: Type.Boolean() });
+export type CheckGoogleAuthResult = Static<typeof CheckGoogleAuthResult>;
+
+export const GoogleKey = Type.Object({
+  /** Base32, for typing into the app by hand. */
+  secret: Type.String(),
+  /** otpauth://totp/Bourse:<account>?secret=…&issuer=Bourse, for the QR code. */
+  otpauthUri: Type.String(),
+});
+export type GoogleKey = Static<typeof GoogleKey>;
+
+export const BindGoogleAuthBody = Type.Object({
+  secret: Type.String({ minLength: 16, maxLength: 128 }),
+  code: GoogleCode,
+}, { additionalProperties: false });
+export type BindGoogleAuthBody = Static<typeof BindGoogleAuthBody>;
+/** Ten single-use recovery codes, shown this once (the server keeps only their hashes). */
+export const RecoveryCodes = Type.Object({ recoveryCodes: Type.Array(Type.String()) });
+export type RecoveryCodes = Static<typeof RecoveryCodes>;
+
+/** Password and either a Google code or a recovery code (each single use). */
+export const GoogleSecretLoginBody = Type.Object({
+  account: Type.String({ minLength: 3, maxLength: 254 }),
+  password: Type.Optional(Type.String({ minLength: 1, maxLength: 64 })),
+  googleCode: Type.Optional(GoogleCode),
+  recoveryCode: Type.Optional(RecoveryCode),
+  countryCode: Type.Optional(Type.String({ minLength: 1, maxLength: 4, pattern: '^[0-9]+$' })),
+}, { additionalProperties: false });
+export type GoogleSecretLoginBody = Static<typeof GoogleSecretLoginBody>;
+
+/**
+ * A code sent to the account's own e-mail (getEmailCaptcha type=googleUnbind) or phone
+ * (getPhoneCaptcha type=googleUnbind), plus a Google code or a recovery code.
+ */
+export const UnbindGoogleAuthBody = Type.Object({
+  emailCode: Type.Optional(Type.String({ minLength: 6, maxLength: 6, pattern: '^[0-9]{6}$' })),
+  phoneCode: Type.Optional(Type.String({ minLength: 6, maxLength: 6, pattern: '^[0-9]{6}$' })),
+  googleCode: Type.Optional(GoogleCode),
+  recoveryCode: Type.Optional(RecoveryCode),
+}, { additionalProperties: false });
+export type UnbindGoogleAuthBody = Static<typeof UnbindGoogleAuthBody>;
+
+export const GoogleAuthState = Type.Object({
+  bound: Type.Boolean(),
+  /** "yyyy-MM-dd HH:mm:ss" server time, when bound. */
+  boundAt: Type.Optional(Type.String()),
+  recoveryCodesLeft: Type.Integer(),
+});
+export type GoogleAuthState = Static<typeof GoogleAuthState>;
 
 // ── Wallet and OpenID Connect (owner: external logins) ──
 

@@ -92,6 +92,8 @@ export const WithdrawalApplyBody = Type.Object({
   amount: AmountText,
   withdrawalInfoId: RecordId,
   withdrawPassword: Type.String({ minLength: 1, maxLength: 64 }),
+  /** Required when Google Authenticator is bound (google_code_required). */
+  googleCode: Type.Optional(Type.String({ minLength: 6, maxLength: 6, pattern: '^[0-9]{6}$' })),
 }, { additionalProperties: false });
 export type WithdrawalApplyBody = Static<typeof WithdrawalApplyBody>;
 
