@@ -5,8 +5,8 @@
 // (per account and address before argon2, with ceilings per address and per account) and every
 // refusal of a login answers alike, so an unknown account, a wrong password, a wrong or reused
 // code and a disabled operator cannot be told apart.
-import { randomBytes } from 'node:crypto';
-import { and, eq, gt, isNull, lt, or } from 'drizzle-orm';
+import { createHash, randomBytes } from 'node:crypto';
+import { and, eq, gt, isNull, lt, ne, or } from 'drizzle-orm';
 import { operatorSessions, operators } from '../db/schema.ts';
 import type { Db, Executor } from '../db/client.ts';
 import type { Limits } from '../config.ts';
@@ -16,7 +16,8 @@ import type { RateLimiter, ThrottlePolicy } from '../lib/rateLimiter.ts';
 import type { OperatorRole } from '../../src/api/contract/admin.ts';
 import { decoyPasswordHash, generatePassword, hashPassword, verifyPassword } from './passwords.ts';
 import { hashToken } from './sessions.ts';
-import { matchTotp, newTotpSecret } from './totp.ts';
+import { matchTotp, newTotpSecret, totpUri } from './totp.ts';
+import { openText, sealText } from '../lib/secretBox.ts';
 import { recordAudit } from './audit.ts';
 
 export const operatorSessionIdleMs = 30 * 60_000;
@@ -190,4 +191,76 @@ export async function operatorLogout(db: Db, clock: Clock, operator: ActiveOpera
     await recordAudit(tx, { operatorId: operator.id, action: 'operator.logout', targetType: 'operator', targetId: operator.id,
       after: { sessionId: operator.sessionId } }, clock);
   });
+}
+
+// ── The operator's own authenticator: rotation ──
+
+export const totpRotationTicketMs = 10 * 60_000;
+const ticketPurpose = 'operator totp rotation';
+const secretDigest = (secret: string) => createHash('sha256').update(secret).digest('base64url').slice(0, 22);
+
+export interface RotationDeps extends OperatorDeps { pepper: Buffer }
+
+/**
+ * A new secret for `operator`, not yet active. Nothing is stored: the answer's ticket seals the
+ * secret with the operator, a digest of the current secret (so a ticket serves one rotation) and
+ * its expiry, under the server's key; only the server can open or forge one.
+ */
+export async function startTotpRotation(deps: RotationDeps, operator: ActiveOperator) {
+  const [row] = await deps.db.select({ totpSecret: operators.totpSecret }).from(operators).where(eq(operators.id, operator.id));
+  const secret = newTotpSecret();
+  const expiresAt = deps.clock.now().getTime() + totpRotationTicketMs;
+  const ticket = sealText(deps.pepper, ticketPurpose,
+    JSON.stringify({ operatorId: operator.id.toString(), secret, current: secretDigest(row.totpSecret), expiresAt }));
+  return { secret, otpauthUri: totpUri(secret, operator.email), ticket, expiresAt };
+}
+
+function openTicket(pepper: Buffer, ticket: string): { operatorId: string; secret: string; current: string; expiresAt: number } | undefined {
+  try {
+    return JSON.parse(openText(pepper, ticketPurpose, ticket)) as { operatorId: string; secret: string; current: string; expiresAt: number };
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * Replaces the operator's secret with the ticket's, given a code of each: the new one (the
+ * authenticator holds it) and the current one (whoever rotates holds the old factor too; a code
+ * used before is refused). Attempts are limited per operator. The swap is a compare-and-set on the
+ * current secret and its last step, so two confirmations cannot both pass; the operator's other
+ * sessions end, and the audit trail records it — all in one transaction.
+ */
+export async function confirmTotpRotation(deps: RotationDeps, operator: ActiveOperator,
+  body: { ticket: string; code: string; currentCode: string }) {
+  const attemptsKey = `operator-totp-rotate:${operator.id}`;
+  await deps.limiter.hit(attemptsKey, deps.limits.passwordAttemptsFree, 15 * 60_000);
+  const nowMs = deps.clock.now().getTime();
+  const [row] = await deps.db.select().from(operators).where(eq(operators.id, operator.id));
+  const ticket = openTicket(deps.pepper, body.ticket);
+  if (!ticket || ticket.operatorId !== operator.id.toString() || ticket.expiresAt <= nowMs || ticket.current !== secretDigest(row.totpSecret)) {
+    throw badRequest('operator_totp_ticket_invalid', 'This new secret has expired or was already used. Please start again.');
+  }
+  const newStep = await matchTotp(ticket.secret, body.code, nowMs);
+  if (newStep === undefined) throw badRequest('operator_totp_code_invalid', 'The code of the new secret is wrong.');
+  const currentStep = await matchTotp(row.totpSecret, body.currentCode, nowMs, row.totpLastStep ?? undefined);
+  if (currentStep === undefined) throw badRequest('operator_totp_current_invalid', 'The code of your current authenticator is wrong or was used already.');
+
+  const ended = await deps.db.transaction(async (tx) => {
+    const [swapped] = await tx.update(operators).set({ totpSecret: ticket.secret, totpLastStep: newStep > currentStep ? newStep : currentStep })
+      .where(and(eq(operators.id, operator.id), eq(operators.totpSecret, row.totpSecret),
+        or(isNull(operators.totpLastStep), lt(operators.totpLastStep, currentStep))))
+      .returning({ id: operators.id });
+    if (!swapped) return undefined;
+    const revoked = await tx.update(operatorSessions).set({ revokedAt: deps.clock.now() })
+      .where(and(eq(operatorSessions.operatorId, operator.id), isNull(operatorSessions.revokedAt), ne(operatorSessions.id, operator.sessionId)))
+      .returning({ id: operatorSessions.id });
+    await recordAudit(tx, { operatorId: operator.id, action: 'operator.totp_rotate', targetType: 'operator', targetId: operator.id,
+      after: { sessionsEnded: revoked.length, sessionId: operator.sessionId } }, deps.clock);
+    return revoked.length;
+  });
+  if (ended === undefined) {
+    throw badRequest('operator_totp_current_invalid', 'The code of your current authenticator is wrong or was used already.');
+  }
+  await deps.limiter.release(attemptsKey);
+  return { sessionsEnded: ended };
 }

@@ -12,6 +12,8 @@ import { settingsAdminRoutes } from './settings.ts';
 import { liabilityAdminRoutes } from './liabilities.ts';
 import { tradeAdminRoutes } from './trade.ts';
 import { identityAdminRoutes } from './identity.ts';
+import { userAdminRoutes } from './users.ts';
+import { operatorSecurityRoutes } from './operatorSecurity.ts';
 
 export function adminRoutes(api: FastifyInstance, services: Services) {
   registerOperatorAuth(api, services);
@@ -24,4 +26,6 @@ export function adminRoutes(api: FastifyInstance, services: Services) {
   liabilityAdminRoutes(api, services);
   tradeAdminRoutes(api, services);
   identityAdminRoutes(api, services);
+  userAdminRoutes(api, services);
+  operatorSecurityRoutes(api, services);
 }

@@ -17,6 +17,8 @@ export const passkeyErrorCodes = [
   'passkey_challenge_invalid', 'passkey_verification_failed', 'passkey_not_found',
 ] as const;
 export const sessionErrorCodes = ['session_not_found'] as const;
+/** The back office: an operator's own authenticator rotation. */
+export const operatorTotpErrorCodes = ['operator_totp_ticket_invalid', 'operator_totp_code_invalid', 'operator_totp_current_invalid'] as const;
 export const identityErrorCodes = [
-  ...kycErrorCodes, ...twoFactorErrorCodes, ...externalLoginErrorCodes, ...passkeyErrorCodes, ...sessionErrorCodes,
+  ...kycErrorCodes, ...twoFactorErrorCodes, ...externalLoginErrorCodes, ...passkeyErrorCodes, ...sessionErrorCodes, ...operatorTotpErrorCodes,
 ] as const;

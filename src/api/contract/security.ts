@@ -61,7 +61,7 @@ export const sessionPaths = {
 export const operatorSecurityPaths = {
   /** A new TOTP secret for the logged-in operator (not yet active): { secret, otpauthUri }. */
   totpStart: '/admin/me/totp',
-  /** { secret, code, currentCode } replaces the operator's TOTP secret. */
+  /** { ticket, code, currentCode } replaces the operator's TOTP secret (see the Operator TOTP section). */
   totpConfirm: '/admin/me/totp/confirm',
 } as const;
 
@@ -141,3 +141,33 @@ export type GoogleAuthState = Static<typeof GoogleAuthState>;
 // ── Passkeys (owner: passkeys) ──
 
 // ── Sessions and login history (owner: sessions) ──
+
+// ── Operator TOTP (owner: back office) ──
+// Rotation in two steps: `totpStart` hands out a new secret with a sealed ticket (the secret, the
+// operator, a digest of the current secret and an expiry, encrypted and authenticated by the
+// server; valid 10 minutes and for one rotation); `totpConfirm` takes the ticket back with a code of
+// the new secret and one of the current secret, swaps them and ends the operator's other sessions.
+
+/** totpStart's answer: the new secret (base32), its otpauth:// URI for the QR code, the ticket. */
+export const OperatorTotpStart = Type.Object({
+  secret: Type.String(),
+  otpauthUri: Type.String(),
+  ticket: Type.String(),
+  /** Until when (ms since the epoch) the ticket may be confirmed. */
+  expiresAt: Type.Integer(),
+});
+export type OperatorTotpStart = Static<typeof OperatorTotpStart>;
+
+const TotpCode = Type.String({ minLength: 6, maxLength: 6, pattern: '^[0-9]{6}$' });
+export const OperatorTotpConfirmBody = Type.Object({
+  ticket: Type.String({ minLength: 20, maxLength: 1000 }),
+  /** A code of the new secret. */
+  code: TotpCode,
+  /** A code of the current secret (not one used before). */
+  currentCode: TotpCode,
+}, { additionalProperties: false });
+export type OperatorTotpConfirmBody = Static<typeof OperatorTotpConfirmBody>;
+
+/** totpConfirm's answer: how many other sessions of the operator ended. */
+export const OperatorTotpConfirmed = Type.Object({ sessionsEnded: Type.Integer() });
+export type OperatorTotpConfirmed = Static<typeof OperatorTotpConfirmed>;
