@@ -118,6 +118,7 @@ export async function buildApp(options: BuildOptions): Promise<BuiltApp> {
     sender: options.sender ?? (config.smtpUrl ? smtpSender(config.smtpUrl, config.smtpFrom, fallbackSender) : fallbackSender),
     pepper: pepperFor(config.dataDir),
     publicOrigin: config.publicOrigin,
+    oidcProviders: config.oidcProviders,
     replayStore,
     version: readVersion(config.webRoot),
     uploads: localDiskStorage(path.join(config.dataDir, 'uploads')),

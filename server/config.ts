@@ -31,6 +31,17 @@ export interface Config {
   trustProxy: number | string[] | false;
   limits: Limits;
   market: MarketConfig;
+  /** OpenID Connect providers users may log in with (OIDC_PROVIDERS and OIDC_<ID>_*); none: the buttons hide. */
+  oidcProviders: OidcProviderConfig[];
+}
+
+/** One OpenID Connect provider: OIDC_<ID>_ISSUER, _CLIENT_ID, _CLIENT_SECRET (optional), _NAME. */
+export interface OidcProviderConfig {
+  id: string;
+  name: string;
+  issuer: string;
+  clientId: string;
+  clientSecret?: string;
 }
 
 export interface MarketConfig {
@@ -154,7 +165,25 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       tickIntervalMs: Number(env.MARKET_TICK_MS ?? 1000),
       tickRetentionMs: Number(env.MARKET_TICK_RETENTION_HOURS ?? 6) * 3_600_000,
     },
+    oidcProviders: parseOidcProviders(env),
   };
+}
+
+/**
+ * OIDC_PROVIDERS=google,apple,local names the providers; each needs OIDC_<ID>_ISSUER and
+ * OIDC_<ID>_CLIENT_ID (OIDC_<ID>_CLIENT_SECRET for a confidential client, OIDC_<ID>_NAME for the
+ * button, the id by default). A provider named without its issuer or client id stops the start.
+ */
+export function parseOidcProviders(env: NodeJS.ProcessEnv): OidcProviderConfig[] {
+  const ids = (env.OIDC_PROVIDERS ?? '').split(',').map((id) => id.trim().toLowerCase()).filter(Boolean);
+  return ids.map((id) => {
+    if (!/^[a-z0-9_]{1,32}$/.test(id)) throw new Error(`OIDC_PROVIDERS: "${id}" is not a provider id (a-z, 0-9, _)`);
+    const key = (name: string) => env[`OIDC_${id.toUpperCase()}_${name}`]?.trim() || undefined;
+    const issuer = key('ISSUER');
+    const clientId = key('CLIENT_ID');
+    if (!issuer || !clientId) throw new Error(`OIDC provider ${id} needs OIDC_${id.toUpperCase()}_ISSUER and OIDC_${id.toUpperCase()}_CLIENT_ID`);
+    return { id, name: key('NAME') ?? id, issuer, clientId, clientSecret: key('CLIENT_SECRET') };
+  });
 }
 
 /**

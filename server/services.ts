@@ -1,7 +1,7 @@
 // What every route and job may use, built once per app: the database, clock, limits, limiter,
 // message delivery and keys. Tests build it with their own clock and database.
 import type { Db } from './db/client.ts';
-import type { Limits } from './config.ts';
+import type { Limits, OidcProviderConfig } from './config.ts';
 import type { Clock } from './lib/time.ts';
 import type { RateLimiter } from './lib/rateLimiter.ts';
 import type { MessageSender } from './domain/delivery.ts';
@@ -18,6 +18,8 @@ export interface Services {
   pepper: Buffer;
   /** Where users open the app (config.publicOrigin): SIWE domain, WebAuthn relying party, OIDC redirects. */
   publicOrigin: string;
+  /** OpenID Connect providers users may log in with (config.oidcProviders); tests set their own. */
+  oidcProviders: OidcProviderConfig[];
   /** The keys of accepted encrypted bodies (refuses replays). */
   replayStore: ReplayStore;
   /** Signals the health answer reports. */

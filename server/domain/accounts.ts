@@ -124,7 +124,7 @@ export async function requestCode(deps: AccountDeps, accountType: AccountType, a
 const limitCodeChecks = (deps: AccountDeps, callerIp: string) =>
   deps.limiter.hit(`code-check-ip:${callerIp}`, deps.limits.codeChecksPerIpPerHour, hourMs);
 
-async function newInviteCode(db: Executor): Promise<string> {
+export async function newInviteCode(db: Executor): Promise<string> {
   for (let attempt = 0; attempt < 20; attempt += 1) {
     let code = '';
     for (let i = 0; i < 8; i += 1) code += lookAlikeFreeAlphabet[randomInt(lookAlikeFreeAlphabet.length)].toUpperCase();

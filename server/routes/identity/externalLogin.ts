@@ -1,7 +1,78 @@
-// Sign-In with Ethereum and OpenID Connect logins and links (issue 11).
-import type { FastifyInstance } from 'fastify';
+// Sign-In with Ethereum and OpenID Connect logins and links (issue 11). The OpenID callback is the
+// one GET here the browser reaches directly (the provider redirects it): it answers a redirect to
+// the app, with the session token in a short-lived `token` cookie the app reads at start (spec §4).
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { Static } from '@sinclair/typebox';
+import {
+  externalLoginPaths, OidcCallbackQuery, OidcStartBody, SiweBody, SiweNonceQuery, UnlinkLoginBody,
+} from '../../../src/api/contract/security.ts';
+import { linkedLogins, unlinkLogin } from '../../domain/identity/linkedLogins.ts';
+import { listProviders, oidcCallback, OidcCallbackError, oidcStart } from '../../domain/identity/oidc.ts';
+import { siweLink, siweLogin, siweNonce } from '../../domain/identity/siwe.ts';
+import { AppError } from '../../lib/errors.ts';
+import { ok } from '../../lib/envelope.ts';
+import { requireSession } from '../../plugins/auth.ts';
 import type { Services } from '../../services.ts';
 
+const origin = (request: FastifyRequest) => ({ callerIp: request.ip, userAgent: request.headers['user-agent'] });
+const hasToken = (request: FastifyRequest) => Boolean(request.headers['x-access-token']);
+/** How long the login cookie lives: long enough for the app to load and take the token. */
+const cookieMaxAgeSeconds = 120;
+
 export function externalLoginRoutes(app: FastifyInstance, services: Services) {
-  void app; void services;
+  // With a session, the nonce is for linking a wallet to it; without, for logging in.
+  app.get<{ Querystring: Static<typeof SiweNonceQuery> }>(externalLoginPaths.siweNonce,
+    { schema: { querystring: SiweNonceQuery } }, async (request) => {
+      const linkUserId = hasToken(request) ? (await requireSession(services, request)).userId : undefined;
+      return ok(await siweNonce(services, request.ip, request.query.chainId ?? 1, linkUserId));
+    });
+
+  app.post<{ Body: SiweBody }>(externalLoginPaths.siweLogin, { schema: { body: SiweBody } },
+    async (request) => ok({ token: await siweLogin(services, request.body.message, request.body.signature, origin(request)) }));
+
+  app.post<{ Body: SiweBody }>(externalLoginPaths.siweLink, { schema: { body: SiweBody } }, async (request) => {
+    const session = await requireSession(services, request);
+    return ok(await siweLink(services, session.userId, request.body.message, request.body.signature, request.ip));
+  });
+
+  app.get(externalLoginPaths.oidcProviders, async () => ok(listProviders(services)));
+
+  app.post<{ Body: OidcStartBody }>(externalLoginPaths.oidcStart, { schema: { body: OidcStartBody } }, async (request) => {
+    const linkUserId = request.body.link ? (await requireSession(services, request)).userId : undefined;
+    return ok(await oidcStart(services, request.body.provider, request.ip, linkUserId, request.body.returnTo));
+  });
+
+  app.get(externalLoginPaths.oidcCallback, { schema: { querystring: OidcCallbackQuery } }, async (request, reply) => {
+    const rawQuery = request.raw.url?.split('?')[1] ?? '';
+    const secure = services.publicOrigin.startsWith('https:');
+    reply.header('cache-control', 'no-store').header('referrer-policy', 'no-referrer');
+    try {
+      const outcome = await oidcCallback(services, new URLSearchParams(rawQuery), origin(request));
+      if (outcome.kind === 'login') {
+        reply.header('set-cookie',
+          `token=${outcome.token}; Path=/; Max-Age=${cookieMaxAgeSeconds}; SameSite=Lax${secure ? '; Secure' : ''}`);
+        return reply.redirect(`${services.publicOrigin}/#${outcome.returnTo}`, 302);
+      }
+      return reply.redirect(`${services.publicOrigin}/#${outcome.returnTo}?oidcLinked=1`, 302);
+    } catch (error) {
+      if (error instanceof OidcCallbackError) {
+        return reply.redirect(`${services.publicOrigin}/#${error.returnTo}?oidcError=${error.code}`, 302);
+      }
+      if (error instanceof AppError) {
+        return reply.redirect(`${services.publicOrigin}/#/login?oidcError=${error.errorCode}`, 302);
+      }
+      throw error;
+    }
+  });
+
+  app.get(externalLoginPaths.linkedLogins, async (request) => {
+    const session = await requireSession(services, request);
+    return ok(await linkedLogins(services, session.userId));
+  });
+
+  app.post<{ Body: UnlinkLoginBody }>(externalLoginPaths.unlinkLogin, { schema: { body: UnlinkLoginBody } }, async (request) => {
+    const session = await requireSession(services, request);
+    await unlinkLogin(services, session.userId, request.body);
+    return ok(null);
+  });
 }

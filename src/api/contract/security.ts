@@ -137,6 +137,72 @@ export const GoogleAuthState = Type.Object({
 export type GoogleAuthState = Static<typeof GoogleAuthState>;
 
 // ── Wallet and OpenID Connect (owner: external logins) ──
+// Sign-In with Ethereum (EIP-4361): the app asks for a nonce and the message's fields, the wallet
+// signs the message text (personal_sign), the server checks domain, URI, nonce (single use, five
+// minutes), time bounds and the signature (EOA, offline). OpenID Connect: authorization code with
+// PKCE (S256), state and nonce kept on the server; the callback sets a short-lived `token` cookie
+// and sends the browser back to the app (#/home, or #/login?oidcError=<code> on failure).
+
+/** An Ethereum address as the wallet writes it (any case; stored lower-cased). */
+export const EthAddress = Type.String({ pattern: '^0x[0-9a-fA-F]{40}$' });
+export const SiweNonceQuery = Type.Object({
+  chainId: Type.Optional(Type.Integer({ minimum: 1, maximum: 2 ** 31 - 1 })),
+}, { additionalProperties: false });
+/** What the message to sign must say: the app writes the EIP-4361 text from these fields. */
+export const SiweNonceResult = Type.Object({
+  nonce: Type.String(), domain: Type.String(), uri: Type.String(), chainId: Type.Integer(), version: Type.Literal('1'),
+  statement: Type.String(),
+  /** ISO 8601 times, as they appear in the message. */
+  issuedAt: Type.String(), expirationTime: Type.String(),
+});
+export type SiweNonceResult = Static<typeof SiweNonceResult>;
+export const SiweBody = Type.Object({
+  message: Type.String({ minLength: 1, maxLength: 2000 }),
+  signature: Type.String({ pattern: '^0x[0-9a-fA-F]{130}$' }),
+}, { additionalProperties: false });
+export type SiweBody = Static<typeof SiweBody>;
+/** siweLink's answer: the linked address (lower case). */
+export const SiweLinkResult = Type.Object({ address: Type.String() });
+
+export const OidcProvider = Type.Object({ id: Type.String(), name: Type.String() });
+export type OidcProvider = Static<typeof OidcProvider>;
+export const OidcProvidersResult = Type.Array(OidcProvider);
+export const OidcStartBody = Type.Object({
+  provider: Type.String({ minLength: 1, maxLength: 32 }),
+  /** Link the identity to the logged-in account (needs the session) instead of logging in. */
+  link: Type.Optional(Type.Boolean()),
+  /** Where in the app to land after success: a hash route such as "/security" (default "/home"). */
+  returnTo: Type.Optional(Type.String({ pattern: '^/[A-Za-z0-9/_-]{0,100}$' })),
+}, { additionalProperties: false });
+export type OidcStartBody = Static<typeof OidcStartBody>;
+export const OidcStartResult = Type.Object({ authorizationUrl: Type.String() });
+/** What the provider sends the browser back with. */
+export const OidcCallbackQuery = Type.Object({
+  code: Type.Optional(Type.String({ maxLength: 2000 })),
+  state: Type.Optional(Type.String({ maxLength: 200 })),
+  iss: Type.Optional(Type.String({ maxLength: 300 })),
+  error: Type.Optional(Type.String({ maxLength: 200 })),
+  error_description: Type.Optional(Type.String({ maxLength: 1000 })),
+});
+
+export const LinkedWallet = Type.Object({
+  address: Type.String(), chainId: Type.Integer(), createdAt: Type.Number(), lastUsedAt: Type.Union([Type.Number(), Type.Null()]),
+});
+export const LinkedIdentity = Type.Object({
+  id: Type.String(), provider: Type.String(), providerName: Type.String(), email: Type.Union([Type.String(), Type.Null()]),
+  createdAt: Type.Number(), lastUsedAt: Type.Union([Type.Number(), Type.Null()]),
+});
+export const LinkedLoginsResult = Type.Object({
+  wallets: Type.Array(LinkedWallet), identities: Type.Array(LinkedIdentity),
+  /** Whether the account can also log in with a password (e-mail, phone or guest name): if not, the last link stays. */
+  hasPasswordLogin: Type.Boolean(),
+});
+export type LinkedLoginsResult = Static<typeof LinkedLoginsResult>;
+export const UnlinkLoginBody = Type.Object({
+  wallet: Type.Optional(EthAddress),
+  identityId: Type.Optional(Type.String({ pattern: '^[1-9][0-9]{0,18}$' })),
+}, { additionalProperties: false });
+export type UnlinkLoginBody = Static<typeof UnlinkLoginBody>;
 
 // ── Passkeys (owner: passkeys) ──
 
