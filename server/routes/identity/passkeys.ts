@@ -1,7 +1,42 @@
-// Passkeys (WebAuthn): registration, list, removal and login (issue 11).
+// Passkeys (WebAuthn): registration, list and removal for the logged-in user (/user/appPasskey/*),
+// options and login for anyone (/app/passkey/*). The checks live in domain/identity/passkeys.ts.
 import type { FastifyInstance } from 'fastify';
+import { Empty } from '../../../src/api/contract/common.ts';
+import {
+  passkeyPaths, PasskeyLoginBody, PasskeyRegisterBody, PasskeyRemoveBody,
+} from '../../../src/api/contract/security.ts';
+import * as passkeys from '../../domain/identity/passkeys.ts';
+import { ok } from '../../lib/envelope.ts';
+import { requireSession } from '../../plugins/auth.ts';
 import type { Services } from '../../services.ts';
 
 export function passkeyRoutes(app: FastifyInstance, services: Services) {
-  void app; void services;
+  app.post(passkeyPaths.registerOptions, { schema: { body: Empty } }, async (request) => {
+    const session = await requireSession(services, request);
+    return ok(await passkeys.registerOptions(services, session.userId));
+  });
+
+  app.post<{ Body: PasskeyRegisterBody }>(passkeyPaths.register, { schema: { body: PasskeyRegisterBody } },
+    async (request) => {
+      const session = await requireSession(services, request);
+      return ok(await passkeys.registerPasskey(services, session.userId, request.body));
+    });
+
+  app.get(passkeyPaths.list, async (request) => {
+    const session = await requireSession(services, request);
+    return ok(await passkeys.listPasskeys(services, session.userId));
+  });
+
+  app.post<{ Body: PasskeyRemoveBody }>(passkeyPaths.remove, { schema: { body: PasskeyRemoveBody } }, async (request) => {
+    const session = await requireSession(services, request);
+    await passkeys.removePasskey(services, session.userId, request.body.id);
+    return ok(null);
+  });
+
+  app.post(passkeyPaths.loginOptions, { schema: { body: Empty } },
+    async (request) => ok(await passkeys.loginOptions(services, request.ip)));
+
+  app.post<{ Body: PasskeyLoginBody }>(passkeyPaths.login, { schema: { body: PasskeyLoginBody } }, async (request) => ok({
+    token: await passkeys.passkeyLogin(services, request.body, { callerIp: request.ip, userAgent: request.headers['user-agent'] }),
+  }));
 }

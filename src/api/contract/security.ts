@@ -205,8 +205,128 @@ export const UnlinkLoginBody = Type.Object({
 export type UnlinkLoginBody = Static<typeof UnlinkLoginBody>;
 
 // ── Passkeys (owner: passkeys) ──
+// A passkey's credential id is base64url (WebAuthn's rawId); the browser's answers (attestation
+// or assertion, base64url fields) are passed through as @simplewebauthn/browser produces them and
+// checked by @simplewebauthn/server. Options come with the id of their single-use challenge.
+const Base64Url = (maxLength: number) => Type.String({ minLength: 1, maxLength, pattern: '^[A-Za-z0-9_-]+$' });
+export const PasskeyCredentialId = Base64Url(512);
+const ChallengeId = Type.String({ minLength: 1, maxLength: 64, pattern: '^[A-Za-z0-9_-]+$' });
+const WebAuthnAnswer = <T extends Parameters<typeof Type.Object>[0]>(fields: T) => Type.Object({
+  id: PasskeyCredentialId,
+  rawId: PasskeyCredentialId,
+  type: Type.Literal('public-key'),
+  response: Type.Object(fields),
+  clientExtensionResults: Type.Record(Type.String(), Type.Unknown()),
+  authenticatorAttachment: Type.Optional(Type.Union([Type.Literal('platform'), Type.Literal('cross-platform')])),
+});
+
+/** registerOptions and loginOptions answer: the options for navigator.credentials and their challenge's id. */
+export const PasskeyOptions = Type.Object({
+  challengeId: ChallengeId,
+  options: Type.Record(Type.String(), Type.Unknown()),
+});
+export type PasskeyOptions = Static<typeof PasskeyOptions>;
+
+export const PasskeyRegisterBody = Type.Object({
+  challengeId: ChallengeId,
+  response: WebAuthnAnswer({
+    clientDataJSON: Base64Url(4096),
+    attestationObject: Base64Url(16384),
+    authenticatorData: Type.Optional(Base64Url(16384)),
+    publicKey: Type.Optional(Base64Url(4096)),
+    publicKeyAlgorithm: Type.Optional(Type.Integer()),
+    transports: Type.Optional(Type.Array(Type.String({ maxLength: 32 }), { maxItems: 8 })),
+  }),
+  /** What the user calls it ("Phone", "YubiKey"); blank or absent: a name from the device type. */
+  name: Type.Optional(Type.String({ maxLength: 64 })),
+}, { additionalProperties: false });
+export type PasskeyRegisterBody = Static<typeof PasskeyRegisterBody>;
+
+export const PasskeyLoginBody = Type.Object({
+  challengeId: ChallengeId,
+  response: WebAuthnAnswer({
+    clientDataJSON: Base64Url(4096),
+    authenticatorData: Base64Url(16384),
+    signature: Base64Url(1024),
+    userHandle: Type.Optional(Base64Url(512)),
+  }),
+}, { additionalProperties: false });
+export type PasskeyLoginBody = Static<typeof PasskeyLoginBody>;
+
+export const PasskeyRemoveBody = Type.Object({ id: PasskeyCredentialId }, { additionalProperties: false });
+export type PasskeyRemoveBody = Static<typeof PasskeyRemoveBody>;
+
+/** One of the user's passkeys (listMy); times are milliseconds since the epoch. */
+export const PasskeyInfo = Type.Object({
+  id: PasskeyCredentialId,
+  name: Type.String(),
+  createdAt: Type.Number(),
+  lastUsedAt: Type.Union([Type.Number(), Type.Null()]),
+  /** Whether the passkey is synced to the user's other devices (backup state). */
+  backedUp: Type.Boolean(),
+  deviceType: Type.Union([Type.Literal('singleDevice'), Type.Literal('multiDevice')]),
+});
+export type PasskeyInfo = Static<typeof PasskeyInfo>;
+
 
 // ── Sessions and login history (owner: sessions) ──
+
+/** Where a device's name comes from: the user agent's browser family and system ("" when unknown). */
+const DeviceFields = {
+  /** The device key the server compares for new-device notices ("Chrome on Android"). */
+  device: Type.String(),
+  browser: Type.String(),
+  os: Type.String(),
+};
+
+/** One of the user's active sessions. Times are ms; addresses are IP addresses (no geolocation). */
+export const SessionInfo = Type.Object({
+  id: Type.String(),
+  /** The session this request came with. */
+  current: Type.Boolean(),
+  ...DeviceFields,
+  userAgent: Type.String(),
+  method: Type.Union([LoginMethod, Type.Literal('')]),
+  createdAt: Type.Integer(),
+  lastUsedAt: Type.Integer(),
+  /** The address of the last use, and the one the session began from ("" when not recorded). */
+  ip: Type.String(),
+  createdIp: Type.String(),
+});
+export type SessionInfo = Static<typeof SessionInfo>;
+
+export const SessionIdBody = Type.Object({
+  id: Type.String({ pattern: '^[1-9][0-9]{0,18}$' }),
+}, { additionalProperties: false });
+export type SessionIdBody = Static<typeof SessionIdBody>;
+
+/** endOthers: how many sessions ended. */
+export const SessionsEnded = Type.Object({ ended: Type.Integer() });
+export type SessionsEnded = Static<typeof SessionsEnded>;
+
+export const LoginHistoryQuery = Type.Object({
+  pageNo: Type.Optional(Type.Integer({ minimum: 1, maximum: 100_000 })),
+  pageSize: Type.Optional(Type.Integer({ minimum: 1, maximum: 100 })),
+}, { additionalProperties: false });
+export type LoginHistoryQuery = Static<typeof LoginHistoryQuery>;
+
+/** One login attempt: a success opened a session; a failure was a wrong password or code. */
+export const LoginHistoryEntry = Type.Object({
+  id: Type.String(),
+  method: LoginMethod,
+  success: Type.Boolean(),
+  ip: Type.String(),
+  ...DeviceFields,
+  /** The first successful login from this device (a notice was sent when the account had logged in before). */
+  newDevice: Type.Boolean(),
+  createdAt: Type.Integer(),
+});
+export type LoginHistoryEntry = Static<typeof LoginHistoryEntry>;
+
+export const LoginHistoryPage = Type.Object({
+  records: Type.Array(LoginHistoryEntry), total: Type.Integer(), size: Type.Integer(), current: Type.Integer(), pages: Type.Integer(),
+});
+export type LoginHistoryPage = Static<typeof LoginHistoryPage>;
 
 // ── Operator TOTP (owner: back office) ──
 // Rotation in two steps: `totpStart` hands out a new secret with a sealed ticket (the secret, the

@@ -1,0 +1,212 @@
+// Passkeys (WebAuthn) through the real protocol, with a software authenticator (ES256, attestation
+// "none", built from node:crypto): registration, list, removal, discoverable login, and what is
+// refused — another origin, a replayed or expired challenge, a forged signature, a counter that
+// does not move forward, another user's passkey — each changing nothing.
+import { eq } from 'drizzle-orm';
+import { describe, expect, it } from 'vitest';
+import { passkeyPaths } from '../../../src/api/contract/security.ts';
+import { paths } from '../../../src/api/contract/paths.ts';
+import { userPasskeys, webauthnChallenges } from '../../../server/db/schema.ts';
+import { SoftAuthenticator } from '../../conformance/softAuthenticator.ts';
+import { expectOk, expectRefused, forEachDatabase, type TestServer } from '../helpers.ts';
+
+forEachDatabase((server: TestServer) => {
+  const authenticator = () => new SoftAuthenticator(server.services.publicOrigin);
+
+  async function registerPasskey(token: string, device = authenticator(), name?: string) {
+    const options = expectOk(await server.post(passkeyPaths.registerOptions, {}, { token })).body.result;
+    const response = device.create(options.options);
+    const answer = expectOk(await server.post(passkeyPaths.register, { challengeId: options.challengeId, response, name }, { token }));
+    return { device, passkey: answer.body.result, credential: device.credentials[device.credentials.length - 1] };
+  }
+
+  async function loginOptions() {
+    return expectOk(await server.post(passkeyPaths.loginOptions, {})).body.result as { challengeId: string; options: { challenge: string; rpId: string } };
+  }
+
+  const storedPasskey = async (id: string) => (await server.db.select().from(userPasskeys).where(eq(userPasskeys.credentialId, id)))[0];
+
+  describe('registration', () => {
+    it('gives options for this relying party, requiring a resident key and user verification', async () => {
+      const { token } = await server.registerByEmail();
+      const { challengeId, options } = expectOk(await server.post(passkeyPaths.registerOptions, {}, { token })).body.result;
+      expect(challengeId).toMatch(/^[A-Za-z0-9_-]{20,}$/);
+      expect(options.rp).toEqual({ name: 'Bourse', id: 'localhost' });
+      expect(options.authenticatorSelection).toMatchObject({ residentKey: 'required', userVerification: 'required' });
+      expect(options.excludeCredentials).toEqual([]);
+      const [row] = await server.db.select().from(webauthnChallenges).where(eq(webauthnChallenges.id, challengeId));
+      expect(row.purpose).toBe('register');
+      expect(row.expiresAt.getTime() - server.clock.now().getTime()).toBe(5 * 60_000);
+    });
+
+    it('keeps a verified passkey and lists it with its name; the next options exclude it', async () => {
+      const { token } = await server.registerByEmail();
+      const { passkey, credential } = await registerPasskey(token, authenticator(), ' My phone ');
+      expect(passkey).toMatchObject({ name: 'My phone', lastUsedAt: null, backedUp: false, deviceType: 'singleDevice' });
+      expect(passkey.id).toBe(credential.id.toString('base64url'));
+      expect(passkey.createdAt).toBe(server.clock.now().getTime());
+      const list = expectOk(await server.get(passkeyPaths.list, {}, { token })).body.result;
+      expect(list).toEqual([passkey]);
+      const next = expectOk(await server.post(passkeyPaths.registerOptions, {}, { token })).body.result;
+      expect(next.options.excludeCredentials).toEqual([{ id: passkey.id, type: 'public-key', transports: ['internal'] }]);
+    });
+
+    it('needs a session', async () => {
+      expectRefused(await server.post(passkeyPaths.registerOptions, {}), 401, 'unauthorized');
+      expectRefused(await server.get(passkeyPaths.list), 401, 'unauthorized');
+    });
+
+    it('refuses an answer made for another origin, and the challenge is then spent', async () => {
+      const { token } = await server.registerByEmail();
+      const device = authenticator();
+      const { challengeId, options } = expectOk(await server.post(passkeyPaths.registerOptions, {}, { token })).body.result;
+      expectRefused(await server.post(passkeyPaths.register,
+        { challengeId, response: device.create(options, { origin: 'https://bourse.evil.example' }) }, { token }),
+      400, 'passkey_verification_failed');
+      expectRefused(await server.post(passkeyPaths.register, { challengeId, response: device.create(options) }, { token }),
+        400, 'passkey_challenge_invalid');
+      expect(expectOk(await server.get(passkeyPaths.list, {}, { token })).body.result).toEqual([]);
+    });
+
+    it('refuses a wrong challenge, no user verification, an expired challenge and another user\'s challenge', async () => {
+      const { token } = await server.registerByEmail();
+      const other = await server.registerByEmail();
+      const device = authenticator();
+      const fresh = async () => expectOk(await server.post(passkeyPaths.registerOptions, {}, { token })).body.result;
+      let { challengeId, options } = await fresh();
+      expectRefused(await server.post(passkeyPaths.register,
+        { challengeId, response: device.create(options, { challenge: Buffer.alloc(32, 7).toString('base64url') }) }, { token }),
+      400, 'passkey_verification_failed');
+      ({ challengeId, options } = await fresh());
+      expectRefused(await server.post(passkeyPaths.register,
+        { challengeId, response: device.create(options, { noUserVerification: true }) }, { token }),
+      400, 'passkey_verification_failed');
+      ({ challengeId, options } = await fresh());
+      expectRefused(await server.post(passkeyPaths.register, { challengeId, response: device.create(options) }, { token: other.token }),
+        400, 'passkey_challenge_invalid');
+      ({ challengeId, options } = await fresh());
+      server.clock.advance(5 * 60_000);
+      expectRefused(await server.post(passkeyPaths.register, { challengeId, response: device.create(options) }, { token }),
+        400, 'passkey_challenge_invalid');
+      expect(expectOk(await server.get(passkeyPaths.list, {}, { token })).body.result).toEqual([]);
+      expect(expectOk(await server.get(passkeyPaths.list, {}, { token: other.token })).body.result).toEqual([]);
+    });
+
+    it('refuses a malformed answer before looking at it', async () => {
+      const { token } = await server.registerByEmail();
+      const { challengeId } = expectOk(await server.post(passkeyPaths.registerOptions, {}, { token })).body.result;
+      expectRefused(await server.post(passkeyPaths.register, { challengeId, response: { id: 'x' } }, { token }), 400, 'invalid_request');
+      expectRefused(await server.post(passkeyPaths.register, { challengeId: 'a b', response: {} }, { token }), 400, 'invalid_request');
+    });
+  });
+
+  describe('login', () => {
+    it('logs in with a registered passkey (discoverable: no allow list) and records its use', async () => {
+      const account = await server.registerByEmail();
+      const { device, passkey } = await registerPasskey(account.token);
+      const { challengeId, options } = await loginOptions();
+      expect(options.rpId).toBe('localhost');
+      expect(options).not.toHaveProperty('allowCredentials');
+      server.clock.advance(1000);
+      const answer = expectOk(await server.post(passkeyPaths.login, { challengeId, response: device.get(options) }));
+      const token = answer.body.result.token as string;
+      const me = expectOk(await server.get(paths.myUserInfo, {}, { token })).body.result;
+      expect(me.email).toBe(account.email);
+      const stored = await storedPasskey(passkey.id);
+      expect(stored.counter).toBe(1n);
+      expect(stored.lastUsedAt?.getTime()).toBe(server.clock.now().getTime());
+    });
+
+    it('refuses a replayed challenge and a replayed assertion', async () => {
+      const { token } = await server.registerByEmail();
+      const { device } = await registerPasskey(token);
+      const { challengeId, options } = await loginOptions();
+      const response = device.get(options);
+      expectOk(await server.post(passkeyPaths.login, { challengeId, response }));
+      expectRefused(await server.post(passkeyPaths.login, { challengeId, response }), 400, 'passkey_challenge_invalid');
+      const second = await loginOptions();
+      expectRefused(await server.post(passkeyPaths.login, { challengeId: second.challengeId, response }), 400, 'passkey_verification_failed');
+    });
+
+    it('refuses another origin, a forged signature, an unknown passkey and an expired challenge; nothing moves', async () => {
+      const { token } = await server.registerByEmail();
+      const { device, passkey, credential } = await registerPasskey(token);
+      const sessionsBefore = await server.count('sessions');
+      let { challengeId, options } = await loginOptions();
+      expectRefused(await server.post(passkeyPaths.login,
+        { challengeId, response: device.get(options, credential, { origin: 'http://localhost:1', counter: 5 }) }),
+      400, 'passkey_verification_failed');
+      ({ challengeId, options } = await loginOptions());
+      expectRefused(await server.post(passkeyPaths.login,
+        { challengeId, response: device.get(options, device.impostor(credential), { counter: 6 }) }),
+      400, 'passkey_verification_failed');
+      ({ challengeId, options } = await loginOptions());
+      const stranger = authenticator();
+      stranger.create({ challenge: options.challenge, rp: { name: 'Bourse' }, user: { id: 'AAAA', name: 'nobody' } });
+      expectRefused(await server.post(passkeyPaths.login, { challengeId, response: stranger.get(options) }),
+        400, 'passkey_verification_failed');
+      ({ challengeId, options } = await loginOptions());
+      server.clock.advance(5 * 60_000);
+      expectRefused(await server.post(passkeyPaths.login, { challengeId, response: device.get(options, credential, { counter: 7 }) }),
+        400, 'passkey_challenge_invalid');
+      expectRefused(await server.post(passkeyPaths.login, { challengeId: 'no-such-challenge', response: device.get(options, credential, { counter: 8 }) }),
+        400, 'passkey_challenge_invalid');
+      expect(await server.count('sessions')).toBe(sessionsBefore);
+      const stored = await storedPasskey(passkey.id);
+      expect(stored.counter).toBe(0n);
+      expect(stored.lastUsedAt).toBeNull();
+    });
+
+    it('refuses a signature counter that does not move forward (a cloned authenticator)', async () => {
+      const { token } = await server.registerByEmail();
+      const { device, passkey, credential } = await registerPasskey(token);
+      let { challengeId, options } = await loginOptions();
+      expectOk(await server.post(passkeyPaths.login, { challengeId, response: device.get(options, credential, { counter: 10 }) }));
+      ({ challengeId, options } = await loginOptions());
+      expectRefused(await server.post(passkeyPaths.login, { challengeId, response: device.get(options, credential, { counter: 10 }) }),
+        400, 'passkey_verification_failed');
+      ({ challengeId, options } = await loginOptions());
+      expectRefused(await server.post(passkeyPaths.login, { challengeId, response: device.get(options, credential, { counter: 3 }) }),
+        400, 'passkey_verification_failed');
+      expect((await storedPasskey(passkey.id)).counter).toBe(10n);
+      ({ challengeId, options } = await loginOptions());
+      expectOk(await server.post(passkeyPaths.login, { challengeId, response: device.get(options, credential, { counter: 11 }) }));
+      expect((await storedPasskey(passkey.id)).counter).toBe(11n);
+    });
+
+    it('refuses an assertion whose user handle names another account', async () => {
+      const { token } = await server.registerByEmail();
+      const { device, credential } = await registerPasskey(token);
+      const { challengeId, options } = await loginOptions();
+      const response = device.get(options, { ...credential, userHandle: Buffer.alloc(32, 1).toString('base64url') });
+      expectRefused(await server.post(passkeyPaths.login, { challengeId, response }), 400, 'passkey_verification_failed');
+    });
+  });
+
+  describe('removal', () => {
+    it('removes only the user\'s own passkey; another user\'s id is not found and stays', async () => {
+      const owner = await server.registerByEmail();
+      const other = await server.registerByEmail();
+      const { device, passkey } = await registerPasskey(owner.token);
+      expectRefused(await server.post(passkeyPaths.remove, { id: passkey.id }, { token: other.token }), 404, 'passkey_not_found');
+      expect(await storedPasskey(passkey.id)).toBeDefined();
+      expectOk(await server.post(passkeyPaths.remove, { id: passkey.id }, { token: owner.token }));
+      expect(expectOk(await server.get(passkeyPaths.list, {}, { token: owner.token })).body.result).toEqual([]);
+      expectRefused(await server.post(passkeyPaths.remove, { id: passkey.id }, { token: owner.token }), 404, 'passkey_not_found');
+      const { challengeId, options } = await loginOptions();
+      expectRefused(await server.post(passkeyPaths.login, { challengeId, response: device.get(options) }), 400, 'passkey_verification_failed');
+    });
+  });
+
+  describe('limits', () => {
+    it('limits login options per address', async () => {
+      const ip = server.freshIp();
+      for (let i = 0; i < server.limits.loginAttemptsPerIpPerMinute; i += 1) {
+        expectOk(await server.post(passkeyPaths.loginOptions, {}, { ip }));
+      }
+      expectRefused(await server.post(passkeyPaths.loginOptions, {}, { ip }), 429, 'rate_limited');
+      server.clock.advance(60_000);
+      expectOk(await server.post(passkeyPaths.loginOptions, {}, { ip }));
+    });
+  });
+});
