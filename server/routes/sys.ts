@@ -46,14 +46,14 @@ export async function sysRoutes(app: FastifyInstance, services: Services) {
         throw badRequest('invalid_request', `The purpose must be one of: ${uploadPurposes.join(', ')}.`);
       }
       if (!file) throw fileMissing();
-      return ok(await saveUpload(services.db, services.uploads, session.userId, purpose as UploadPurpose, file, services.clock.now()));
+      return ok(await saveUpload(services.db, services.uploads, session.userId, purpose as UploadPurpose, file, services.clock.now(), services.pepper));
     });
   });
 
   app.get<{ Params: Static<typeof FileParams> }>(walletPaths.uploadedFile, { schema: { params: FileParams } },
     async (request, reply) => {
       const session = await requireSession(services, request);
-      const answer = await uploadAnswer(services.uploads, await ownUpload(services.db, session.userId, request.params.id));
+      const answer = await uploadAnswer(services.uploads, await ownUpload(services.db, session.userId, request.params.id), services.pepper);
       return reply.headers(answer.headers).send(answer.bytes);
     });
 }

@@ -3,6 +3,8 @@
 // afresh, which drops every metadata block (EXIF with the phone's GPS position, XMP, comments) and
 // anything hidden after the image; each file gets a random id and a random stored name. The bytes
 // live behind UploadStorage: the local disk now, object storage later behind the same interface.
+// Identity documents (purpose 'identity') are images only and are sealed (AES-GCM, lib/secretBox)
+// before they reach the storage: the stored file is never the plain image.
 import fs from 'node:fs/promises';
 import path from 'node:path';
 import { randomBytes } from 'node:crypto';
@@ -12,6 +14,7 @@ import { uploadUrl, type UploadPurpose, type UploadResult } from '../../../src/a
 import type { Executor } from '../../db/client.ts';
 import { uploads } from '../../db/schema.ts';
 import { AppError, notFound } from '../../lib/errors.ts';
+import { openBytes, sealBytes } from '../../lib/secretBox.ts';
 
 /** Where upload bytes are kept. Names are the random names this module makes, never user text. */
 export interface UploadStorage {
@@ -20,7 +23,10 @@ export interface UploadStorage {
   get(name: string): Promise<Buffer | undefined>;
 }
 
-const storedNamePattern = /^[0-9a-f]{48}\.(jpg|png|webp|pdf)$/;
+const storedNamePattern = /^[0-9a-f]{48}\.(jpg|png|webp|pdf)(\.sealed)?$/;
+
+/** The secret box purpose identity files are sealed under. */
+export const identitySealPurpose = 'identity-upload';
 
 /** Files under `dir` (DATA_DIR/uploads), written aside and renamed so a reader never sees half a file. */
 export function localDiskStorage(dir: string): UploadStorage {
@@ -120,11 +126,16 @@ export type UploadRow = typeof uploads.$inferSelect;
 
 /** Checks, cleans and stores a user's file; answers its id and the URL its owner reads it at. */
 export async function saveUpload(db: Executor, storage: UploadStorage, userId: bigint, purpose: UploadPurpose,
-  bytes: Buffer, now: Date): Promise<UploadResult> {
+  bytes: Buffer, now: Date, pepper?: Buffer): Promise<UploadResult> {
+  if (purpose === 'identity' && bytes.length > 0 && sniffType(bytes) === 'pdf') {
+    throw refuse('file_type_unsupported', 'Please upload a JPEG, PNG or WebP photo of the document.');
+  }
   const prepared = await prepareUpload(bytes);
   const id = randomBytes(16).toString('hex');
-  const storedName = `${randomBytes(24).toString('hex')}.${extensions[prepared.kind]}`;
-  await storage.put(storedName, prepared.bytes);
+  const sealed = purpose === 'identity';
+  if (sealed && !pepper) throw new Error('identity uploads are sealed: pass the pepper');
+  const storedName = `${randomBytes(24).toString('hex')}.${extensions[prepared.kind]}${sealed ? '.sealed' : ''}`;
+  await storage.put(storedName, sealed ? sealBytes(pepper!, identitySealPurpose, prepared.bytes) : prepared.bytes);
   await db.insert(uploads).values({
     id, ownerUserId: userId, purpose, contentType: contentTypes[prepared.kind], storedName,
     sizeBytes: prepared.bytes.length, width: prepared.width, height: prepared.height, createdAt: now,
@@ -146,18 +157,22 @@ export async function ownUpload(db: Executor, userId: bigint, id: string): Promi
   return row;
 }
 
-/** Any user's upload by id, for operators. */
-export async function anyUpload(db: Executor, id: string): Promise<UploadRow> {
-  const [row] = /^[0-9a-f]{32}$/.test(id) ? await db.select().from(uploads).where(eq(uploads.id, id)).limit(1) : [];
+/** Any user's upload of `purpose` by id, for operators (identity files only through the audited KYC route). */
+export async function anyUpload(db: Executor, id: string, purpose: UploadPurpose): Promise<UploadRow> {
+  const [row] = /^[0-9a-f]{32}$/.test(id)
+    ? await db.select().from(uploads).where(and(eq(uploads.id, id), eq(uploads.purpose, purpose))).limit(1) : [];
   if (!row) throw uploadNotFound();
   return row;
 }
 
 /** The bytes and headers an upload is served with: never sniffed into another type, never inline script. */
-export async function uploadAnswer(storage: UploadStorage, row: UploadRow) {
-  const bytes = await storage.get(row.storedName);
-  if (!bytes) throw uploadNotFound();
-  const extension = row.storedName.split('.').pop();
+export async function uploadAnswer(storage: UploadStorage, row: UploadRow, pepper?: Buffer) {
+  const stored = await storage.get(row.storedName);
+  if (!stored) throw uploadNotFound();
+  const sealed = row.storedName.endsWith('.sealed');
+  if (sealed && !pepper) throw new Error('a sealed upload needs the pepper to open');
+  const bytes = sealed ? openBytes(pepper!, identitySealPurpose, stored) : stored;
+  const extension = row.storedName.split('.')[1];
   // Images show in place; a PDF downloads (a browser's PDF viewer runs its own scripts).
   const disposition = row.contentType === 'application/pdf' ? 'attachment' : 'inline';
   return {

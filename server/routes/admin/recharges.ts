@@ -35,7 +35,7 @@ export function rechargeAdminRoutes(app: FastifyInstance, services: Services) {
 
   app.get<{ Params: Static<typeof FileParams> }>(walletAdminPaths.uploadedFile,
     { schema: { params: FileParams }, preHandler: operatorOnly(reviewers) }, async (request, reply) => {
-      const answer = await uploadAnswer(services.uploads, await anyUpload(services.db, request.params.id));
+      const answer = await uploadAnswer(services.uploads, await anyUpload(services.db, request.params.id, 'deposit_proof'));
       return reply.headers(answer.headers).send(answer.bytes);
     });
 }
