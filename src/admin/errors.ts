@@ -35,6 +35,12 @@ const messages: Partial<Record<ErrorCode, MessageDescriptor>> = {
   amount_not_positive: msg`The amount must be greater than zero.`,
   address_invalid: msg`The address is not valid for this network.`,
   file_not_found: msg`The file was not found.`,
+  kyc_not_found: msg`This verification application no longer exists.`,
+  kyc_settings_invalid: msg`These limits are not valid: amounts are plain USDT amounts, and a higher level may not unlock less than a lower one.`,
+  kyc_photo_invalid: msg`This photo cannot be shown.`,
+  operator_totp_ticket_invalid: msg`This new secret has expired or was already used. Please start again.`,
+  operator_totp_code_invalid: msg`The code from the new secret is wrong. Check that the app shows the new entry.`,
+  operator_totp_current_invalid: msg`The code from your current secret is wrong or was used already. Wait for the next code.`,
 };
 
 export const genericErrorText = () => i18n._(msg`The request failed. Please try again.`);

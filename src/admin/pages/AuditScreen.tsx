@@ -30,6 +30,12 @@ export const auditActions: Record<string, MessageDescriptor> = {
   'operator.logout': msg`Operator logged out`,
   'operator.create': msg`Operator created`,
   'operator.disable': msg`Operator disabled`,
+  'operator.totp_rotate': msg`Operator's authenticator replaced`,
+  'user.search': msg`Users searched`,
+  'kyc.approve': msg`Identity verification approved`,
+  'kyc.reject': msg`Identity verification rejected`,
+  'kyc.level': msg`Verification level changed`,
+  'kyc_photo_viewed': msg`Identity photo viewed`,
 };
 
 const actionText = (action: string) => (auditActions[action] ? i18n._(auditActions[action]) : action);
