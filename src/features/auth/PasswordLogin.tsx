@@ -1,11 +1,14 @@
+import { useState } from 'react';
 import { Button, Form } from 'antd-mobile';
 import { useLingui } from '@lingui/react/macro';
 import type { FieldsByCode } from '../../components/form/fieldErrors.ts';
 import { FormError } from '../../components/form/FormError.tsx';
 import { PasswordInput } from '../../components/form/PasswordInput.tsx';
 import { useFormFailure } from '../../components/form/useFormFailure.ts';
+import type { ApiError } from '../../api/baseQuery.ts';
 import { useLoginMutation } from './authApi.ts';
 import { CountryCodeInput, useCountryCode } from './fields.tsx';
+import { GoogleCodeStep } from './GoogleCodeStep.tsx';
 import { rules } from './rules.ts';
 import { useCompleteLogin } from './useCompleteLogin.ts';
 
@@ -24,15 +27,22 @@ export function PasswordLogin({ initialAccount = '' }: { initialAccount?: string
   const completeLogin = useCompleteLogin();
   const failure = useFormFailure(form, fieldsByCode);
   const isPhone = /^[0-9]+$/.test(account.trim());
+  // A bound account's right password is answered google_code_required: the second step keeps it in memory only.
+  const [secondStep, setSecondStep] = useState<{ account: string; password: string; countryCode?: string }>();
+
+  if (secondStep) return <GoogleCodeStep {...secondStep} onBack={() => setSecondStep(undefined)} />;
 
   return (
     <Form form={form} layout="vertical" initialValues={{ account: initialAccount }} requiredMarkStyle="none"
       onValuesChange={failure.onValuesChange}
       onFinish={async (values: Values) => {
         failure.clear();
-        const result = await login({ account: values.account.trim(), password: values.password,
-          countryCode: isPhone ? countryCode : undefined });
+        const credentials = { account: values.account.trim(), password: values.password,
+          countryCode: isPhone ? countryCode : undefined };
+        const result = await login(credentials);
         if (result.data) await completeLogin(result.data.token);
+        else if ((result.error as ApiError | undefined)?.kind === 'api'
+          && (result.error as { error?: string }).error === 'google_code_required') setSecondStep(credentials);
         else failure.show(result.error);
       }}
       footer={<>

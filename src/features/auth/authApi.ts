@@ -42,7 +42,7 @@ export const authApi = api.injectEndpoints({
       query: () => ({ url: paths.myUserInfo }),
       providesTags: ['User'],
     }),
-    changePassword: build.mutation<null, { oldPassword: string; newPassword: string }>({
+    changePassword: build.mutation<null, { oldPassword: string; newPassword: string; googleCode?: string }>({
       query: (body) => ({ url: paths.changePassword, method: 'POST', body, quiet: true }),
     }),
     updatePersonalData: build.mutation<UserInfo, PersonalDataBody>({

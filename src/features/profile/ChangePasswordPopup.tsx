@@ -1,4 +1,4 @@
-import { Button, Form, Popup } from 'antd-mobile';
+import { Button, Form, Input, Popup } from 'antd-mobile';
 import { useLingui } from '@lingui/react/macro';
 import { useChangePasswordMutation } from '../auth/authApi.ts';
 import { rules } from '../auth/rules.ts';
@@ -8,12 +8,15 @@ import { FormError } from '../../components/form/FormError.tsx';
 import { PasswordInput } from '../../components/form/PasswordInput.tsx';
 import { useFormFailure } from '../../components/form/useFormFailure.ts';
 import { NewPasswordFields } from '../auth/NewPasswordFields.tsx';
+import { useGoogleAuthStateQuery } from '../security/twoFactorApi.ts';
+import '../auth/twoFactorTexts.ts';
 
-interface Values { oldPassword: string; newPassword: string; passwordAgain: string }
+interface Values { oldPassword: string; newPassword: string; passwordAgain: string; googleCode?: string }
 
 // A lockout (too_many_attempts) concerns the whole form and names its wait.
 const fieldsByCode: FieldsByCode = {
   credentials_invalid: 'oldPassword', password_unchanged: 'newPassword', password_weak: 'newPassword',
+  google_code_required: 'googleCode', google_code_invalid: 'googleCode',
 };
 
 /** Change login password: the current one, then the new one twice. Other sessions end. */
@@ -24,6 +27,8 @@ export function ChangePasswordPopup({ visible, onClose, onChanged }: {
   const [form] = Form.useForm<Values>();
   const [changePassword, { isLoading }] = useChangePasswordMutation();
   const failure = useFormFailure(form, fieldsByCode);
+  // With Google Authenticator bound, the change also needs a code from the app.
+  const googleBound = useGoogleAuthStateQuery(undefined, { skip: !visible }).data?.bound === true;
   return (
     <Popup visible={visible} onMaskClick={onClose} onClose={onClose} position="bottom" destroyOnClose
       bodyStyle={{ borderTopLeftRadius: 12, borderTopRightRadius: 12, maxHeight: '90vh', overflowY: 'auto' }}>
@@ -32,7 +37,8 @@ export function ChangePasswordPopup({ visible, onClose, onChanged }: {
         onValuesChange={failure.onValuesChange}
         onFinish={async (values: Values) => {
           failure.clear();
-          const result = await changePassword({ oldPassword: values.oldPassword, newPassword: values.newPassword });
+          const result = await changePassword({ oldPassword: values.oldPassword, newPassword: values.newPassword,
+            googleCode: googleBound ? values.googleCode?.trim() : undefined });
           if ('error' in result) {
             failure.show(result.error);
             return;
@@ -50,6 +56,13 @@ export function ChangePasswordPopup({ visible, onClose, onChanged }: {
           <PasswordInput autoComplete="current-password" placeholder={t`Current password`} />
         </Form.Item>
         <NewPasswordFields name="newPassword" label={t`New password`} />
+        {googleBound ? (
+          <Form.Item name="googleCode" label={t`Google Authenticator code`}
+            rules={[{ required: true, pattern: /^[0-9]{6}$/, message: t`Please enter the 6-digit code` }]}>
+            <Input inputMode="numeric" maxLength={6} autoComplete="one-time-code" placeholder="123456"
+              aria-label={t`Google Authenticator code`} />
+          </Form.Item>
+        ) : null}
       </Form>
     </Popup>
   );

@@ -28,6 +28,8 @@ import {
   useApplyWithdrawalMutation, useCurrencyListQuery, useDestinationsQuery, useUserBalanceQuery,
 } from './walletApi.ts';
 import { prepareWalletTexts } from './walletTexts.ts';
+import { useGoogleAuthStateQuery } from '../security/twoFactorApi.ts';
+import './twoFactorTexts.ts';
 import './settlement.css';
 import './withdraw.css';
 
@@ -58,7 +60,9 @@ export const setupLink = { destination: '/jiesuanInfo?add=chain', password: '/ji
 const amountFieldsByCode: FieldsByCode = Object.fromEntries(
   Object.entries(placeByCode).filter(([, place]) => place === 'amount').map(([code]) => [code, 'amount']),
 );
-const passwordFieldsByCode: FieldsByCode = { withdraw_password_invalid: 'password', too_many_attempts: 'password' };
+const passwordFieldsByCode: FieldsByCode = {
+  withdraw_password_invalid: 'password', too_many_attempts: 'password', google_code_required: 'googleCode', google_code_invalid: 'googleCode',
+};
 
 /** Digits shown of an amount: every decimal of the currency, but no more than eight on a phone. */
 const shownDecimals = (scale: number) => Math.min(scale, 8);
@@ -112,6 +116,8 @@ export default function WithdrawPage() {
   const balances = useUserBalanceQuery();
   const destinations = useDestinationsQuery();
   const user = useGetMyUserInfoQuery();
+  // With Google Authenticator bound, a withdrawal also needs a code from the app.
+  const googleBound = useGoogleAuthStateQuery().data?.bound === true;
   const [apply, applying] = useApplyWithdrawalMutation();
   const [form] = Form.useForm<{ amount?: string }>();
   const [passwordForm] = Form.useForm<{ password?: string }>();
@@ -172,7 +178,8 @@ export default function WithdrawPage() {
     if (!currency || !destination || !confirming) return;
     passwordFailure.clear();
     const password = (passwordForm.getFieldValue('password') as string | undefined) ?? '';
-    const result = await apply({ currency: currency.currency, amount: formatAmount(confirming.amount, scale), withdrawalInfoId: destination.id, withdrawPassword: password });
+    const googleCode = googleBound ? ((passwordForm.getFieldValue('googleCode') as string | undefined) ?? '').trim() : undefined;
+    const result = await apply({ currency: currency.currency, amount: formatAmount(confirming.amount, scale), withdrawalInfoId: destination.id, withdrawPassword: password, googleCode });
     if (result.data) {
       setConfirming(undefined);
       navigate(`/chongzhitixianResult?kind=withdrawal&id=${encodeURIComponent(result.data.id)}`);
@@ -354,6 +361,13 @@ export default function WithdrawPage() {
               <Form.Item name="password" label={t`Withdrawal password`} rules={[{ required: true, message: t`Please enter your withdrawal password.` }]}>
                 <PasswordInput placeholder={t`Withdrawal password`} autoComplete="off" maxLength={64} autoFocus />
               </Form.Item>
+              {googleBound ? (
+                <Form.Item name="googleCode" label={t`Google Authenticator code`}
+                  rules={[{ required: true, pattern: /^[0-9]{6}$/, message: t`Please enter the 6-digit code from Google Authenticator.` }]}>
+                  <Input inputMode="numeric" maxLength={6} autoComplete="one-time-code" placeholder="123456"
+                    aria-label={t`Google Authenticator code`} />
+                </Form.Item>
+              ) : null}
             </Form>
           </div>
         )}

@@ -1,0 +1,72 @@
+// The second step of a password login for an account with Google Authenticator bound: the
+// password was right and the server asked for a code (google_code_required). The password the
+// user typed is kept in memory only (this component's props) and sent again with the code to
+// googleSecretLogin; a recovery code can stand in for the 6-digit code, once.
+import { useState } from 'react';
+import { Button, Form, Input } from 'antd-mobile';
+import { useLingui } from '@lingui/react/macro';
+import type { FieldsByCode } from '../../components/form/fieldErrors.ts';
+import { FormError } from '../../components/form/FormError.tsx';
+import { useFormFailure } from '../../components/form/useFormFailure.ts';
+import { useGoogleSecretLoginMutation } from '../security/twoFactorApi.ts';
+import { useCompleteLogin } from './useCompleteLogin.ts';
+import './twoFactorTexts.ts';
+
+interface Values { googleCode?: string; recoveryCode?: string }
+
+const fieldsByCode: FieldsByCode = {
+  google_code_invalid: 'googleCode', google_code_required: 'googleCode', recovery_code_invalid: 'recoveryCode',
+};
+
+export function GoogleCodeStep({ account, password, countryCode, onBack }: {
+  account: string; password: string; countryCode?: string;
+  /** Back to the password form (the password is forgotten). */
+  onBack: () => void;
+}) {
+  const { t } = useLingui();
+  const [form] = Form.useForm<Values>();
+  const [useRecovery, setUseRecovery] = useState(false);
+  const [login, { isLoading }] = useGoogleSecretLoginMutation();
+  const completeLogin = useCompleteLogin();
+  const failure = useFormFailure(form, fieldsByCode);
+
+  return (
+    <Form form={form} layout="vertical" requiredMarkStyle="none" className="google-code-step"
+      onValuesChange={failure.onValuesChange}
+      onFinish={async (values: Values) => {
+        failure.clear();
+        const proof = useRecovery ? { recoveryCode: values.recoveryCode?.trim() } : { googleCode: values.googleCode?.trim() };
+        const result = await login({ account, password, countryCode, ...proof });
+        if (result.data) await completeLogin(result.data.token);
+        else failure.show(result.error);
+      }}
+      footer={<>
+        <Button block type="submit" color="primary" size="large" loading={isLoading}>{t`Log in`}</Button>
+        <FormError {...failure.placed} />
+        <div style={{ display: 'flex', justifyContent: 'space-between', marginTop: 8 }}>
+          <Button fill="none" size="small" color="primary" onClick={() => { failure.clear(); setUseRecovery(!useRecovery); }}>
+            {useRecovery ? t`Use the code from the app` : t`Use a recovery code`}
+          </Button>
+          <Button fill="none" size="small" onClick={onBack}>{t`Back`}</Button>
+        </div>
+      </>}>
+      <p style={{ margin: '0 16px 8px', color: 'var(--adm-color-weak)' }}>
+        {useRecovery
+          ? t`Enter one of the recovery codes you saved when you bound Google Authenticator. Each works once.`
+          : t`Open Google Authenticator and enter the 6-digit code for Bourse.`}
+      </p>
+      {useRecovery ? (
+        <Form.Item key="recovery" name="recoveryCode" label={t`Recovery code`}
+          rules={[{ required: true, min: 8, message: t`Please enter a recovery code` }]}>
+          <Input autoComplete="off" autoCapitalize="none" placeholder="xxxxx-xxxxx" aria-label={t`Recovery code`} />
+        </Form.Item>
+      ) : (
+        <Form.Item key="google" name="googleCode" label={t`Google Authenticator code`}
+          rules={[{ required: true, pattern: /^[0-9]{6}$/, message: t`Please enter the 6-digit code` }]}>
+          <Input inputMode="numeric" maxLength={6} autoComplete="one-time-code" placeholder="123456"
+            aria-label={t`Google Authenticator code`} />
+        </Form.Item>
+      )}
+    </Form>
+  );
+}
