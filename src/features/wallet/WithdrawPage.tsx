@@ -36,12 +36,14 @@ import './withdraw.css';
 export const prepare = prepareWalletTexts;
 
 /** Where the server's refusal of a withdrawal belongs on this page. */
-export type WithdrawErrorPlace = 'password' | 'amount' | 'destination' | 'setup-password' | 'form';
+export type WithdrawErrorPlace = 'password' | 'amount' | 'destination' | 'setup-password' | 'setup-kyc' | 'form';
 
 const placeByCode: Record<string, WithdrawErrorPlace> = {
   withdraw_password_invalid: 'password',
   too_many_attempts: 'password',
   withdraw_password_required: 'setup-password',
+  // Above the daily limit of the user's verification level (issue 11): the page links to verification.
+  kyc_level_required: 'setup-kyc',
   amount_empty: 'amount', amount_negative: 'amount', amount_exponent: 'amount', amount_malformed: 'amount',
   amount_too_many_decimals: 'amount', amount_too_large: 'amount', amount_not_positive: 'amount',
   amount_below_minimum: 'amount', balance_insufficient: 'amount',
@@ -55,7 +57,7 @@ export function withdrawErrorPlace(error: unknown): WithdrawErrorPlace {
 }
 
 /** Where a refusal that asks the user to set something up links to. */
-export const setupLink = { destination: '/jiesuanInfo?add=chain', password: '/jiesuanInfo?panel=password' } as const;
+export const setupLink = { destination: '/jiesuanInfo?add=chain', password: '/jiesuanInfo?panel=password', kyc: '/shenfenRenzheng' } as const;
 
 const amountFieldsByCode: FieldsByCode = Object.fromEntries(
   Object.entries(placeByCode).filter(([, place]) => place === 'amount').map(([code]) => [code, 'amount']),
@@ -194,8 +196,10 @@ export default function WithdrawPage() {
     if (place === 'amount') {
       failure.show(result.error);
     } else {
-      const message = (result.error as Partial<ApiError>).message ?? '';
-      setSetupNeeded({ message, to: place === 'setup-password' ? setupLink.password : setupLink.destination });
+      const message = place === 'setup-kyc'
+        ? t`This withdrawal is above the daily limit of your verification level. Verify your identity to raise it.`
+        : (result.error as Partial<ApiError>).message ?? '';
+      setSetupNeeded({ message, to: place === 'setup-password' ? setupLink.password : place === 'setup-kyc' ? setupLink.kyc : setupLink.destination });
       void Promise.all([destinations.refetch(), user.refetch(), currencies.refetch()]);
     }
   };
@@ -275,7 +279,9 @@ export default function WithdrawPage() {
           {setupNeeded && (
             <div className="withdraw-prompt" role="alert">
               <p>{setupNeeded.message}</p>
-              <Link className="prompt-link" to={setupNeeded.to}>{setupNeeded.to === setupLink.password ? t`Set withdrawal password` : t`Bind a ${code} address`}</Link>
+              <Link className="prompt-link" to={setupNeeded.to}>
+                {setupNeeded.to === setupLink.password ? t`Set withdrawal password` : setupNeeded.to === setupLink.kyc ? t`Verify your identity` : t`Bind a ${code} address`}
+              </Link>
             </div>
           )}
         </section>
