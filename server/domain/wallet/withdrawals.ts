@@ -114,8 +114,9 @@ export async function applyWithdrawal(deps: AccountDeps, userId: bigint, body: W
   }
   const fee = network.withdrawalFee;
   const approvalsRequired = amount > await dualApprovalThreshold(db, currency.code, currency.scale) ? 2 : 1;
-  await requireGoogleCode(deps, userId, body.googleCode);
   await checkWithdrawPassword(deps, userId, body.withdrawPassword);
+  // Last, as it uses the code up: a wrong withdrawal password does not cost the user their code.
+  await requireGoogleCode(deps, userId, body.googleCode);
   const holdTransferId = `withdrawal-hold-${randomBytes(12).toString('hex')}`;
   const row = await db.transaction(async (tx) => {
     const [inserted] = await tx.insert(withdrawals).values({
