@@ -18,7 +18,7 @@ export const sections = [
   { key: 'deposits', label: msg`Deposits`, Screen: DepositsScreen },
   { key: 'withdrawals', label: msg`Withdrawals`, Screen: WithdrawalsScreen },
   { key: 'kyc', label: msg`Identity verification`, Screen: KycScreen },
-  { key: 'users', label: msg`Users`, Screen: UsersScreen },
+  { key: 'users', label: msg`User search`, Screen: UsersScreen },
   { key: 'settings', label: msg`Currency settings`, Screen: SettingsScreen },
   { key: 'trades', label: msg`Trades`, Screen: TradesScreen },
   { key: 'trade-settings', label: msg`Trading settings`, Screen: TradeSettingsScreen },
