@@ -23,6 +23,7 @@ import type { AccountDeps } from '../accounts.ts';
 import { loadCurrencies, loadCurrency, parseUserAmount, requireNetwork } from './currencies.ts';
 import { destinationNotFound, findOwnDestination, hasDestination, maskCardNumber } from './destinations.ts';
 import { checkWithdrawPassword, hasWithdrawPassword } from './withdrawPassword.ts';
+import { checkWithdrawalLimit } from '../identity/kycLevels.ts';
 import { requireGoogleCode } from '../identity/twoFactor.ts';
 
 /** The network of a bank payout: withdrawals to cards are offered for a currency once an operator adds it. */
@@ -119,6 +120,8 @@ export async function applyWithdrawal(deps: AccountDeps, userId: bigint, body: W
   await requireGoogleCode(deps, userId, body.googleCode);
   const holdTransferId = `withdrawal-hold-${randomBytes(12).toString('hex')}`;
   const row = await db.transaction(async (tx) => {
+    // The daily limit of the user's verification level (KYC), counted under the user's row lock.
+    await checkWithdrawalLimit(tx, userId, currency.code, currency.scale, amount, clock);
     const [inserted] = await tx.insert(withdrawals).values({
       userId, currency: currency.code, network: networkCode, amount, fee, destinationId: destination.id,
       destinationType: destination.type, bankName: destination.bankName, realName: destination.realName,

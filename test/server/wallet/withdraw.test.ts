@@ -13,6 +13,7 @@ import {
   addresses, apply, bindAddress, expectLedgerSound, fund, moneySnapshot, setWithdrawPassword, spotOf, usdt, userIdOf,
   withdrawer, type Withdrawer,
 } from './withdrawHelpers.ts';
+import { markVerified } from '../identity/kycHelpers.ts';
 
 const adminPath = (id: string, action: string) => `/admin/withdrawals/${id}/${action}`;
 
@@ -225,6 +226,7 @@ forEachDatabase((server) => {
     it('above the threshold two different operators must approve; the same one twice is refused', async () => {
       const user = await withdrawer(server, '0');
       await fund(server, user.userId, '20000');
+      await markVerified(server, user.userId); // above the unverified daily limit (KYC)
       const id = expectOk(await apply(server, user, { amount: '12000' })).body.result.id;
       const first = await operatorLogin(server, await createOperator(server, 'finance'));
       const second = await operatorLogin(server, await createOperator(server, 'admin'));
