@@ -9,7 +9,7 @@ export default defineConfig({
     projects: [
       {
         extends: './vite.config.ts',
-        test: { name: 'web', environment: 'jsdom', include: ['test/web/**/*.test.{ts,tsx}'], setupFiles: ['test/web/setup.ts'] },
+        test: { name: 'web', environment: 'jsdom', include: ['test/web/**/*.test.{ts,tsx}'], setupFiles: ['test/web/setup.ts'], testTimeout: 30_000 },
       },
       {
         test: {
