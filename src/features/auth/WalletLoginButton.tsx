@@ -1,4 +1,57 @@
-// Placeholder until its owner builds it during issue 11; renders nothing.
+// "Log in with a wallet" under the login form (issue 11): Sign-In with Ethereum through the
+// browser's wallet (EIP-1193). The wallet signs a message the server checks (domain, single-use
+// nonce, signature); the first login of a wallet creates its account. Hidden without a wallet.
+import { useState } from 'react';
+import { Button } from 'antd-mobile';
+import { useLingui } from '@lingui/react/macro';
+import { failureText } from '../../api/errorMessages.ts';
+import { FormError } from '../../components/form/FormError.tsx';
+import { useSiweLoginMutation, useSiweNonceMutation } from './externalLoginApi.ts';
+import { useCompleteLogin } from './useCompleteLogin.ts';
+import { injectedWallet, signInWithWallet, WalletStepError } from './walletSignIn.ts';
+import './externalLoginTexts.ts';
+
 export function WalletLoginButton() {
-  return null;
+  const { t } = useLingui();
+  const [wallet] = useState(injectedWallet);
+  const [getNonce] = useSiweNonceMutation();
+  const [login] = useSiweLoginMutation();
+  const completeLogin = useCompleteLogin();
+  const [busy, setBusy] = useState(false);
+  const [failure, setFailure] = useState<string>();
+
+  if (!wallet) return null;
+
+  const start = async () => {
+    setFailure(undefined);
+    setBusy(true);
+    try {
+      let nonceFailure: string | undefined;
+      const body = await signInWithWallet(wallet, async (chainId) => {
+        const answer = await getNonce({ chainId });
+        if (answer.error) { nonceFailure = failureText(answer.error); throw new WalletStepError(false); }
+        return answer.data;
+      }).catch((error: unknown) => {
+        if (nonceFailure) setFailure(nonceFailure);
+        else if (error instanceof WalletStepError && error.rejected) setFailure(t`The wallet did not sign. Try again, or log in another way.`);
+        else setFailure(t`The wallet could not sign the message.`);
+        return undefined;
+      });
+      if (!body) return;
+      const answer = await login(body);
+      if (answer.error) return setFailure(failureText(answer.error));
+      await completeLogin(answer.data.token);
+    } finally {
+      setBusy(false);
+    }
+  };
+
+  return (
+    <div className="wallet-login">
+      <Button block fill="outline" loading={busy} onClick={() => void start()} data-testid="wallet-login">
+        {t`Log in with a wallet`}
+      </Button>
+      <FormError message={failure} />
+    </div>
+  );
 }
