@@ -15,6 +15,7 @@ import { LanguagePicker } from '../../components/LanguagePicker.tsx';
 import { locales } from '../../lib/locales.ts';
 import { formatServerTime } from '../../lib/time.ts';
 import { useGetMyUserInfoQuery, useLogoutMutation } from '../auth/authApi.ts';
+import { useKycStateQuery } from '../identity/kycApi.ts';
 import { loggedOut, userInfoReceived, type UserState } from '../auth/userSlice.ts';
 import { ChangePasswordPopup } from './ChangePasswordPopup.tsx';
 import { avatarLetter } from './avatar.ts';
@@ -37,6 +38,10 @@ export default function MyPage() {
   const [languageOpen, setLanguageOpen] = useState(false);
   const passwordOpen = params.get('panel') === 'password';
   const user = query.data ?? stored;
+  // Identity verification: a prompt while below the top level, and where to go next.
+  const kyc = useKycStateQuery().data;
+  const kycNext = !kyc || kyc.basic === 'pending' || kyc.advanced === 'pending' ? '/renzhengResult'
+    : kyc.basic === 'approved' ? '/shenfenRenzhengAd' : '/shenfenRenzheng';
 
   useEffect(() => {
     if (query.data) dispatch(userInfoReceived(query.data));
@@ -71,6 +76,14 @@ export default function MyPage() {
         {user.hasInitialPassword && (
           <NoticeBar color="alert" wrap content={t`You are still using the initial password. Please change it.`} />
         )}
+        {kyc && kyc.level < 2 && (
+          <List className="my-verify" data-testid="my-kyc">
+            <List.Item prefix={<UserContactOutline />} onClick={() => navigate(kycNext)}
+              description={t`Verification level ${kyc.level} of 2. Verify to raise your withdrawal and loan limits.`}>
+              {t`Verify your identity`}
+            </List.Item>
+          </List>
+        )}
         <List header={t`Invitation`}>
           <List.Item extra={user.inviteCode && <CopyButton text={user.inviteCode} label={t`Copy invitation code`} />}
             description={t`Friends who register with your code join your team.`}>
@@ -89,6 +102,9 @@ export default function MyPage() {
         </List>
         <List header={t`Personal centre`}>
           <List.Item prefix={<UserContactOutline />} onClick={() => navigate('/gerenziliao')}>{t`Personal data`}</List.Item>
+          <List.Item prefix={<UserContactOutline />} extra={kyc && t`Level ${kyc.level}`} onClick={() => navigate('/renzhengResult')}>
+            {t`Identity verification`}
+          </List.Item>
           <List.Item prefix={<LockOutline />} onClick={() => setParams({ panel: 'password' }, { replace: true })}>
             {t`Change login password`}
           </List.Item>
