@@ -25,6 +25,7 @@ import { normalisePhone, type NormalisedPhone } from './phoneNumbers.ts';
 import { startSession } from './identity/login.ts';
 import { googleAuthBound, googleCodeRequired, requireGoogleCode } from './identity/twoFactor.ts';
 import { revokeSession, revokeUserSessions, type ActiveSession } from './sessions.ts';
+import { userKycLevel } from './identity/kycLevels.ts';
 
 export type AccountDeps = CodeDeps;
 type UserRow = typeof users.$inferSelect;
@@ -346,13 +347,15 @@ export async function userInfo(deps: AccountDeps, userId: bigint): Promise<UserI
 
 /**
  * Adds how many times the account has logged in (every session ever opened, registration's
- * included) and whether a withdrawal password is set.
+ * included), whether a withdrawal password is set, and the identity verification level reached.
  */
 async function withLoginCount(db: Executor, userId: bigint, info: UserInfo): Promise<UserInfo> {
   const [row] = await db.select({ logins: count() }).from(sessions).where(eq(sessions.userId, userId));
   const [withdrawPassword] = await db.select({ userId: withdrawPasswords.userId }).from(withdrawPasswords)
     .where(eq(withdrawPasswords.userId, userId)).limit(1);
-  return { ...info, loginCount: row?.logins ?? 0, hasWithdrawPassword: withdrawPassword !== undefined };
+  return {
+    ...info, loginCount: row?.logins ?? 0, hasWithdrawPassword: withdrawPassword !== undefined, kycLevel: await userKycLevel(db, userId),
+  };
 }
 
 function toUserInfo(user: UserRow): UserInfo {

@@ -5,7 +5,7 @@ import { paths } from '../../src/api/contract/paths.ts';
 
 const userInfoFields = [
   'account', 'accountType', 'address', 'birthday', 'contactPhone', 'country', 'countryCode', 'createTime', 'email',
-  'firstName', 'gender', 'hasInitialPassword', 'hasWithdrawPassword', 'id', 'inviteCode', 'loginCount', 'phone', 'surname',
+  'firstName', 'gender', 'hasInitialPassword', 'hasWithdrawPassword', 'id', 'inviteCode', 'kycLevel', 'loginCount', 'phone', 'surname',
 ];
 
 forEachDatabase((server) => {

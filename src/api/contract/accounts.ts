@@ -123,6 +123,8 @@ export const UserInfo = Type.Object({
   loginCount: Type.Optional(Type.Integer({ minimum: 0 })),
   /** Whether a withdrawal password is set (withdrawals need one). */
   hasWithdrawPassword: Type.Optional(Type.Boolean()),
+  /** Identity verification level reached (issue 11): 0 unverified, 1 basic approved, 2 advanced approved. */
+  kycLevel: Type.Optional(Type.Integer({ minimum: 0, maximum: 2 })),
 });
 export type UserInfo = Static<typeof UserInfo>;
 
