@@ -28,7 +28,7 @@ describe('Google Authenticator', () => {
     expect((await overflowing(page)).problems).toBe('');
     await page.screenshot({ path: `${shots}/bind-en-us-390.png`, fullPage: true });
 
-    await page.getByLabel('Code from the app').fill(totp(base32Decode(secret), Date.now()));
+    await page.locator('input[aria-label="Code from the app"]').fill(totp(base32Decode(secret), Date.now()));
     await page.getByRole('button', { name: 'Confirm and bind' }).click();
     const codes = page.getByRole('list', { name: 'Recovery codes' }).getByRole('listitem');
     await expect.poll(() => codes.count()).toBe(10);
@@ -47,7 +47,7 @@ describe('Google Authenticator', () => {
     await login.getByPlaceholder('E-mail, mobile or account').first().fill(account.email);
     await login.locator('input[type="password"]').first().fill(account.password);
     await login.getByRole('button', { name: 'Log in', exact: true }).first().click();
-    const codeInput = login.getByLabel('Google Authenticator code');
+    const codeInput = login.locator('input[aria-label="Google Authenticator code"]');
     await codeInput.waitFor();
     await login.screenshot({ path: `${shots}/login-code-en-us-390.png`, fullPage: true });
     await codeInput.fill(totp(base32Decode(secret), Date.now() + 30_000));
