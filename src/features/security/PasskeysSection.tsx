@@ -1,4 +1,117 @@
-// Placeholder until its owner builds it during issue 11; renders nothing.
+// Passkeys in the security centre (issue 11): the account's passkeys (name, when added, when last
+// used, whether synced), adding one (an optional name, then the browser's passkey sheet) and
+// removing one after a confirmation. A passkey logs in alone (the device checks the fingerprint,
+// face or screen lock), so removing one is asked twice.
+import { useState } from 'react';
+import { Button, Input } from 'antd-mobile';
+import { useLingui } from '@lingui/react/macro';
+import type { PasskeyInfo, PasskeyRegisterBody } from '../../api/contract/security.ts';
+import { failureText } from '../../api/errorMessages.ts';
+import { FormError } from '../../components/form/FormError.tsx';
+import { confirmDialog, showToast } from '../../components/feedback.tsx';
+import { formatEpochMs } from '../../lib/time.ts';
+import {
+  browserSupportsPasskeys, isPasskeyCancelled, loadWebAuthn, useMyPasskeysQuery, usePasskeyRegisterOptionsMutation,
+  useRegisterPasskeyMutation, useRemovePasskeyMutation,
+} from './passkeyApi.ts';
+import './passkeyTexts.ts';
+import './passkeys.css';
+
 export function PasskeysSection() {
-  return null;
+  const { t } = useLingui();
+  const list = useMyPasskeysQuery();
+  const [supported] = useState(browserSupportsPasskeys);
+  const [getOptions] = usePasskeyRegisterOptionsMutation();
+  const [register] = useRegisterPasskeyMutation();
+  const [name, setName] = useState('');
+  const [adding, setAdding] = useState(false);
+  const [failure, setFailure] = useState<string>();
+
+  const add = async () => {
+    setFailure(undefined);
+    setAdding(true);
+    try {
+      const options = await getOptions();
+      if (options.error) return setFailure(failureText(options.error));
+      const { startRegistration } = await loadWebAuthn();
+      let response;
+      try {
+        response = await startRegistration({ optionsJSON: options.data.options as never });
+      } catch (error) {
+        const code = (error as { code?: string }).code;
+        return setFailure(code === 'ERROR_AUTHENTICATOR_PREVIOUSLY_REGISTERED'
+          ? t`This device already holds a passkey for your account.`
+          : isPasskeyCancelled(error) ? t`No passkey was created.` : t`This browser could not create a passkey here.`);
+      }
+      const answer = await register({
+        challengeId: options.data.challengeId, response: response as unknown as PasskeyRegisterBody['response'],
+        ...(name.trim() ? { name: name.trim() } : {}),
+      });
+      if (answer.error) return setFailure(failureText(answer.error));
+      setName('');
+      void showToast(t`Passkey added`);
+    } finally {
+      setAdding(false);
+    }
+  };
+
+  const passkeys = list.data;
+  return (
+    <section className="passkeys" aria-busy={list.isLoading} aria-labelledby="passkeys-title">
+      <h2 id="passkeys-title" className="passkeys-title">{t`Passkeys`}</h2>
+      <p className="passkeys-hint">
+        {t`Log in with your fingerprint, face or screen lock instead of a password. The passkey stays on your device or in its password manager.`}
+      </p>
+      {list.isLoading ? <p className="passkeys-empty">{t`Loading…`}</p>
+        : list.error ? <FormError message={failureText(list.error)} />
+          : passkeys && passkeys.length === 0 ? <p className="passkeys-empty">{t`No passkeys yet.`}</p>
+            : <ul className="passkeys-list">{passkeys?.map((passkey) => <PasskeyRow key={passkey.id} passkey={passkey} />)}</ul>}
+      {supported ? (
+        <div className="passkeys-add">
+          <Input className="passkeys-name" value={name} onChange={setName} maxLength={64} clearable
+            placeholder={t`Name (optional), e.g. My phone`} aria-label={t`Passkey name`} />
+          <Button block color="primary" loading={adding} onClick={() => void add()}>{t`Add a passkey`}</Button>
+        </div>
+      ) : <p className="passkeys-hint">{t`This browser does not support passkeys.`}</p>}
+      <FormError message={failure} />
+    </section>
+  );
+}
+
+function PasskeyRow({ passkey }: { passkey: PasskeyInfo }) {
+  const { t } = useLingui();
+  const [remove, removing] = useRemovePasskeyMutation();
+  const [failure, setFailure] = useState<string>();
+  const added = formatEpochMs(passkey.createdAt, 'isoDate');
+  const used = passkey.lastUsedAt === null ? undefined : formatEpochMs(passkey.lastUsedAt);
+  const name = passkey.name;
+
+  const confirmRemoval = async () => {
+    setFailure(undefined);
+    const confirmed = await confirmDialog({
+      title: t`Remove passkey ${name}?`,
+      content: t`You will no longer be able to log in with it. The copy on your device is not deleted; you can remove it there.`,
+      confirmText: t`Remove`, cancelText: t`Cancel`,
+    });
+    if (!confirmed) return;
+    const answer = await remove({ id: passkey.id });
+    if (answer.error) setFailure(failureText(answer.error));
+    else void showToast(t`Passkey removed`);
+  };
+
+  return (
+    <li className="passkeys-item">
+      <div className="passkeys-item-text">
+        <span className="passkeys-item-name">{name}</span>
+        <span className="passkeys-item-meta">
+          {t`Added ${added}`}{' · '}{used ? t`Last used ${used}` : t`Never used`}
+          {passkey.backedUp ? <>{' · '}{t`Synced`}</> : null}
+        </span>
+        <FormError message={failure} />
+      </div>
+      <Button size="small" fill="outline" color="danger" loading={removing.isLoading} onClick={() => void confirmRemoval()}>
+        {t`Remove`}
+      </Button>
+    </li>
+  );
 }

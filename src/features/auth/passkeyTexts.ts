@@ -1,0 +1,11 @@
+// The messages of the passkey error codes met on the login page, in the account catalog
+// (features/auth). The security centre registers the same texts from its own catalog
+// (features/security/passkeyTexts.ts).
+import { msg } from '@lingui/core/macro';
+import { registerErrorMessages } from '../../api/errorMessages.ts';
+
+registerErrorMessages({
+  passkey_challenge_invalid: msg`This passkey request has expired or was already used. Please try again.`,
+  passkey_verification_failed: msg`The passkey could not be verified. Please try again, or log in another way.`,
+  passkey_not_found: msg`This passkey does not exist or was already removed.`,
+});

@@ -1,0 +1,10 @@
+// The messages of the passkey error codes met in the security centre, in the identity catalog; the
+// login page registers the same texts from the account catalog (features/auth/passkeyTexts.ts).
+import { msg } from '@lingui/core/macro';
+import { registerErrorMessages } from '../../api/errorMessages.ts';
+
+registerErrorMessages({
+  passkey_challenge_invalid: msg`This passkey request has expired or was already used. Please try again.`,
+  passkey_verification_failed: msg`The passkey could not be verified. Please try again, or log in another way.`,
+  passkey_not_found: msg`This passkey does not exist or was already removed.`,
+});
