@@ -4,7 +4,7 @@
 // the audit trail has it. Wrong, reused or other operators' tickets and codes are refused without
 // a change, and attempts are limited — on every database.
 import { eq } from 'drizzle-orm';
-import { describe, expect, it } from 'vitest';
+import { expect, it } from 'vitest';
 import { adminPaths } from '../../src/api/contract/admin.ts';
 import { operatorSecurityPaths } from '../../src/api/contract/security.ts';
 import { auditLog, operators } from '../../server/db/schema.ts';
