@@ -22,7 +22,7 @@ import {
   assertStrongPassword, decoyPasswordHash, generatePassword, hashPassword, lookAlikeFreeAlphabet, verifyPassword,
 } from './passwords.ts';
 import { normalisePhone, type NormalisedPhone } from './phoneNumbers.ts';
-import { startSession } from './identity/login.ts';
+import { recordFailedLogin, startSession } from './identity/login.ts';
 import { googleAuthBound, googleCodeRequired, requireGoogleCode } from './identity/twoFactor.ts';
 import { revokeSession, revokeUserSessions, type ActiveSession } from './sessions.ts';
 import { userKycLevel } from './identity/kycLevels.ts';
@@ -217,13 +217,16 @@ async function loginSucceeded(deps: AccountDeps, accountKey: string, callerIp: s
  * under the login throttles: answers the user whose password this is.
  */
 export async function checkLoginPassword(deps: AccountDeps, account: string, password: string,
-  countryCode: string | undefined, callerIp: string): Promise<UserRow> {
+  countryCode: string | undefined, callerIp: string, userAgent?: string): Promise<UserRow> {
   await deps.limiter.hit(`login-ip:${callerIp}`, deps.limits.loginAttemptsPerIpPerMinute, 60_000);
   const identity = identifyLogin(account, countryCode);
   await takeLoginAttempt(deps, identity.key, callerIp);
   const user = await findUser(deps.db, identity.where);
   const valid = await verifyPassword(user?.passwordHash ?? await decoyPasswordHash(), password);
-  if (!user || !valid) throw badRequest('credentials_invalid', 'The account or password is wrong.');
+  if (!user || !valid) {
+    if (user) await recordFailedLogin(deps, user.id, 'password', { callerIp, userAgent });
+    throw badRequest('credentials_invalid', 'The account or password is wrong.');
+  }
   await loginSucceeded(deps, identity.key, callerIp);
   return user;
 }
@@ -234,7 +237,7 @@ export async function checkLoginPassword(deps: AccountDeps, account: string, pas
  */
 export async function passwordLogin(deps: AccountDeps, account: string, password: string,
   countryCode: string | undefined, callerIp: string, userAgent?: string) {
-  const user = await checkLoginPassword(deps, account, password, countryCode, callerIp);
+  const user = await checkLoginPassword(deps, account, password, countryCode, callerIp, userAgent);
   if (await googleAuthBound(deps.db, user.id)) throw googleCodeRequired();
   return startSession(deps, deps.db, user.id, 'password', { callerIp, userAgent });
 }
@@ -251,6 +254,13 @@ export async function codeLogin(deps: AccountDeps, accountType: AccountType, acc
     const user = await findUser(tx, identity.where);
     if (!user) throw invalidCode();
     return startSession(deps, tx, user.id, 'code', { callerIp, userAgent });
+  }).catch(async (error: unknown) => {
+    // A wrong code for an existing account goes into its login history.
+    if (error instanceof AppError && error.errorCode === 'code_invalid') {
+      const user = await findUser(deps.db, identity.where);
+      if (user) await recordFailedLogin(deps, user.id, 'code', { callerIp, userAgent });
+    }
+    throw error;
   });
 }
 

@@ -12,26 +12,41 @@ export const hashToken = (token: string) => createHash('sha256').update(token).d
 /** Last-use times are written at most this often, so reads do not all become writes. */
 const touchIntervalMs = 60_000;
 
-export async function createSession(tx: Executor, clock: Clock, limits: Limits, userId: bigint, userAgent?: string) {
+/** How and from where a session begins (identity/login.ts fills it in). */
+export interface SessionOrigin { userAgent?: string; method?: string; ip?: string }
+
+/** Opens a session; returns its token (given to the client once). Logins go through identity/login.ts. */
+export async function createSession(tx: Executor, clock: Clock, limits: Limits, userId: bigint, origin: SessionOrigin = {}) {
+  return (await openSession(tx, clock, limits, userId, origin)).token;
+}
+
+/** Opens a session; returns its token and its id. */
+export async function openSession(tx: Executor, clock: Clock, limits: Limits, userId: bigint, origin: SessionOrigin = {}) {
   const token = randomBytes(32).toString('base64url');
   const now = clock.now();
-  await tx.insert(sessions).values({
-    userId, tokenHash: hashToken(token), userAgent: userAgent?.slice(0, 200),
+  const ip = origin.ip?.slice(0, 64);
+  const [row] = await tx.insert(sessions).values({
+    userId, tokenHash: hashToken(token), userAgent: origin.userAgent?.slice(0, 200), method: origin.method,
+    createdIp: ip, lastIp: ip,
     lastUsedAt: now, expiresAt: new Date(now.getTime() + limits.sessionAbsoluteMs), createdAt: now,
-  });
-  return token;
+  }).returning({ id: sessions.id });
+  return { token, sessionId: row.id };
 }
 
 export interface ActiveSession { sessionId: bigint; userId: bigint }
 
-export async function resolveSession(db: Executor, clock: Clock, limits: Limits, token: string): Promise<ActiveSession | undefined> {
+/**
+ * The live session of a token, or undefined. The last use (time and caller address `ip`) is
+ * written at most once a minute.
+ */
+export async function resolveSession(db: Executor, clock: Clock, limits: Limits, token: string, ip?: string): Promise<ActiveSession | undefined> {
   if (token.length < 20 || token.length > 100) return undefined;
   const [row] = await db.select().from(sessions).where(eq(sessions.tokenHash, hashToken(token))).limit(1);
   const nowMs = clock.now().getTime();
   if (!row || row.revokedAt || row.expiresAt.getTime() <= nowMs) return undefined;
   if (nowMs - row.lastUsedAt.getTime() > limits.sessionIdleMs) return undefined;
   if (nowMs - row.lastUsedAt.getTime() > touchIntervalMs) {
-    await db.update(sessions).set({ lastUsedAt: clock.now() }).where(eq(sessions.id, row.id));
+    await db.update(sessions).set({ lastUsedAt: clock.now(), ...(ip ? { lastIp: ip.slice(0, 64) } : {}) }).where(eq(sessions.id, row.id));
   }
   return { sessionId: row.id, userId: row.userId };
 }

@@ -9,7 +9,7 @@ export async function requireSession(services: Services, request: FastifyRequest
   const header = request.headers['x-access-token'];
   const token = Array.isArray(header) ? header[0] : header;
   if (!token) throw unauthorized('Please log in.');
-  const session = await resolveSession(services.db, services.clock, services.limits, token);
+  const session = await resolveSession(services.db, services.clock, services.limits, token, request.ip);
   if (!session) throw unauthorized('Your session has ended. Please log in again.');
   return session;
 }
