@@ -105,6 +105,7 @@ export default function MyPage() {
           <List.Item prefix={<UserContactOutline />} extra={kyc && t`Level ${kyc.level}`} onClick={() => navigate('/renzhengResult')}>
             {t`Identity verification`}
           </List.Item>
+          <List.Item prefix={<LockOutline />} onClick={() => navigate('/anquanZhongxin')}>{t`Account security`}</List.Item>
           <List.Item prefix={<LockOutline />} onClick={() => setParams({ panel: 'password' }, { replace: true })}>
             {t`Change login password`}
           </List.Item>
