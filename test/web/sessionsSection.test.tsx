@@ -133,6 +133,25 @@ describe('sessions and devices', () => {
     expect(screen.queryByRole('button', { name: 'End all other sessions' })).toBeNull();
   });
 
+  it('says when the sessions could not be loaded, and loads them again on Retry', async () => {
+    serve();
+    const served = vi.mocked(fetch);
+    const working = served.getMockImplementation()!;
+    let refused = false;
+    served.mockImplementation(async (url, init) => {
+      if (!refused && String(url).includes('/user/appSession/listMy')) {
+        refused = true;
+        return new Response(JSON.stringify({ success: false, code: 500, message: 'Busy', result: null, timestamp: 0 }), { status: 500 });
+      }
+      return working(url, init);
+    });
+    renderSection();
+    const alert = await screen.findByText(/The sessions could not be loaded\./, {}, { timeout: 5_000 });
+    expect(alert).toBeTruthy();
+    fireEvent.click(screen.getAllByRole('button', { name: 'Retry' })[0]);
+    expect(await screen.findByTestId('session-1', {}, { timeout: 5_000 })).toBeTruthy();
+  });
+
   it('shows the login history with a failed attempt and a new device', async () => {
     const calls = serve();
     renderSection();
