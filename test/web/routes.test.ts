@@ -17,17 +17,27 @@ const layoutRoutes: [string, boolean][] = [
 ];
 const topLevelRoutes = ['demotrading', 'kline', 'outlink', 'login'];
 
+/**
+ * Pages of ours the spec has no route for, each in the layout and behind login: the account
+ * security centre (Google Authenticator, passkeys, linked logins, sessions; issue 11).
+ */
+const extensionRoutes = ['anquanZhongxin'];
+
 const entry = (path: string) => routeTable.find((route) => route.path === path);
 
 describe('route table', () => {
-  it('has every route of the spec and no other', () => {
+  it('has every route of the spec and, beyond them, only the listed pages of ours', () => {
     expect(routeTable.map((route) => route.path).sort())
-      .toEqual([...layoutRoutes.map(([path]) => path), ...topLevelRoutes].sort());
+      .toEqual([...layoutRoutes.map(([path]) => path), ...topLevelRoutes, ...extensionRoutes].sort());
     expect(new Set(routeTable.map((route) => route.path)).size).toBe(routeTable.length);
   });
 
   it.each(layoutRoutes)('%s sits in the layout and needs login: %s', (path, login) => {
     expect(entry(path)).toMatchObject({ path, login, layout: true });
+  });
+
+  it.each(extensionRoutes)('%s (ours) sits in the layout and needs login', (path) => {
+    expect(entry(path)).toMatchObject({ path, login: true, layout: true });
   });
 
   it.each(topLevelRoutes)('%s is outside the layout and public', (path) => {
