@@ -1,3 +1,4 @@
+import { useState } from 'react';
 import { Button, Form, Input, Popup } from 'antd-mobile';
 import { useLingui } from '@lingui/react/macro';
 import { useChangePasswordMutation } from '../auth/authApi.ts';
@@ -28,7 +29,9 @@ export function ChangePasswordPopup({ visible, onClose, onChanged }: {
   const [changePassword, { isLoading }] = useChangePasswordMutation();
   const failure = useFormFailure(form, fieldsByCode);
   // With Google Authenticator bound, the change also needs a code from the app.
-  const googleBound = useGoogleAuthStateQuery(undefined, { skip: !visible }).data?.bound === true;
+  const googleState = useGoogleAuthStateQuery({ quiet: true }, { skip: !visible }).data?.bound === true;
+  const [codeAsked, setCodeAsked] = useState(false);
+  const googleBound = googleState || codeAsked;
   return (
     <Popup visible={visible} onMaskClick={onClose} onClose={onClose} position="bottom" destroyOnClose
       bodyStyle={{ borderTopLeftRadius: 12, borderTopRightRadius: 12, maxHeight: '90vh', overflowY: 'auto' }}>
@@ -40,6 +43,7 @@ export function ChangePasswordPopup({ visible, onClose, onChanged }: {
           const result = await changePassword({ oldPassword: values.oldPassword, newPassword: values.newPassword,
             googleCode: googleBound ? values.googleCode?.trim() : undefined });
           if ('error' in result) {
+            if ((result.error as { error?: string }).error === 'google_code_required') setCodeAsked(true);
             failure.show(result.error);
             return;
           }

@@ -10,8 +10,13 @@ import {
 // Form calls are quiet: each form shows its refusal in place.
 export const twoFactorApi = api.injectEndpoints({
   endpoints: (build) => ({
-    googleAuthState: build.query<GoogleAuthState, void>({
-      query: () => ({ url: twoFactorPaths.googleAuthState }),
+    /**
+     * `{ quiet: true }` where the state only decides whether a form shows a code field (withdrawal,
+     * password change): a failed read then shows nothing, and the server's google_code_required
+     * reveals the field instead.
+     */
+    googleAuthState: build.query<GoogleAuthState, { quiet?: boolean } | void>({
+      query: (arg) => ({ url: twoFactorPaths.googleAuthState, quiet: arg?.quiet === true }),
       providesTags: ['TwoFactor'],
     }),
     generateGoogleKey: build.mutation<GoogleKey, void>({

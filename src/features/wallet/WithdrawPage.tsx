@@ -119,7 +119,10 @@ export default function WithdrawPage() {
   const destinations = useDestinationsQuery();
   const user = useGetMyUserInfoQuery();
   // With Google Authenticator bound, a withdrawal also needs a code from the app.
-  const googleBound = useGoogleAuthStateQuery().data?.bound === true;
+  const googleState = useGoogleAuthStateQuery({ quiet: true }).data?.bound === true;
+  // The server's google_code_required shows the field even when the state could not be read.
+  const [codeAsked, setCodeAsked] = useState(false);
+  const googleBound = googleState || codeAsked;
   const [apply, applying] = useApplyWithdrawalMutation();
   const [form] = Form.useForm<{ amount?: string }>();
   const [passwordForm] = Form.useForm<{ password?: string }>();
@@ -188,6 +191,7 @@ export default function WithdrawPage() {
       return;
     }
     const place = withdrawErrorPlace(result.error);
+    if ((result.error as { error?: string }).error === 'google_code_required') setCodeAsked(true);
     if (place === 'password' || place === 'form') {
       passwordFailure.show(result.error);
       return;
