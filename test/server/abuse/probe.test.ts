@@ -386,7 +386,7 @@ forEachDatabase((server: TestServer) => {
       { path: paths.phoneLogin, schema: PhoneLoginBody, body: { phone: knownPhone.phone, countryCode: '44', code: '123456' } },
       { path: paths.guestLogin, schema: GuestLoginBody, body: { account: 'probe_guest' } },
       { path: paths.resetPassword, schema: ResetPasswordBody, body: { accountType: 'email', account: known.email, countryCode: '44', code: '123456', password: 'Renewed2password' } },
-      { path: paths.changePassword, schema: ChangePasswordBody, body: { oldPassword: 'Wrong1password', newPassword: 'Renewed2password' }, token: true },
+      { path: paths.changePassword, schema: ChangePasswordBody, body: { oldPassword: 'Wrong1password', newPassword: 'Renewed2password', googleCode: '000000' }, token: true },
       {
         path: paths.updatePersonalData, schema: PersonalDataBody, token: true,
         body: { surname: 'Smith', firstName: 'Ann', gender: 'female', birthday: '1990-01-01', country: 'GB', address: '1 High Street', contactPhone: '+44 7700 900000', clear: [] },
