@@ -6,8 +6,7 @@
 // shown. A confirmation sums it up before the request goes; the result page follows it.
 // The choice of currency and network lives in the address (?currency=USDT&network=TRC20), so a
 // link from elsewhere (the asset centre's per-currency Deposit) opens the right address.
-import { useCallback, useEffect, useMemo, useRef, useState, type ChangeEvent } from 'react';
-import { useSelector } from 'react-redux';
+import { useMemo, useRef, useState } from 'react';
 import { Link, useNavigate, useSearchParams } from 'react-router-dom';
 import { Button, ErrorBlock, Form, Input, Skeleton } from 'antd-mobile';
 import { BillOutline, CameraOutline, CloseCircleFill, PictureOutline } from 'antd-mobile-icons';
@@ -24,10 +23,8 @@ import type { FieldsByCode } from '../../components/form/fieldErrors.ts';
 import { useFormFailure } from '../../components/form/useFormFailure.ts';
 import { intlOf } from '../../lib/locales.ts';
 import { formatDecimal } from '../../lib/number.ts';
-import type { UserState } from '../auth/userSlice.ts';
 import { AddressQr } from './AddressQr.tsx';
-import { prepareProofImage } from './proofImage.ts';
-import { uploadFile } from './uploadFile.ts';
+import { useUploadField } from './useUploadField.ts';
 import { useApplyRechargeMutation, useCurrencyListQuery, useDepositAddressQuery } from './walletApi.ts';
 import { prepareWalletTexts } from './walletTexts.ts';
 import './deposit.css';
@@ -357,13 +354,6 @@ function DepositForm({ currency, network, intl, onDone }: {
   );
 }
 
-type Proof =
-  | { phase: 'empty' }
-  | { phase: 'preparing' }
-  | { phase: 'uploading'; preview: string; isImage: boolean; fraction: number }
-  | { phase: 'uploaded'; preview: string; isImage: boolean; name: string }
-  | { phase: 'failed'; message: string };
-
 /**
  * The proof photo as a form control whose value is the uploaded file's id: from the gallery or
  * the camera, prepared (made small) and uploaded at once, with a preview and a remove button.
@@ -372,72 +362,7 @@ function ProofField({ value, onChange, onBusy, id }: {
   value?: string; onChange?: (value: string | undefined) => void; onBusy(busy: boolean): void; id?: string;
 }) {
   const { t } = useLingui();
-  const token = useSelector((state: { user: UserState }) => state.user.token);
-  const [proof, setProof] = useState<Proof>({ phase: 'empty' });
-  const running = useRef<AbortController>(undefined);
-  const preview = useRef<string>(undefined);
-
-  const forgetPreview = useCallback(() => {
-    if (preview.current) URL.revokeObjectURL(preview.current);
-    preview.current = undefined;
-  }, []);
-  useEffect(() => () => {
-    running.current?.abort();
-    forgetPreview();
-  }, [forgetPreview]);
-  // The form was reset (or the value cleared elsewhere): show nothing attached.
-  useEffect(() => {
-    if (value === undefined) setProof((shown) => (shown.phase === 'uploaded' ? { phase: 'empty' } : shown));
-  }, [value]);
-
-  const take = async (file: File) => {
-    running.current?.abort();
-    const controller = new AbortController();
-    running.current = controller;
-    forgetPreview();
-    onChange?.(undefined);
-    onBusy(true);
-    setProof({ phase: 'preparing' });
-    const prepared = await prepareProofImage(file);
-    if (controller.signal.aborted) return;
-    const url = URL.createObjectURL(prepared);
-    preview.current = url;
-    const isImage = prepared.type.startsWith('image/');
-    setProof({ phase: 'uploading', preview: url, isImage, fraction: 0 });
-    try {
-      const stored = await uploadFile({
-        file: prepared, fileName: prepared.name, purpose: 'deposit_proof', token, signal: controller.signal,
-        onProgress: (fraction) => setProof((shown) => (shown.phase === 'uploading' ? { ...shown, fraction } : shown)),
-      });
-      setProof({ phase: 'uploaded', preview: url, isImage, name: prepared.name });
-      onChange?.(stored.id);
-    } catch (error) {
-      if (controller.signal.aborted) return;
-      forgetPreview();
-      setProof({ phase: 'failed', message: failureText(error) });
-    } finally {
-      if (running.current === controller) {
-        running.current = undefined;
-        onBusy(false);
-      }
-    }
-  };
-
-  const remove = () => {
-    running.current?.abort();
-    running.current = undefined;
-    onBusy(false);
-    forgetPreview();
-    setProof({ phase: 'empty' });
-    onChange?.(undefined);
-  };
-
-  const picked = (event: ChangeEvent<HTMLInputElement>) => {
-    const file = event.target.files?.[0];
-    // Cleared so that choosing the same file again (after removing it) is a change too.
-    event.target.value = '';
-    if (file) void take(file);
-  };
+  const { shown: proof, remove, picked } = useUploadField({ purpose: 'deposit_proof', value, onChange, onBusy });
 
   const shown = proof.phase === 'uploading' || proof.phase === 'uploaded' ? proof : undefined;
   const percent = proof.phase === 'uploading' ? Math.round(proof.fraction * 100) : 100;
