@@ -5,11 +5,32 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import type { TestProject } from 'vitest/node';
+import { apiPrefix } from '../../src/api/contract/paths.ts';
+import { externalLoginPaths } from '../../src/api/contract/security.ts';
+import { startOidcProvider } from '../support/oidcProvider.ts';
 import { freePort, waitForServer } from '../support/serverProcess.ts';
 
+/** One account of the local OpenID provider: the id typed into its login form, and its e-mail claim. */
+export interface E2eOidcAccount { id: string; email: string }
+
 declare module 'vitest' {
-  export interface ProvidedContext { baseUrl: string; dataDir: string }
+  export interface ProvidedContext {
+    baseUrl: string;
+    dataDir: string;
+    /** The server's PUBLIC_ORIGIN (http://localhost:<port>): where the OpenID callback sends the browser. */
+    publicOrigin: string;
+    /** The local OpenID provider the server is configured with (OIDC_PROVIDERS=local). */
+    oidcIssuer: string;
+    oidcName: string;
+    /** Accounts whose e-mails nobody uses (each a first login creates an account with that verified address). */
+    oidcAccounts: E2eOidcAccount[];
+    /** An account whose verified e-mail claim is the seeded demo user's (demo@bourse.local). */
+    oidcDemoClaim: E2eOidcAccount;
+  }
 }
+
+/** The name of the local provider's button ("Continue with Local ID"). */
+const oidcName = 'Local ID';
 
 
 export default async function setup(project: TestProject) {
@@ -25,21 +46,45 @@ export default async function setup(project: TestProject) {
   }
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'bourse-e2e-'));
   const port = await freePort();
+  const publicOrigin = `http://localhost:${port}`;
+  // A real OpenID provider (oidc-provider) on a loopback port, with its own login form. Its accounts
+  // live in a Map in this process, which the test workers cannot reach: they are created here, once,
+  // and handed to the tests by id through project.provide (a few with e-mails nobody uses, and one
+  // claiming the demo user's address, for the rule that a claim never opens an existing account).
+  const oidc = await startOidcProvider(`${publicOrigin}${apiPrefix}${externalLoginPaths.oidcCallback}`);
+  const oidcAccounts: E2eOidcAccount[] = [1, 2, 3, 4, 5].map((n) => ({ id: `e2e-oidc-${n}`, email: `e2e-oidc-${n}@example.test` }));
+  const oidcDemoClaim: E2eOidcAccount = { id: 'e2e-oidc-demo', email: 'demo@bourse.local' };
+  for (const account of [...oidcAccounts, oidcDemoClaim]) oidc.accounts.set(account.id, { email: account.email, emailVerified: true });
   let output = '';
   const child = spawn(process.execPath, ['--import', 'tsx', 'server/main.ts'], {
     cwd: root,
-    env: { ...process.env, NODE_ENV: 'production', PORT: String(port), HOST: '127.0.0.1', PUBLIC_ORIGIN: `http://localhost:${port}`, DATA_DIR: dataDir, WEB_ROOT: outDir, LOG_LEVEL: 'warn', DATABASE_URL: '', REDIS_URL: '' },
+    env: { ...process.env, NODE_ENV: 'production', PORT: String(port), HOST: '127.0.0.1', PUBLIC_ORIGIN: publicOrigin, DATA_DIR: dataDir, WEB_ROOT: outDir, LOG_LEVEL: 'warn', DATABASE_URL: '', REDIS_URL: '',
+      OIDC_PROVIDERS: 'local', OIDC_LOCAL_ISSUER: oidc.issuer, OIDC_LOCAL_CLIENT_ID: oidc.clientId,
+      OIDC_LOCAL_CLIENT_SECRET: oidc.clientSecret, OIDC_LOCAL_NAME: oidcName,
+      // Every journey registers its accounts from 127.0.0.1: one address for the whole suite.
+      CODE_SENDS_PER_IP_PER_HOUR: '1000', CODE_CHECKS_PER_IP_PER_HOUR: '1000', LOGIN_ATTEMPTS_PER_IP_PER_MINUTE: '300' },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   child.stdout?.on('data', (chunk: Buffer) => { output += chunk.toString(); });
   child.stderr?.on('data', (chunk: Buffer) => { output += chunk.toString(); });
   const baseUrl = `http://127.0.0.1:${port}`;
-  await waitForServer(baseUrl, child, () => output);
+  try {
+    await waitForServer(baseUrl, child, () => output);
+  } catch (error) {
+    await oidc.close();
+    throw error;
+  }
   project.provide('baseUrl', baseUrl);
   project.provide('dataDir', dataDir);
+  project.provide('publicOrigin', publicOrigin);
+  project.provide('oidcIssuer', oidc.issuer);
+  project.provide('oidcName', oidcName);
+  project.provide('oidcAccounts', oidcAccounts);
+  project.provide('oidcDemoClaim', oidcDemoClaim);
   return async () => {
     child.kill('SIGTERM');
     await new Promise((resolve) => child.once('exit', resolve));
+    await oidc.close();
     fs.rmSync(dataDir, { recursive: true, force: true });
   };
 }
