@@ -158,6 +158,11 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       realtimeConnectionsMax: Number(env.REALTIME_CONNECTIONS_MAX ?? defaultLimits.realtimeConnectionsMax),
       realtimeConnectionsPerAddressMax: Number(env.REALTIME_CONNECTIONS_PER_ADDRESS_MAX ?? defaultLimits.realtimeConnectionsPerAddressMax),
       httpRequestTimeoutMs: Number(env.HTTP_REQUEST_TIMEOUT_MS ?? defaultLimits.httpRequestTimeoutMs),
+      // Per-address limits count everyone behind one address together: behind a carrier's NAT, or
+      // for the end-to-end journeys (all from 127.0.0.1), the operator raises them here.
+      codeSendsPerIpPerHour: positiveLimit(env, 'CODE_SENDS_PER_IP_PER_HOUR', defaultLimits.codeSendsPerIpPerHour),
+      codeChecksPerIpPerHour: positiveLimit(env, 'CODE_CHECKS_PER_IP_PER_HOUR', defaultLimits.codeChecksPerIpPerHour),
+      loginAttemptsPerIpPerMinute: positiveLimit(env, 'LOGIN_ATTEMPTS_PER_IP_PER_MINUTE', defaultLimits.loginAttemptsPerIpPerMinute),
     },
     market: {
       feed: env.MARKET_FEED ?? 'simulator',
@@ -167,6 +172,14 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     },
     oidcProviders: parseOidcProviders(env),
   };
+}
+
+/** A limit from the environment: a whole number above zero, or the default when unset; anything else stops the start. */
+export function positiveLimit(env: NodeJS.ProcessEnv, name: string, fallback: number): number {
+  const text = env[name]?.trim();
+  if (!text) return fallback;
+  if (!/^[1-9]\d{0,8}$/.test(text)) throw new Error(`${name} must be a whole number above zero, not "${text}"`);
+  return Number(text);
 }
 
 /**

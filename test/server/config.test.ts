@@ -15,3 +15,17 @@ describe('SEED_DEMO', () => {
     expect(loadConfig({ SEED_DEMO: '0' }).seedDemo).toBe(false);
   });
 });
+
+describe('per-address limits', () => {
+  it('keep their defaults unless the environment raises them', () => {
+    expect(loadConfig({}).limits.codeSendsPerIpPerHour).toBe(30);
+    const raised = loadConfig({ CODE_SENDS_PER_IP_PER_HOUR: '500', CODE_CHECKS_PER_IP_PER_HOUR: '900', LOGIN_ATTEMPTS_PER_IP_PER_MINUTE: '120' }).limits;
+    expect([raised.codeSendsPerIpPerHour, raised.codeChecksPerIpPerHour, raised.loginAttemptsPerIpPerMinute]).toEqual([500, 900, 120]);
+  });
+
+  it('stop the start on a value that is not a whole number above zero', () => {
+    for (const value of ['0', '-5', '2.5', 'lots', '1e9']) {
+      expect(() => loadConfig({ CODE_SENDS_PER_IP_PER_HOUR: value }), value).toThrow(/CODE_SENDS_PER_IP_PER_HOUR/);
+    }
+  });
+});
