@@ -264,3 +264,26 @@ export async function confirmTotpRotation(deps: RotationDeps, operator: ActiveOp
   await deps.limiter.release(attemptsKey);
   return { sessionsEnded: ended };
 }
+
+// ── Step-up: a fresh code for one sensitive action ──
+
+export const stepUpAttemptsKey = (operatorId: bigint) => `operator-step-up:${operatorId}`;
+const stepUpInvalid = () => badRequest('operator_totp_current_invalid',
+  'The code of your current authenticator is wrong or was used already.');
+
+/**
+ * Checks a code of the operator's own authenticator for one sensitive action and spends its time
+ * step in `tx` (a compare-and-set on the last step used), so a code serves one action and never a
+ * login after it. Attempts are limited per operator; the caller releases the limit after commit.
+ */
+export async function takeOperatorCode(deps: OperatorDeps, tx: Executor, operatorId: bigint, code: string) {
+  await deps.limiter.hit(stepUpAttemptsKey(operatorId), deps.limits.passwordAttemptsFree, 15 * 60_000);
+  const [row] = await tx.select({ secret: operators.totpSecret, lastStep: operators.totpLastStep })
+    .from(operators).where(eq(operators.id, operatorId));
+  const step = row && await matchTotp(row.secret, code, deps.clock.now().getTime(), row.lastStep ?? undefined);
+  if (step === undefined) throw stepUpInvalid();
+  const [taken] = await tx.update(operators).set({ totpLastStep: step })
+    .where(and(eq(operators.id, operatorId), or(isNull(operators.totpLastStep), lt(operators.totpLastStep, step))))
+    .returning({ id: operators.id });
+  if (!taken) throw stepUpInvalid();
+}

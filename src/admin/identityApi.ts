@@ -1,11 +1,14 @@
 // The back office's identity calls (contract/identity.ts kycAdminPaths, security.ts
 // operatorSecurityPaths), injected into the one admin API slice: the KYC review queue and its
-// decisions, what each verification level unlocks, user search with the security state, and the
+// decisions, what each verification level unlocks, user search with the security state (and an
+// admin's removal of a lost Google Authenticator), and the
 // operator's own authenticator rotation. Writes and the screens' lists are `quiet`: the screen
 // shows a refusal or a failed load in place. The identity photos are not here: they are read as
 // blobs with the operator's token (kycPhotoUrl + transport.ts fetchProof).
 import { apiPrefix } from '../api/contract/paths.ts';
-import { kycAdminPaths, type AdminKycApplication, type AdminUserSecurity, type KycLevel } from '../api/contract/identity.ts';
+import {
+  kycAdminPaths, type AdminGoogleAuthReset, type AdminKycApplication, type AdminResetGoogleAuthBody, type AdminUserSecurity, type KycLevel,
+} from '../api/contract/identity.ts';
 import {
   operatorSecurityPaths, type OperatorTotpConfirmBody, type OperatorTotpConfirmed, type OperatorTotpStart,
 } from '../api/contract/security.ts';
@@ -69,6 +72,10 @@ export const identityAdminApi = adminApi.enhanceEndpoints({ addTagTypes: ['Kyc',
       // Each search is audited: a page left and opened again reads anew, never from an old answer.
       keepUnusedDataFor: 0,
     }),
+    resetGoogleAuth: build.mutation<AdminGoogleAuthReset, AdminResetGoogleAuthBody & { userId: string }>({
+      query: ({ userId, ...body }) => ({ url: withId(kycAdminPaths.resetGoogleAuth, userId), method: 'POST', body, quiet: true }),
+      invalidatesTags: ['UserSearch', 'Audit'],
+    }),
     startTotpRotation: build.mutation<OperatorTotpStart, void>({
       query: () => ({ url: operatorSecurityPaths.totpStart, method: 'POST', body: {}, quiet: true }),
     }),
@@ -81,5 +88,5 @@ export const identityAdminApi = adminApi.enhanceEndpoints({ addTagTypes: ['Kyc',
 
 export const {
   useKycApplicationsQuery, useKycApplicationQuery, useApproveKycMutation, useRejectKycMutation, useKycLevelsQuery, useSetKycLevelMutation,
-  useSearchUsersQuery, useStartTotpRotationMutation, useConfirmTotpRotationMutation,
+  useSearchUsersQuery, useResetGoogleAuthMutation, useStartTotpRotationMutation, useConfirmTotpRotationMutation,
 } = identityAdminApi;

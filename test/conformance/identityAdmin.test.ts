@@ -6,7 +6,8 @@
 // reason the user reads through the app's calls; the user applies again, the operator approves,
 // and the app's calls say approved. The operator reads and changes what a level unlocks (the
 // public levels follow), and finds the user by e-mail with their security state: counts and
-// names, no secret, hash or password anywhere in the answer. A user's token opens none of these
+// names, no secret, hash or password anywhere in the answer; an admin removes the user's lost
+// authenticator with a reason and a fresh code of their own. A user's token opens none of these
 // calls, and changes nothing. Paths and fields were read (not imported) from
 // src/api/contract/identity.ts (kycPaths, kycAdminPaths).
 import crypto from 'node:crypto';
@@ -158,6 +159,7 @@ describe('the identity back office', () => {
       () => client.get('/admin/kyc-levels', {}, token),
       () => client.post('/admin/kyc-levels/0', { withdrawDailyLimit: '1', loanLimit: '0', productsOpen: false }, token),
       () => client.get('/admin/users', { q: email }, token),
+      () => client.post(`/admin/users/${userId}/google-auth/reset`, { reason: 'Refused by a user token.', operatorCode: '123456' }, token),
     ];
     const levelsBefore = ok(await client.get<Level[]>('/auth/appAuth/levels'));
     for (const token of [userToken, undefined]) {
@@ -271,5 +273,29 @@ describe('the identity back office', () => {
     expect(ok(await client.get<{ records: UserSecurity[] }>('/admin/users', { q: userId }, operatorToken)).records.map((record) => record.userId))
       .toContain(userId);
     expect(ok(await client.get<{ total: number }>('/admin/users', { q: `nobody-${unique()}@` }, operatorToken)).total).toBe(0);
+  });
+
+  it('an admin removes the lost authenticator with a reason and a fresh own code; the user logs in with the password alone', async () => {
+    const path = `/admin/users/${userId}/google-auth/reset`;
+    const reason = 'Lost phone and recovery codes; identity checked on a video call.';
+    // The demo operator's code of the next step: the login spent this step's (one step of drift is accepted).
+    const nextCode = totp(base32Decode(demoOperator.totpSecret), (await client.serverTime()) + 30_000);
+    // A user's token, a short reason and a wrong code are refused; the binding stays.
+    expectRefused(await client.post(path, { reason, operatorCode: nextCode }, userToken), 401);
+    expectRefused(await client.post(path, { reason: 'lost', operatorCode: nextCode }, operatorToken), 400, 'invalid_request');
+    const wrong = String((Number(nextCode) + 1) % 1_000_000).padStart(6, '0');
+    expectRefused(await client.post(path, { reason, operatorCode: wrong }, operatorToken), 400);
+    expect(ok(await client.get<{ bound: boolean }>('/user/appUser/googleAuthState', {}, userToken)).bound).toBe(true);
+
+    const done = ok(await client.post<{ sessionsEnded: number }>(path, { reason, operatorCode: nextCode }, operatorToken));
+    expect(done.sessionsEnded).toBeGreaterThanOrEqual(1);
+    // Every session of the user ended; the password alone now logs in, and no code is asked.
+    expect((await client.get('/user/appUser/getMyUserInfo', {}, userToken)).status).toBe(401);
+    expect(ok(await client.get('/app/checkGoogleAuth', { account: email }))).toEqual({ bound: false });
+    const login = await client.login(email, password);
+    expect(tokenOf(login), describeAnswer(login)).toEqual(expect.any(String));
+    // The back office shows it unbound.
+    const found = ok(await client.get<{ records: UserSecurity[] }>('/admin/users', { q: email }, operatorToken));
+    expect(found.records[0].googleBound).toBe(false);
   });
 });

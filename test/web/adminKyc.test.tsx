@@ -46,6 +46,7 @@ const found: AdminUserSecurity = {
 type Call = { method: string; path: string; query: Record<string, string>; body: any; token: string | null };
 let calls: Call[] = [];
 let refuseNext: { error: string; message: string } | undefined;
+let role = 'admin';
 const created: string[] = [];
 const revoked: string[] = [];
 
@@ -65,7 +66,7 @@ function serve(url: string, init?: RequestInit): Response {
     refuseNext = undefined;
     return envelope({ error: refusal.error }, 400, refusal.message);
   }
-  if (path === '/api/admin/me') return envelope({ id: '1', email: 'op@bourse.local', role: 'admin' });
+  if (path === '/api/admin/me') return envelope({ id: '1', email: 'op@bourse.local', role });
   if (path === '/api/admin/kyc') return envelope({ records: [application], total: 1, size: 20, current: 1, pages: 1 });
   if (/^\/api\/admin\/kyc\/41\/photo\/(front|back)$/.test(path)) {
     return new Response(new Blob([new Uint8Array([137, 80, 78, 71])], { type: 'image/png' }), { status: 200 });
@@ -78,12 +79,14 @@ function serve(url: string, init?: RequestInit): Response {
     return envelope({ secret: 'JBSWY3DPEHPK3PXPNEWSECRET2345678', otpauthUri: 'otpauth://totp/x?secret=JBSWY3DPEHPK3PXPNEWSECRET2345678', ticket: 'sealed-ticket-value-0123456789', expiresAt: Date.UTC(2026, 5, 1, 4, 10) });
   }
   if (path === '/api/admin/me/totp/confirm') return envelope({ sessionsEnded: 2 });
+  if (path === '/api/admin/users/7/google-auth/reset') return envelope({ sessionsEnded: 3 });
   return envelope(null, 404, 'Not found.');
 }
 
 beforeEach(() => {
   calls = [];
   refuseNext = undefined;
+  role = 'admin';
   created.length = 0;
   revoked.length = 0;
   writeToken('operator-token');
@@ -205,6 +208,52 @@ describe('user search', () => {
     for (const text of ['Basic', 'Under review', 'Bound', 'Recovery codes left: 8', 'Passkeys: 2', 'google', '192.0.2.9', '4']) {
       expect(within(table).getAllByText(text).length).toBeGreaterThan(0);
     }
+  });
+});
+
+describe('removing a lost authenticator', () => {
+  async function searchAna() {
+    renderWith(<UsersScreen />);
+    const box = within(await screen.findByTestId('user-search')).getByRole('searchbox');
+    fireEvent.change(box, { target: { value: 'ana' } });
+    fireEvent.keyDown(box, { key: 'Enter', code: 'Enter', keyCode: 13 });
+    return screen.findByTestId('users-table');
+  }
+
+  it('asks an admin for a reason and their own code, refuses short ones in place, then sends both', async () => {
+    const table = await searchAna();
+    fireEvent.click(await within(table).findByTestId('reset-google'));
+    const dialog = await screen.findByRole('dialog');
+    expect(within(dialog).getByText('Remove Google Authenticator of ana@example.com')).toBeTruthy();
+    const ok = within(dialog).getByRole('button', { name: /Remove/ });
+    fireEvent.click(ok);
+    await within(dialog).findByText('This field is required.');
+    await within(dialog).findByText('Enter the 6-digit code.');
+    fireEvent.change(within(dialog).getByRole('textbox', { name: /Reason/ }), { target: { value: 'lost' } });
+    fireEvent.change(within(dialog).getByTestId('reason-code'), { target: { value: '12345' } });
+    fireEvent.click(ok);
+    await waitFor(() => expect(within(dialog).queryByText('This field is required.')).toBeNull());
+    expect(posts().filter(({ path }) => path.includes('google-auth'))).toEqual([]);
+
+    refuseNext = { error: 'operator_totp_current_invalid', message: 'The code of your current authenticator is wrong or was used already.' };
+    fireEvent.change(within(dialog).getByRole('textbox', { name: /Reason/ }), { target: { value: 'Lost phone; identity checked by video call' } });
+    fireEvent.change(within(dialog).getByTestId('reason-code'), { target: { value: '123456' } });
+    fireEvent.click(ok);
+    expect(await within(dialog).findByRole('alert')).toBeTruthy();
+    fireEvent.change(within(dialog).getByTestId('reason-code'), { target: { value: '654321' } });
+    fireEvent.click(ok);
+    await screen.findByText('Google Authenticator removed; 3 sessions ended. The user was told.');
+    expect(posts().filter(({ path }) => path.includes('google-auth'))).toEqual([
+      { path: '/api/admin/users/7/google-auth/reset', body: { reason: 'Lost phone; identity checked by video call', operatorCode: '123456' } },
+      { path: '/api/admin/users/7/google-auth/reset', body: { reason: 'Lost phone; identity checked by video call', operatorCode: '654321' } },
+    ]);
+  });
+
+  it('is not offered to an operator who is not an admin', async () => {
+    role = 'operator';
+    const table = await searchAna();
+    await within(table).findByText('Recovery codes left: 8');
+    expect(within(table).queryByTestId('reset-google')).toBeNull();
   });
 });
 

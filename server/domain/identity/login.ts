@@ -3,15 +3,14 @@
 // how and from where it began, the login history gets its line, and a login from a device the
 // account has not used before sends the owner a notice. Failed attempts on a known account are
 // recorded through `recordFailedLogin`.
-import { eq, sql } from 'drizzle-orm';
+import { sql } from 'drizzle-orm';
 import type { LoginMethod } from '../../../src/api/contract/security.ts';
-import { loginHistory, users } from '../../db/schema.ts';
+import { loginHistory } from '../../db/schema.ts';
 import type { Executor } from '../../db/client.ts';
 import { AppError } from '../../lib/errors.ts';
 import type { CodeDeps } from '../codes.ts';
-import type { OutgoingMessage } from '../delivery.ts';
-import { normalisePhone } from '../phoneNumbers.ts';
 import { openSession } from '../sessions.ts';
+import { accountNotices, sendAccountNotice } from './accountNotice.ts';
 import { deviceOf } from './sessionDevices.ts';
 
 /** Where a login comes from: the caller's address and user agent (from the request). */
@@ -47,31 +46,10 @@ export async function startSession(deps: CodeDeps, tx: Executor, userId: bigint,
     userId, method, success: true, ip: origin.callerIp.slice(0, 64), userAgent: origin.userAgent?.slice(0, 200),
     device, newDevice, sessionId, createdAt: now,
   });
-  if (newDevice && loggedInBefore && method !== 'register') await sendNewDeviceNotice(deps, tx, userId, device, origin.callerIp, now);
+  if (newDevice && loggedInBefore && method !== 'register') {
+    await sendAccountNotice(deps, tx, userId, accountNotices.newDevice(device, origin.callerIp, now));
+  }
   return token;
-}
-
-/** "2026-06-01 04:00 UTC". */
-const utcMinute = (date: Date) => `${date.toISOString().slice(0, 16).replace('T', ' ')} UTC`;
-
-async function sendNewDeviceNotice(deps: CodeDeps, db: Executor, userId: bigint, device: string, ip: string, at: Date) {
-  const [user] = await db.select({ email: users.email, phone: users.phone, phoneCountryCode: users.phoneCountryCode })
-    .from(users).where(eq(users.id, userId)).limit(1);
-  const text = `New login to your Bourse account from ${device} at ${ip}, ${utcMinute(at)}. `
-    + 'If this was not you, end the session in Account security and change your password.';
-  let message: OutgoingMessage | undefined;
-  if (user?.email) message = { to: user.email, channel: 'email', code: '', text };
-  else if (user?.phone && user.phoneCountryCode) {
-    const to = normalisePhone(user.phone, user.phoneCountryCode)?.e164 ?? `+${user.phoneCountryCode}${user.phone}`;
-    message = { to, channel: 'sms', code: '', text };
-  }
-  // A wallet or guest account has no address to tell; its history still marks the device new.
-  if (!message) return;
-  try {
-    await deps.sender.send(message);
-  } catch {
-    // A notice that cannot be delivered must not lock the owner out; the history line stays.
-  }
 }
 
 /**

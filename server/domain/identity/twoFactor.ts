@@ -24,6 +24,7 @@ import { lookAlikeFreeAlphabet } from '../passwords.ts';
 import { revokeUserSessions, type ActiveSession } from '../sessions.ts';
 import { matchTotp, newTotpSecret } from '../totp.ts';
 import { contactOf } from '../wallet/withdrawPassword.ts';
+import { accountNotices, sendAccountNotice } from './accountNotice.ts';
 import { recordFailedLogin, startSession, type LoginOrigin } from './login.ts';
 
 const boxPurpose = 'user-totp';
@@ -187,6 +188,7 @@ export async function bindGoogleAuth(deps: AccountDeps, session: ActiveSession, 
     await revokeUserSessions(tx, deps.clock, userId, session.sessionId);
   });
   await deps.limiter.reset(throttleKey(userId));
+  await sendAccountNotice(deps, deps.db, userId, accountNotices.googleBound(now));
   return { recoveryCodes };
 }
 
@@ -239,6 +241,7 @@ export async function unbindGoogleAuth(deps: AccountDeps, session: ActiveSession
     await revokeUserSessions(tx, deps.clock, userId, session.sessionId);
   });
   await deps.limiter.reset(throttleKey(userId));
+  await sendAccountNotice(deps, deps.db, userId, accountNotices.googleUnbound(deps.clock.now()));
 }
 
 export async function googleAuthState(deps: AccountDeps, userId: bigint): Promise<GoogleAuthState> {

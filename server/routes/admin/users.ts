@@ -1,8 +1,11 @@
 // /api/admin/users: user search with each user's security state (no secrets), for admin and
-// finance operators; every search is audited (domain/identity/userSearch.ts).
+// finance operators; every search is audited (domain/identity/userSearch.ts). An admin may remove
+// the Google Authenticator of a user who lost it (domain/identity/twoFactorReset.ts).
 import type { FastifyInstance } from 'fastify';
-import type { Static } from '@sinclair/typebox';
-import { AdminUserQuery, kycAdminPaths } from '../../../src/api/contract/identity.ts';
+import { Type, type Static } from '@sinclair/typebox';
+import { AdminResetGoogleAuthBody, AdminUserQuery, kycAdminPaths } from '../../../src/api/contract/identity.ts';
+import { RecordId } from '../../../src/api/contract/withdrawals.ts';
+import { resetGoogleAuth } from '../../domain/identity/twoFactorReset.ts';
 import { searchUsers } from '../../domain/identity/userSearch.ts';
 import { operatorOnly } from '../../plugins/operatorAuth.ts';
 import { ok } from '../../lib/envelope.ts';
@@ -12,4 +15,9 @@ export function userAdminRoutes(app: FastifyInstance, services: Services) {
   app.get<{ Querystring: Static<typeof AdminUserQuery> }>(kycAdminPaths.users,
     { schema: { querystring: AdminUserQuery }, preHandler: operatorOnly(['admin', 'finance']) },
     async (request) => ok(await searchUsers(services, request.operator!.id, request.query)));
+
+  // Removing a user's second factor is for admins only, with a reason and a fresh code of their own.
+  app.post<{ Params: { id: string }; Body: AdminResetGoogleAuthBody }>(kycAdminPaths.resetGoogleAuth,
+    { schema: { params: Type.Object({ id: RecordId }), body: AdminResetGoogleAuthBody }, preHandler: operatorOnly(['admin']) },
+    async (request) => ok(await resetGoogleAuth(services, request.operator!.id, BigInt(request.params.id), request.body)));
 }

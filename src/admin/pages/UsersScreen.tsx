@@ -2,14 +2,17 @@
 // address finds users with their security state — verification level, authenticator and recovery
 // codes left, passkeys, wallets and other logins, live sessions, the last login and the failed
 // ones of the last 24 hours. Counts and names only, never a secret. A search runs when the operator
-// submits it (each one is recorded in the audit trail), not on every key.
+// submits it (each one is recorded in the audit trail), not on every key. An admin can remove the
+// authenticator of a user who lost it (with a reason and their own code; audited, the user told).
 import { useState } from 'react';
 import { useLingui } from '@lingui/react/macro';
-import { Alert, Card, Input, Space, Table, Tag, Typography } from 'antd';
+import { Alert, App, Button, Card, Input, Space, Table, Tag, Typography } from 'antd';
 import type { AdminUserSecurity } from '../../api/contract/identity.ts';
 import { failureMessage } from '../errors.ts';
 import { formatCount, formatTime } from '../format.ts';
-import { useSearchUsersQuery } from '../identityApi.ts';
+import { useMeQuery } from '../api.ts';
+import { useResetGoogleAuthMutation, useSearchUsersQuery } from '../identityApi.ts';
+import { ReasonModal } from './ReasonModal.tsx';
 
 function KycLevelTag({ user }: { user: AdminUserSecurity }) {
   const { t } = useLingui();
@@ -23,7 +26,7 @@ function KycLevelTag({ user }: { user: AdminUserSecurity }) {
   );
 }
 
-function SecondFactor({ user }: { user: AdminUserSecurity }) {
+function SecondFactor({ user, onReset }: { user: AdminUserSecurity; onReset?: () => void }) {
   const { t } = useLingui();
   const left = user.recoveryCodesLeft;
   if (!user.googleBound) return <Tag>{t`Not bound`}</Tag>;
@@ -31,7 +34,36 @@ function SecondFactor({ user }: { user: AdminUserSecurity }) {
     <Space size={4} wrap>
       <Tag color="success">{t`Bound`}</Tag>
       <Typography.Text type={left === 0 ? 'warning' : 'secondary'}>{t`Recovery codes left: ${left}`}</Typography.Text>
+      {onReset && <Button size="small" danger onClick={onReset} data-testid="reset-google">{t`Remove…`}</Button>}
     </Space>
+  );
+}
+
+/**
+ * An admin removes the authenticator of a user who lost it and the recovery codes, once the user's
+ * identity was checked outside the app: a reason (the user receives it) and a fresh code of the
+ * admin's own authenticator. All the user's sessions end.
+ */
+function ResetGoogleAuthModal({ user, onClose }: { user?: AdminUserSecurity; onClose(): void }) {
+  const { t } = useLingui();
+  const { message } = App.useApp();
+  const [resetGoogleAuth] = useResetGoogleAuthMutation();
+  const account = user?.account || `#${user?.userId ?? ''}`;
+  return (
+    <ReasonModal open={user !== undefined} title={t`Remove Google Authenticator of ${account}`} okText={t`Remove`}
+      label={t`Reason (recorded and sent to the user)`} minLength={10} maxLength={500}
+      codeLabel={t`Code from your own authenticator`} onCancel={onClose}
+      onSubmit={async (reason, operatorCode) => {
+        const answer = await resetGoogleAuth({ userId: user!.userId, reason, operatorCode });
+        if ('error' in answer) return failureMessage(answer.error);
+        const ended = answer.data.sessionsEnded;
+        void message.success(t`Google Authenticator removed; ${ended} sessions ended. The user was told.`);
+        onClose();
+        return undefined;
+      }}>
+      <Alert type="warning" showIcon style={{ marginBottom: 16 }}
+        title={t`Only when the user lost both the authenticator and the recovery codes, and you have checked who is asking. The user's recovery codes go too, every session of the user ends, and the user can then log in with the password alone.`} />
+    </ReasonModal>
   );
 }
 
@@ -54,6 +86,8 @@ export function UsersScreen() {
   const [q, setQ] = useState('');
   const [pageNo, setPageNo] = useState(1);
   const { data, isFetching, error } = useSearchUsersQuery({ q, pageNo }, { skip: q === '' });
+  const admin = useMeQuery().data?.role === 'admin';
+  const [resetting, setResetting] = useState<AdminUserSecurity>();
   return (
     <Card>
       <Space orientation="vertical" style={{ width: '100%' }} size="middle">
@@ -80,7 +114,7 @@ export function UsersScreen() {
                 </Space>
               ) },
               { key: 'kyc', title: t`Verification`, render: (_, user) => <KycLevelTag user={user} /> },
-              { key: 'google', title: t`Google Authenticator`, render: (_, user) => <SecondFactor user={user} /> },
+              { key: 'google', title: t`Google Authenticator`, render: (_, user) => <SecondFactor user={user} onReset={admin ? () => setResetting(user) : undefined} /> },
               { key: 'logins', title: t`Other logins`, render: (_, user) => <OtherLogins user={user} /> },
               { key: 'sessions', title: t`Active sessions`, align: 'right', render: (_, user) => formatCount(user.activeSessions) },
               { key: 'last', title: t`Last login`, render: (_, user) => (user.lastLoginAt ? (
@@ -94,6 +128,7 @@ export function UsersScreen() {
             ]} />
         )}
       </Space>
+      <ResetGoogleAuthModal user={resetting} onClose={() => setResetting(undefined)} />
     </Card>
   );
 }

@@ -33,6 +33,12 @@ export const kycAdminPaths = {
   level: '/admin/kyc-levels/:level',
   /** User search with each user's security state (no secrets). */
   users: '/admin/users',
+  /**
+   * An admin removes Google Authenticator from a user who lost it and the recovery codes, after
+   * checking who asks (outside the app): a reason and the admin's own current code are required;
+   * the user's sessions end, the user is told, and the audit trail records it.
+   */
+  resetGoogleAuth: '/admin/users/:id/google-auth/reset',
 } as const;
 
 export const KycStatus = Type.Union([Type.Literal('none'), Type.Literal('pending'), Type.Literal('approved'), Type.Literal('rejected')]);
@@ -167,3 +173,14 @@ export const AdminUserSecurity = Type.Object({
   failedLogins24h: Type.Integer(),
 });
 export type AdminUserSecurity = Static<typeof AdminUserSecurity>;
+
+/** resetGoogleAuth's body: why (recorded and sent to the user), and a fresh code of the operator's own authenticator. */
+export const AdminResetGoogleAuthBody = Type.Object({
+  reason: Type.String({ minLength: 10, maxLength: 500 }),
+  operatorCode: Type.String({ minLength: 6, maxLength: 6, pattern: '^[0-9]{6}$' }),
+}, { additionalProperties: false });
+export type AdminResetGoogleAuthBody = Static<typeof AdminResetGoogleAuthBody>;
+
+/** resetGoogleAuth's answer: how many of the user's sessions ended. */
+export const AdminGoogleAuthReset = Type.Object({ sessionsEnded: Type.Integer() });
+export type AdminGoogleAuthReset = Static<typeof AdminGoogleAuthReset>;

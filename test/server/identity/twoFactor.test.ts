@@ -67,6 +67,7 @@ forEachDatabase((server) => {
     expect(JSON.stringify(stored)).not.toContain(recoveryCodes[0]);
     const s = await state(server, user.token);
     expect(s).toMatchObject({ bound: true, recoveryCodesLeft: 10 });
+    expect(server.outbox(user.email!).at(-1)?.text).toMatch(/^Google Authenticator was bound to your Bourse account at .+ UTC/);
     expect(s.boundAt).toMatch(/^\d{4}-\d\d-\d\d \d\d:\d\d:\d\d$/);
     expect(await isLoggedIn(server, user.token)).toBe(true);
     expect(await isLoggedIn(server, other)).toBe(false);
@@ -163,6 +164,7 @@ forEachDatabase((server) => {
     // The e-mail code is still good after a wrong second code.
     expectOk(await unbind({ emailCode, recoveryCode: recoveryCodes[0] }));
     expect(await state(server, user.token)).toEqual({ bound: false, recoveryCodesLeft: 0 });
+    expect(server.outbox(user.email!).at(-1)?.text).toMatch(/^Google Authenticator was removed from your Bourse account/);
     expect(await isLoggedIn(server, other)).toBe(false);
     expect(await isLoggedIn(server, user.token)).toBe(true);
     const userId = (await server.userByEmail(user.email!)).id;
