@@ -35,9 +35,15 @@ export function registerOperatorAuth(app: FastifyInstance, services: Services) {
   app.addHook('onRoute', (route) => {
     if (!route.url.startsWith(`${apiPrefix}/admin/`) || route.config?.operatorPublic) return;
     const handlers = [route.preHandler ?? []].flat();
-    if (!handlers.some((handler) => guards.has(handler))) {
+    const guard = handlers.filter((handler) => guards.has(handler));
+    if (guard.length === 0) {
       throw new Error(`${route.method} ${route.url} is an operator route without operatorOnly(roles)`);
     }
+    // The guard runs before the schema is checked (preValidation, after the body is decrypted): a
+    // caller without a live operator session gets 401 whatever it sent, and learns nothing of the
+    // route's fields from a 400.
+    route.preValidation = [...guard, ...[route.preValidation ?? []].flat()];
+    route.preHandler = handlers.filter((handler) => !guards.has(handler));
   });
 }
 

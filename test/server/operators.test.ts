@@ -5,6 +5,7 @@ import { createHash } from 'node:crypto';
 import { eq, sql } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
 import { adminPaths } from '../../src/api/contract/admin.ts';
+import { kycAdminPaths } from '../../src/api/contract/identity.ts';
 import { paths } from '../../src/api/contract/paths.ts';
 import { auditLog, operatorSessions, operators } from '../../server/db/schema.ts';
 import { demoOperator, operatorSessionAbsoluteMs, operatorSessionIdleMs } from '../../server/domain/operators.ts';
@@ -191,6 +192,18 @@ forEachDatabase((server) => {
       expectRefused(await server.get(adminPaths.ledgerCheck, {}, { token: user.token }), 401, 'unauthorized');
       expectRefused(await server.get(paths.myUserInfo, {}, { token: operatorToken }), 401, 'unauthorized');
       expectRefused(await me(''), 401, 'unauthorized');
+    });
+
+    it('asks who is calling before it reads the body: a malformed call without an operator session is 401, not 400', async () => {
+      const op = await createOperator(server, 'admin');
+      const operatorToken = await operatorLogin(server, op);
+      const user = await server.registerByEmail();
+      const reject = kycAdminPaths.reject.replace(':id', 'not-a-number');
+      const malformed = { reason: 42, extra: true };
+      expectRefused(await server.post(reject, malformed), 401, 'unauthorized');
+      expectRefused(await server.post(reject, malformed, { token: user.token }), 401, 'unauthorized');
+      expectRefused(await server.get(adminPaths.audit, { pageNo: 'x' }), 401, 'unauthorized');
+      expectRefused(await server.post(reject, malformed, { token: operatorToken }), 400, 'invalid_request');
     });
   });
 
