@@ -21,6 +21,7 @@ import type {
 import { userPasskeys, users, webauthnChallenges } from '../../db/schema.ts';
 import { AppError, badRequest, notFound, unauthorized } from '../../lib/errors.ts';
 import type { CodeDeps } from '../codes.ts';
+import { accountNotices, sendAccountNotice } from './accountNotice.ts';
 import { recordFailedLogin, startSession, type LoginOrigin } from './login.ts';
 
 export interface PasskeyDeps extends CodeDeps {
@@ -109,7 +110,7 @@ export async function registerPasskey(deps: PasskeyDeps, userId: bigint, body: P
   const { credential, credentialDeviceType, credentialBackedUp } = verified.registrationInfo;
   const name = body.name?.trim() || (credentialDeviceType === 'multiDevice' ? 'Synced passkey' : 'Passkey');
   const now = deps.clock.now();
-  return deps.db.transaction(async (tx) => {
+  const info = await deps.db.transaction(async (tx) => {
     const [{ n }] = await tx.select({ n: count() }).from(userPasskeys).where(eq(userPasskeys.userId, userId));
     if (n >= maxPasskeysPerUser) {
       throw badRequest('invalid_request', `An account can have at most ${maxPasskeysPerUser} passkeys. Remove one first.`);
@@ -122,6 +123,8 @@ export async function registerPasskey(deps: PasskeyDeps, userId: bigint, body: P
     if (!row) throw verificationFailed('This passkey is already registered.');
     return toInfo(row);
   });
+  await sendAccountNotice(deps, deps.db, userId, accountNotices.passkeyAdded(info.name, now));
+  return info;
 }
 
 type PasskeyRow = typeof userPasskeys.$inferSelect;
@@ -144,8 +147,9 @@ export async function listPasskeys(deps: PasskeyDeps, userId: bigint): Promise<P
 export async function removePasskey(deps: PasskeyDeps, userId: bigint, credentialId: string) {
   const removed = await deps.db.delete(userPasskeys)
     .where(and(eq(userPasskeys.credentialId, credentialId), eq(userPasskeys.userId, userId)))
-    .returning({ id: userPasskeys.credentialId });
+    .returning({ id: userPasskeys.credentialId, name: userPasskeys.name });
   if (removed.length === 0) throw notFound('passkey_not_found', 'This passkey does not exist or was already removed.');
+  await sendAccountNotice(deps, deps.db, userId, accountNotices.passkeyRemoved(removed[0].name ?? 'Passkey', deps.clock.now()));
 }
 
 /** Options to log in with any passkey of this site (discoverable credentials: no allow list). */
@@ -167,7 +171,7 @@ export async function passkeyLogin(deps: PasskeyDeps, body: PasskeyLoginBody, or
   await limiter.hit(`passkey-fail-ip:${origin.callerIp}`, limits.loginFailuresPerIpPerHour, hourMs);
   const expectedChallenge = await takeChallenge(deps, body.challengeId, 'login');
   const [stored] = await deps.db.select().from(userPasskeys).where(eq(userPasskeys.credentialId, body.response.id)).limit(1);
-  if (!stored) throw verificationFailed('This passkey is not registered with Bourse. Log in another way and add it in the security centre.');
+  if (!stored) throw badRequest('passkey_unknown', 'This passkey is not registered with Bourse (or was removed). Log in another way and add it in the security centre.');
   const refuse = async (): Promise<never> => {
     await recordFailedLogin(deps, stored.userId, 'passkey', origin);
     throw verificationFailed();

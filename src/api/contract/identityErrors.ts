@@ -14,7 +14,7 @@ export const externalLoginErrorCodes = [
   'identity_linked_elsewhere', 'oidc_provider_refused', 'linked_login_not_found', 'last_login_method',
 ] as const;
 export const passkeyErrorCodes = [
-  'passkey_challenge_invalid', 'passkey_verification_failed', 'passkey_not_found',
+  'passkey_challenge_invalid', 'passkey_verification_failed', 'passkey_not_found', 'passkey_unknown',
 ] as const;
 export const sessionErrorCodes = ['session_not_found'] as const;
 /** The back office: an operator's own authenticator rotation. */

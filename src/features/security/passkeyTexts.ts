@@ -7,4 +7,5 @@ registerErrorMessages({
   passkey_challenge_invalid: msg`This passkey request has expired or was already used. Please try again.`,
   passkey_verification_failed: msg`The passkey could not be verified. Please try again, or log in another way.`,
   passkey_not_found: msg`This passkey does not exist or was already removed.`,
+  passkey_unknown: msg`This passkey is not registered with Bourse (or was removed). Log in another way and add it in the security centre.`,
 });

@@ -144,7 +144,7 @@ forEachDatabase((server: TestServer) => {
       const stranger = authenticator();
       stranger.create({ challenge: options.challenge, rp: { name: 'Bourse' }, user: { id: 'AAAA', name: 'nobody' } });
       expectRefused(await server.post(passkeyPaths.login, { challengeId, response: stranger.get(options) }),
-        400, 'passkey_verification_failed');
+        400, 'passkey_unknown');
       ({ challengeId, options } = await loginOptions());
       server.clock.advance(5 * 60_000);
       expectRefused(await server.post(passkeyPaths.login, { challengeId, response: device.get(options, credential, { counter: 7 }) }),
@@ -187,14 +187,18 @@ forEachDatabase((server: TestServer) => {
     it('removes only the user\'s own passkey; another user\'s id is not found and stays', async () => {
       const owner = await server.registerByEmail();
       const other = await server.registerByEmail();
-      const { device, passkey } = await registerPasskey(owner.token);
+      const { device, passkey } = await registerPasskey(owner.token, authenticator(), 'Work laptop');
+      // The owner is told of each change to the ways into the account (ASVS V6.3.7).
+      expect(server.outbox(owner.email!).at(-1)?.text).toContain('A passkey "Work laptop" was added');
       expectRefused(await server.post(passkeyPaths.remove, { id: passkey.id }, { token: other.token }), 404, 'passkey_not_found');
       expect(await storedPasskey(passkey.id)).toBeDefined();
+      expect(server.outbox(other.email!).some((message) => message.text.includes('passkey'))).toBe(false);
       expectOk(await server.post(passkeyPaths.remove, { id: passkey.id }, { token: owner.token }));
+      expect(server.outbox(owner.email!).at(-1)?.text).toContain('The passkey "Work laptop" was removed');
       expect(expectOk(await server.get(passkeyPaths.list, {}, { token: owner.token })).body.result).toEqual([]);
       expectRefused(await server.post(passkeyPaths.remove, { id: passkey.id }, { token: owner.token }), 404, 'passkey_not_found');
       const { challengeId, options } = await loginOptions();
-      expectRefused(await server.post(passkeyPaths.login, { challengeId, response: device.get(options) }), 400, 'passkey_verification_failed');
+      expectRefused(await server.post(passkeyPaths.login, { challengeId, response: device.get(options) }), 400, 'passkey_unknown');
     });
   });
 
