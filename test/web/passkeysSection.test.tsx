@@ -193,13 +193,13 @@ describe('the passkeys section', () => {
     await screen.findByText('Laptop', {}, { timeout: 5_000 });
 
     feedback.confirm.mockResolvedValueOnce(false);
-    fireEvent.click(within(row('Laptop')).getByRole('button', { name: 'Remove' }));
+    fireEvent.click(within(row('Laptop')).getByRole('button', { name: 'Remove passkey Laptop' }));
     await waitFor(() => expect(feedback.confirm).toHaveBeenCalledTimes(1));
     expect(feedback.confirm.mock.calls[0][0].title).toBe('Remove passkey Laptop?');
     expect(sentTo(passkeyPaths.remove)).toEqual([]);
     expect(row('Laptop')).toBeTruthy();
 
-    fireEvent.click(within(row('Laptop')).getByRole('button', { name: 'Remove' }));
+    fireEvent.click(within(row('Laptop')).getByRole('button', { name: 'Remove passkey Laptop' }));
     await waitFor(() => expect(screen.queryByText('Laptop')).toBeNull(), { timeout: 5_000 });
     expect(feedback.confirm).toHaveBeenCalledTimes(2);
     expect(sentTo(passkeyPaths.remove).map((call) => call.body)).toEqual([{ id: 'AQIDBA' }]);

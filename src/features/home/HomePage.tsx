@@ -28,7 +28,8 @@ export default function HomePage() {
   const user = useSelector((state: { user: UserState }) => state.user.userInfo);
   const [languageOpen, setLanguageOpen] = useState(false);
   const loggedIn = Boolean(user.id);
-  const name = user.firstName ?? user.account ?? '';
+  // An account made by a wallet or provider login may have no e-mail or phone: its number then.
+  const name = user.firstName || user.account || `#${user.id}`;
 
   // A first session is greeted, not welcomed back (loginCount: logins including this one).
   const greet = (displayName: string) => (user.loginCount === 1 ? t`Welcome, ${displayName}` : t`Welcome back, ${displayName}`);

@@ -1,7 +1,7 @@
 // Passkeys in the security centre (issue 11): the account's passkeys (name, when added, when last
 // used, whether synced), adding one (an optional name, then the browser's passkey sheet) and
 // removing one after a confirmation. A passkey logs in alone (the device checks the fingerprint,
-// face or screen lock), so removing one is asked twice.
+// face or screen lock), so removing one is confirmed first; the account is told by a notice.
 import { useState } from 'react';
 import { Button, Input } from 'antd-mobile';
 import { useLingui } from '@lingui/react/macro';
@@ -109,7 +109,8 @@ function PasskeyRow({ passkey }: { passkey: PasskeyInfo }) {
         </span>
         <FormError message={failure} />
       </div>
-      <Button size="small" fill="outline" color="danger" loading={removing.isLoading} onClick={() => void confirmRemoval()}>
+      <Button size="small" fill="outline" color="danger" loading={removing.isLoading} onClick={() => void confirmRemoval()}
+        aria-label={t`Remove passkey ${name}`}>
         {t`Remove`}
       </Button>
     </li>
