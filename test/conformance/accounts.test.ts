@@ -4,6 +4,7 @@ import crypto from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { readCode, startServer, type RunningServer } from './server.ts';
 import { errorOf, isSuccess, SpecClient, tokenOf, type Answer } from './specClient.ts';
+import { describeAnswer } from './expectAnswer.ts';
 
 let server: RunningServer;
 let client: SpecClient;
@@ -24,7 +25,6 @@ const countryCode = '44';
 const phone = `7${String(crypto.randomInt(100_000_000, 999_999_999))}`;
 const smsAddress = `+${countryCode}${phone}`;
 
-const describeAnswer = (answer: Answer) => `HTTP ${answer.status}: ${answer.text}`;
 
 /** Asserts a successful login-like answer and returns its token. */
 function expectToken(answer: Answer): string {

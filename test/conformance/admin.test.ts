@@ -7,21 +7,16 @@ import crypto from 'node:crypto';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { readCode, startServer, type RunningServer } from './server.ts';
-import { errorOf, isSuccess, SpecClient, tokenOf, type Answer } from './specClient.ts';
-import { AdminClient, base32Decode, totp } from './adminClient.ts';
+import { errorOf, isSuccess, SpecClient, tokenOf } from './specClient.ts';
+import { AdminClient, base32Decode, totp, demoOperator } from './adminClient.ts';
+import { describeAnswer, expectSuccess } from './expectAnswer.ts';
 
 /** The demo operator every SEED_DEMO install has (README). */
-const demoOperator = { email: 'operator@bourse.local', password: 'Operator2026pass', totpSecret: 'JBSWY3DPEHPK3PXPBOURSEDEMO234567' };
 
 let server: RunningServer;
 let client: SpecClient;
 let admin: AdminClient;
 
-const describeAnswer = (answer: Answer) => `HTTP ${answer.status}: ${answer.text}`;
-function expectSuccess<T>(answer: Answer<T>): T {
-  expect(isSuccess(answer), describeAnswer(answer)).toBe(true);
-  return answer.envelope!.result;
-}
 
 beforeAll(async () => {
   server = await startServer();

@@ -3,9 +3,12 @@
 // server/: TOTP is RFC 6238 written here on node:crypto's HMAC (paths and fields read, not
 // imported, from src/api/contract/admin.ts).
 import crypto from 'node:crypto';
-import type { SpecClient } from './specClient.ts';
+import { tokenOf, type SpecClient } from './specClient.ts';
 
 const base32Alphabet = 'ABCDEFGHIJKLMNOPQRSTUVWXYZ234567';
+
+/** The operator the server seeds with a demo (README, Operators). Its secret is never rotated. */
+export const demoOperator = { email: 'operator@bourse.local', password: 'Operator2026pass', totpSecret: 'JBSWY3DPEHPK3PXPBOURSEDEMO234567' };
 
 /** RFC 4648 base32 (no padding needed), as authenticator apps read a secret. */
 export function base32Decode(text: string): Buffer {
@@ -74,4 +77,16 @@ export class AdminClient {
   audit(token: string, query: { pageNo?: number; pageSize?: number; operatorId?: string; userId?: string; action?: string } = {}) {
     return this.client.get<AuditPage>('/admin/audit', query, token);
   }
+}
+
+/**
+ * Logs the demo operator in with this step's code and returns the token. The code is spent: a
+ * later call needing the operator's code (a step-up) must use the next step's.
+ */
+export async function demoOperatorToken(client: SpecClient): Promise<string> {
+  const login = await new AdminClient(client).login(demoOperator.email, demoOperator.password,
+    totp(base32Decode(demoOperator.totpSecret), await client.serverTime()));
+  const token = tokenOf(login);
+  if (!token) throw new Error(`demo operator login: HTTP ${login.status}: ${login.text}`);
+  return token;
 }

@@ -16,14 +16,14 @@
 import crypto from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startOidcProvider, type LocalOidcProvider } from '../support/oidcProvider.ts';
-import { AdminClient, base32Decode, totp } from './adminClient.ts';
+import { demoOperatorToken } from './adminClient.ts';
 import { checksumAddress, EthWallet, keccak256, siweMessage, type SiweFields } from './ethSigner.ts';
 import { startServer, type RunningServer } from './server.ts';
-import { errorOf, isSuccess, SpecClient, tokenOf, type Answer } from './specClient.ts';
+import { errorOf, SpecClient, tokenOf, type Answer } from './specClient.ts';
+import { describeAnswer, expectSuccess as ok } from './expectAnswer.ts';
 
 const publicOrigin = 'https://app.bourse.test';
 const callbackPath = '/api/app/oidc/callback';
-const demoOperator = { email: 'operator@bourse.local', password: 'Operator2026pass', totpSecret: 'JBSWY3DPEHPK3PXPBOURSEDEMO234567' };
 
 let provider: LocalOidcProvider;
 let server: RunningServer;
@@ -46,10 +46,7 @@ beforeAll(async () => {
     }
   }
   client = new SpecClient(server.baseUrl);
-  const login = await new AdminClient(client).login(demoOperator.email, demoOperator.password,
-    totp(base32Decode(demoOperator.totpSecret), await client.serverTime()));
-  operatorToken = tokenOf(login)!;
-  expect(operatorToken, describeAnswer(login)).toEqual(expect.any(String));
+  operatorToken = await demoOperatorToken(client);
 });
 
 afterAll(async () => {
@@ -58,11 +55,6 @@ afterAll(async () => {
 });
 
 const unique = () => crypto.randomBytes(5).toString('hex');
-const describeAnswer = (answer: Answer) => `HTTP ${answer.status}: ${answer.text}`;
-const ok = <T>(answer: Answer<T>): T => {
-  expect(isSuccess(answer), describeAnswer(answer)).toBe(true);
-  return answer.envelope!.result;
-};
 function expectRefused(answer: Answer, status: number, error: string) {
   expect({ status: answer.status, error: errorOf(answer), token: tokenOf(answer) }, describeAnswer(answer))
     .toEqual({ status, error, token: undefined });

@@ -11,13 +11,12 @@
 // calls, and changes nothing. Paths and fields were read (not imported) from
 // src/api/contract/identity.ts (kycPaths, kycAdminPaths).
 import crypto from 'node:crypto';
-import zlib from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { AdminClient, base32Decode, totp } from './adminClient.ts';
+import { base32Decode, totp, demoOperator, demoOperatorToken } from './adminClient.ts';
+import { plainPng, pngLook } from './pngImage.ts';
 import { readCode, startServer, type RunningServer } from './server.ts';
-import { errorOf, isSuccess, SpecClient, tokenHeader, tokenOf, type Answer, type Envelope } from './specClient.ts';
-
-const demoOperator = { email: 'operator@bourse.local', password: 'Operator2026pass', totpSecret: 'JBSWY3DPEHPK3PXPBOURSEDEMO234567' };
+import { errorOf, isSuccess, SpecClient, tokenHeader, tokenOf, type Answer } from './specClient.ts';
+import { describeAnswer, expectSuccess as ok } from './expectAnswer.ts';
 
 let server: RunningServer;
 let client: SpecClient;
@@ -26,10 +25,7 @@ let operatorToken: string;
 beforeAll(async () => {
   server = await startServer();
   client = new SpecClient(server.baseUrl);
-  const login = await new AdminClient(client).login(demoOperator.email, demoOperator.password,
-    totp(base32Decode(demoOperator.totpSecret), await client.serverTime()));
-  operatorToken = tokenOf(login)!;
-  expect(operatorToken, describeAnswer(login)).toEqual(expect.any(String));
+  operatorToken = await demoOperatorToken(client);
 });
 
 afterAll(async () => {
@@ -37,63 +33,9 @@ afterAll(async () => {
 });
 
 const unique = () => crypto.randomBytes(5).toString('hex');
-const describeAnswer = (answer: Answer) => `HTTP ${answer.status}: ${answer.text}`;
-const ok = <T>(answer: Answer<T>): T => {
-  expect(isSuccess(answer), describeAnswer(answer)).toBe(true);
-  return answer.envelope!.result;
-};
 function expectRefused(answer: Answer, status: number, error?: string) {
   expect(answer.status, describeAnswer(answer)).toBe(status);
   if (error) expect(errorOf(answer), describeAnswer(answer)).toBe(error);
-}
-
-/** A PNG of one colour (8-bit RGB, no filter), so front and back are different, valid images. */
-function plainPng(width: number, height: number, rgb: [number, number, number]): Buffer {
-  const chunk = (type: string, data: Buffer) => {
-    const body = Buffer.concat([Buffer.from(type, 'latin1'), data]);
-    const length = Buffer.alloc(4); length.writeUInt32BE(data.length);
-    const crc = Buffer.alloc(4); crc.writeUInt32BE(zlib.crc32(body));
-    return Buffer.concat([length, body, crc]);
-  };
-  const header = Buffer.alloc(13);
-  header.writeUInt32BE(width, 0); header.writeUInt32BE(height, 4); header[8] = 8; header[9] = 2;
-  const row = Buffer.concat([Buffer.from([0]), Buffer.from(Array.from({ length: width }, () => rgb).flat())]);
-  const pixels = zlib.deflateSync(Buffer.concat(Array.from({ length: height }, () => row)));
-  return Buffer.concat([Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]), chunk('IHDR', header), chunk('IDAT', pixels), chunk('IEND', Buffer.alloc(0))]);
-}
-
-/**
- * Width, height and the first pixel's colour of a PNG (8-bit RGB or RGBA). The server re-encodes
- * uploads (dropping metadata), so a photo is compared by what it shows. The first pixel needs no
- * unfiltering: every PNG filter predicts 0 for it.
- */
-function pngLook(bytes: Buffer): { width: number; height: number; firstPixel: number[] } {
-  expect(bytes.subarray(0, 8).equals(Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]))).toBe(true);
-  let header: Buffer | undefined;
-  const data: Buffer[] = [];
-  for (let at = 8; at < bytes.length;) {
-    const length = bytes.readUInt32BE(at);
-    const type = bytes.toString('latin1', at + 4, at + 8);
-    const body = bytes.subarray(at + 8, at + 8 + length);
-    if (type === 'IHDR') header = body;
-    if (type === 'IDAT') data.push(body);
-    at += 12 + length;
-  }
-  expect(header && header[8] === 8 && [2, 6].includes(header[9]), 'an 8-bit RGB or RGBA PNG').toBe(true);
-  const pixels = zlib.inflateSync(Buffer.concat(data));
-  return { width: header!.readUInt32BE(0), height: header!.readUInt32BE(4), firstPixel: [...pixels.subarray(1, 4)] };
-}
-
-/** POST /api/sys/common/upload: multipart with `file` and `purpose`, not encrypted. */
-async function upload(token: string, bytes: Buffer, purpose: string): Promise<string> {
-  const form = new FormData();
-  form.set('purpose', purpose);
-  form.set('file', new Blob([new Uint8Array(bytes)], { type: 'image/png' }), 'document.png');
-  const response = await fetch(new URL('/api/sys/common/upload', server.baseUrl), {
-    method: 'POST', body: form, headers: { [tokenHeader]: token }, signal: AbortSignal.timeout(60_000),
-  });
-  const text = await response.text();
-  return ok({ status: response.status, envelope: JSON.parse(text) as Envelope<{ id: string }>, text }).id;
 }
 
 /** A GET answered with bytes (the photos). */
@@ -142,8 +84,8 @@ describe('the identity back office', () => {
     userToken = tokenOf(registered)!;
     expect(userToken, describeAnswer(registered)).toEqual(expect.any(String));
     userId = ok(await client.myUserInfo(userToken)).id;
-    frontId = await upload(userToken, frontPng, 'identity');
-    backId = await upload(userToken, backPng, 'identity');
+    frontId = ok(await client.upload(userToken, frontPng, 'identity')).id;
+    backId = ok(await client.upload(userToken, backPng, 'identity')).id;
     const applied = ok(await client.post<{ id: string; status: string }>('/auth/appAuth/applyKYC',
       { ...basic, frontFileId: frontId, backFileId: backId }, userToken));
     expect(applied.status).toBe('pending');

@@ -7,27 +7,13 @@
 // The levels and the withdrawal limit answer as the contract says. Field names were read (not
 // imported) from src/api/contract/identity.ts.
 import crypto from 'node:crypto';
-import zlib from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { readCode, startServer, type RunningServer } from './server.ts';
-import { errorOf, isSuccess, SpecClient, tokenHeader, tokenOf, type Answer, type Envelope } from './specClient.ts';
-import { AdminClient, base32Decode, totp } from './adminClient.ts';
+import { errorOf, isSuccess, SpecClient, tokenHeader, tokenOf, type Answer } from './specClient.ts';
+import { AdminClient, demoOperatorToken } from './adminClient.ts';
+import { plainPng } from './pngImage.ts';
+import { describeAnswer, expectSuccess } from './expectAnswer.ts';
 
-const demoOperator = { email: 'operator@bourse.local', password: 'Operator2026pass', totpSecret: 'JBSWY3DPEHPK3PXPBOURSEDEMO234567' };
-/** A PNG of one colour, written by hand (8-bit RGB, no filter). */
-function plainPng(width: number, height: number, rgb: [number, number, number]): Buffer {
-  const chunk = (type: string, data: Buffer) => {
-    const body = Buffer.concat([Buffer.from(type, 'latin1'), data]);
-    const length = Buffer.alloc(4); length.writeUInt32BE(data.length);
-    const crc = Buffer.alloc(4); crc.writeUInt32BE(zlib.crc32(body));
-    return Buffer.concat([length, body, crc]);
-  };
-  const header = Buffer.alloc(13);
-  header.writeUInt32BE(width, 0); header.writeUInt32BE(height, 4); header[8] = 8; header[9] = 2;
-  const row = Buffer.concat([Buffer.from([0]), Buffer.from(Array.from({ length: width }, () => rgb).flat())]);
-  const pixels = zlib.deflateSync(Buffer.concat(Array.from({ length: height }, () => row)));
-  return Buffer.concat([Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]), chunk('IHDR', header), chunk('IDAT', pixels), chunk('IEND', Buffer.alloc(0))]);
-}
 const frontPng = plainPng(40, 25, [220, 210, 190]);
 const backPng = plainPng(40, 25, [40, 60, 120]);
 
@@ -36,11 +22,6 @@ let client: SpecClient;
 let admin: AdminClient;
 let operatorToken: string;
 
-const describeAnswer = (answer: Answer) => `HTTP ${answer.status}: ${answer.text}`;
-function expectSuccess<T>(answer: Answer<T>): T {
-  expect(isSuccess(answer), describeAnswer(answer)).toBe(true);
-  return answer.envelope!.result;
-}
 function expectError(answer: Answer, status: number, error: string) {
   expect({ status: answer.status, error: errorOf(answer) }, describeAnswer(answer)).toEqual({ status, error });
 }
@@ -55,19 +36,6 @@ async function register(): Promise<string> {
   return token;
 }
 
-/** POST /api/sys/common/upload: multipart with `file` and `purpose`, not encrypted. */
-async function upload(token: string, bytes: Buffer, purpose: string): Promise<string> {
-  const form = new FormData();
-  form.set('purpose', purpose);
-  form.set('file', new Blob([new Uint8Array(bytes)], { type: 'image/png' }), 'document.png');
-  const response = await fetch(new URL('/api/sys/common/upload', server.baseUrl), {
-    method: 'POST', body: form, headers: { [tokenHeader]: token }, signal: AbortSignal.timeout(60_000),
-  });
-  const text = await response.text();
-  const envelope = JSON.parse(text) as Envelope<{ id: string }>;
-  return expectSuccess({ status: response.status, envelope, text }).id;
-}
-
 async function getBytes(apiPath: string, token: string) {
   const response = await fetch(new URL(`/api${apiPath}`, server.baseUrl), { headers: { [tokenHeader]: token }, signal: AbortSignal.timeout(60_000) });
   return { status: response.status, cacheControl: response.headers.get('cache-control'), bytes: Buffer.from(await response.arrayBuffer()) };
@@ -79,9 +47,7 @@ beforeAll(async () => {
   server = await startServer();
   client = new SpecClient(server.baseUrl);
   admin = new AdminClient(client);
-  const login = await admin.login(demoOperator.email, demoOperator.password, totp(base32Decode(demoOperator.totpSecret), await client.serverTime()));
-  operatorToken = tokenOf(login)!;
-  expect(operatorToken, describeAnswer(login)).toEqual(expect.any(String));
+  operatorToken = await demoOperatorToken(client);
 });
 
 afterAll(async () => {
@@ -93,10 +59,10 @@ describe('identity verification (/auth/appAuth/*, /admin/kyc)', () => {
     const token = await register();
     const stranger = await register();
     expect(expectSuccess(await client.get('/auth/appAuth/isHaveAuth', {}, token))).toEqual({ basic: 'none', advanced: 'none', level: 0 });
-    const front = await upload(token, frontPng, 'identity');
-    const back = await upload(token, backPng, 'identity');
-    const theirs = await upload(stranger, frontPng, 'identity');
-    const proof = await upload(token, frontPng, 'deposit_proof');
+    const front = expectSuccess(await client.upload(token, frontPng, 'identity')).id;
+    const back = expectSuccess(await client.upload(token, backPng, 'identity')).id;
+    const theirs = expectSuccess(await client.upload(stranger, frontPng, 'identity')).id;
+    const proof = expectSuccess(await client.upload(token, frontPng, 'deposit_proof')).id;
     for (const [frontFileId, backFileId] of [[front, theirs], [front, proof], [front, front]]) {
       expectError(await client.post('/auth/appAuth/applyKYC', { ...basic, frontFileId, backFileId }, token), 400, 'kyc_photo_invalid');
     }

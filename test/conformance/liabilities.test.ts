@@ -6,10 +6,10 @@
 import crypto from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { readCode, startServer, type RunningServer } from './server.ts';
-import { isSuccess, SpecClient, tokenHeader, tokenOf, type Answer, type Envelope } from './specClient.ts';
-import { AdminClient, base32Decode, totp } from './adminClient.ts';
+import { isSuccess, SpecClient, tokenOf } from './specClient.ts';
+import { AdminClient, base32Decode, totp, demoOperator } from './adminClient.ts';
+import { expectSuccess } from './expectAnswer.ts';
 
-const demoOperator = { email: 'operator@bourse.local', password: 'Operator2026pass', totpSecret: 'JBSWY3DPEHPK3PXPBOURSEDEMO234567' };
 const tinyPng = Buffer.from('iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNkYPhfDwAChwGA60e6kgAAAABJRU5ErkJggg==', 'base64');
 
 interface Total { currency: string; scale: number; total: string }
@@ -79,21 +79,9 @@ let token: string;
 let userId: string;
 let operatorToken: string;
 
-const describeAnswer = (answer: Answer) => `HTTP ${answer.status}: ${answer.text}`;
-function expectSuccess<T>(answer: Answer<T>): T {
-  expect(isSuccess(answer), describeAnswer(answer)).toBe(true);
-  return answer.envelope!.result;
-}
 
 async function upload(bytes: Buffer): Promise<string> {
-  const form = new FormData();
-  form.set('purpose', 'deposit_proof');
-  form.set('file', new Blob([new Uint8Array(bytes)], { type: 'image/png' }), 'proof.png');
-  const response = await fetch(new URL('/api/sys/common/upload', server.baseUrl), {
-    method: 'POST', body: form, headers: { [tokenHeader]: token }, signal: AbortSignal.timeout(60_000),
-  });
-  const envelope = JSON.parse(await response.text()) as Envelope<{ id: string }>;
-  return envelope.result.id;
+  return expectSuccess(await client.upload(token, bytes, 'deposit_proof', 'image/png', 'proof.png')).id;
 }
 
 beforeAll(async () => {

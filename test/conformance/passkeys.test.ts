@@ -8,7 +8,8 @@ import crypto from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { readCode, startServer, type RunningServer } from './server.ts';
 import { SoftAuthenticator } from './softAuthenticator.ts';
-import { errorOf, isSuccess, SpecClient, tokenOf, type Answer } from './specClient.ts';
+import { errorOf, isSuccess, SpecClient, tokenOf } from './specClient.ts';
+import { describeAnswer, expectSuccess as ok } from './expectAnswer.ts';
 
 let server: RunningServer;
 let client: SpecClient;
@@ -31,11 +32,6 @@ type CreationOptions = { challenge: string; rp: { id?: string; name: string }; u
 type RequestOptions = { challenge: string; rpId?: string };
 
 const unique = () => crypto.randomBytes(5).toString('hex');
-const describeAnswer = (answer: Answer) => `HTTP ${answer.status}: ${answer.text}`;
-const ok = <T>(answer: Answer<T>): T => {
-  expect(isSuccess(answer), describeAnswer(answer)).toBe(true);
-  return answer.envelope!.result;
-};
 
 describe('passkeys', () => {
   const email = `conf-passkey-${unique()}@example.test`;

@@ -5,6 +5,7 @@ import crypto from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startServer, type RunningServer } from './server.ts';
 import { errorOf, isSuccess, sealText, SpecClient, tokenOf, type Answer } from './specClient.ts';
+import { describeAnswer } from './expectAnswer.ts';
 
 let server: RunningServer;
 let client: SpecClient;
@@ -20,7 +21,6 @@ afterAll(async () => {
 
 const demo = { account: 'demo@bourse.local', password: 'Demo2026pass' };
 const loginPath = '/app/login';
-const describeAnswer = (answer: Answer) => `HTTP ${answer.status}: ${answer.text}`;
 
 function expectToken(answer: Answer): string {
   expect(isSuccess(answer), describeAnswer(answer)).toBe(true);

@@ -7,6 +7,7 @@ import crypto from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { readCode, startServer, type RunningServer } from './server.ts';
 import { errorOf, isSuccess, SpecClient, tokenOf, type Answer } from './specClient.ts';
+import { describeAnswer, expectSuccess as ok } from './expectAnswer.ts';
 
 let server: RunningServer;
 let client: SpecClient;
@@ -28,11 +29,6 @@ interface HistoryEntry { id: string; method: string; success: boolean; ip: strin
 interface HistoryPage { records: HistoryEntry[]; total: number; size: number; current: number; pages: number }
 
 const unique = () => crypto.randomBytes(5).toString('hex');
-const describeAnswer = (answer: Answer) => `HTTP ${answer.status}: ${answer.text}`;
-const ok = <T>(answer: Answer<T>): T => {
-  expect(isSuccess(answer), describeAnswer(answer)).toBe(true);
-  return answer.envelope!.result;
-};
 const expect401 = (answer: Answer) => {
   expect(answer.status, describeAnswer(answer)).toBe(401);
   expect(answer.envelope?.code).toBe(401);

@@ -132,6 +132,18 @@ export class SpecClient {
     return this.send<T>(new URL(`/api${apiPath}`, this.baseUrl), { method: 'POST', headers, body: text });
   }
 
+  /**
+   * POST /api/sys/common/upload: multipart with `file` and `purpose` (deposit_proof, identity),
+   * not encrypted (spec §5).
+   */
+  upload(token: string, bytes: Buffer, purpose: string, type = 'image/png', name = 'photo.png') {
+    const form = new FormData();
+    form.set('purpose', purpose);
+    form.set('file', new Blob([new Uint8Array(bytes)], { type }), name);
+    return this.send<{ id: string; url: string }>(new URL('/api/sys/common/upload', this.baseUrl),
+      { method: 'POST', body: form, headers: { [tokenHeader]: token } });
+  }
+
   private async send<T>(url: URL, init: RequestInit): Promise<Answer<T>> {
     const response = await fetch(url, { ...init, signal: AbortSignal.timeout(60_000) });
     const text = await response.text();

@@ -8,10 +8,10 @@
 import crypto from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startServer, type RunningServer } from './server.ts';
-import { errorOf, isSuccess, SpecClient, tokenOf, type Answer } from './specClient.ts';
-import { AdminClient, base32Decode, totp } from './adminClient.ts';
+import { errorOf, SpecClient, tokenOf } from './specClient.ts';
+import { AdminClient, base32Decode, totp, demoOperator } from './adminClient.ts';
+import { describeAnswer, expectSuccess } from './expectAnswer.ts';
 
-const demoOperator = { email: 'operator@bourse.local', password: 'Operator2026pass', totpSecret: 'JBSWY3DPEHPK3PXPBOURSEDEMO234567' };
 
 interface SymbolSettings {
   symbol: string; enabled: boolean; leverages: number[]; quantityMin: string; quantityMax: string; marginMin: string; marginMax: string;
@@ -23,11 +23,6 @@ let client: SpecClient;
 let admin: AdminClient;
 let token: string;
 
-const describeAnswer = (answer: Answer) => `HTTP ${answer.status}: ${answer.text}`;
-function expectSuccess<T>(answer: Answer<T>): T {
-  expect(isSuccess(answer), describeAnswer(answer)).toBe(true);
-  return answer.envelope!.result;
-}
 
 const bodyOf = (settings: SymbolSettings) => ({
   enabled: settings.enabled, leverages: settings.leverages, quantityMin: settings.quantityMin, quantityMax: settings.quantityMax,

@@ -4,17 +4,14 @@
 import crypto from 'node:crypto';
 import { expect } from 'vitest';
 import { readCode, startServer, type RunningServer } from './server.ts';
-import { AdminClient, base32Decode, totp } from './adminClient.ts';
-import { errorOf, isSuccess, SpecClient, tokenHeader, tokenOf, type Answer, type Envelope } from './specClient.ts';
+import { AdminClient, base32Decode, totp, demoOperator } from './adminClient.ts';
+import { errorOf, isSuccess, SpecClient, tokenOf, type Answer } from './specClient.ts';
+import { describeAnswer, expectSuccess } from './expectAnswer.ts';
 
-const demoOperator = { email: 'operator@bourse.local', password: 'Operator2026pass', totpSecret: 'JBSWY3DPEHPK3PXPBOURSEDEMO234567' };
+export { describeAnswer, expectSuccess };
+
 const tinyPng = Buffer.from('iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNkYPhfDwAChwGA60e6kgAAAABJRU5ErkJggg==', 'base64');
 
-export const describeAnswer = (answer: Answer) => `HTTP ${answer.status}: ${answer.text}`;
-export function expectSuccess<T>(answer: Answer<T>): T {
-  expect(isSuccess(answer), describeAnswer(answer)).toBe(true);
-  return answer.envelope!.result;
-}
 export function expectError(answer: Answer, status: number, error: string) {
   expect({ status: answer.status, error: errorOf(answer) }, describeAnswer(answer)).toEqual({ status, error });
 }
@@ -49,18 +46,7 @@ async function firstTick(client: SpecClient, symbol: string) {
   throw new Error(`no recorded tick of ${symbol} within 30 s`);
 }
 
-async function upload({ server, token }: TradingSession, bytes: Buffer): Promise<Answer<{ id: string }>> {
-  const form = new FormData();
-  form.set('purpose', 'deposit_proof');
-  form.set('file', new Blob([new Uint8Array(bytes)], { type: 'image/png' }), 'proof.png');
-  const response = await fetch(new URL('/api/sys/common/upload', server.baseUrl), {
-    method: 'POST', body: form, headers: { [tokenHeader]: token }, signal: AbortSignal.timeout(60_000),
-  });
-  const text = await response.text();
-  let envelope: Envelope<{ id: string }> | undefined;
-  try { envelope = JSON.parse(text); } catch { envelope = undefined; }
-  return { status: response.status, envelope, text };
-}
+const upload = ({ client, token }: TradingSession, bytes: Buffer) => client.upload(token, bytes, 'deposit_proof', 'image/png', 'proof.png');
 
 /** Deposits `amount` USDT and has the demo operator approve it. */
 export async function fundUsdt(session: TradingSession, amount: string) {

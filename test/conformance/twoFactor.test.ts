@@ -6,7 +6,8 @@ import crypto from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { base32Decode, totp } from './adminClient.ts';
 import { readCode, startServer, type RunningServer } from './server.ts';
-import { errorOf, isSuccess, SpecClient, tokenOf, type Answer } from './specClient.ts';
+import { errorOf, isSuccess, SpecClient, tokenOf } from './specClient.ts';
+import { describeAnswer, expectSuccess as ok } from './expectAnswer.ts';
 
 let server: RunningServer;
 let client: SpecClient;
@@ -23,11 +24,6 @@ afterAll(async () => {
 const unique = () => crypto.randomBytes(5).toString('hex');
 const password = `Conf${unique()}9`;
 const email = `conf-2fa-${unique()}@example.test`;
-const describeAnswer = (answer: Answer) => `HTTP ${answer.status}: ${answer.text}`;
-const ok = <T>(answer: Answer<T>): T => {
-  expect(isSuccess(answer), describeAnswer(answer)).toBe(true);
-  return answer.envelope!.result;
-};
 const codeAt = (secret: string, offsetSteps = 0) => totp(base32Decode(secret), Date.now() + offsetSteps * 30_000);
 
 describe('Google Authenticator', () => {

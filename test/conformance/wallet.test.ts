@@ -5,7 +5,8 @@
 import crypto from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { readCode, startServer, type RunningServer } from './server.ts';
-import { errorOf, isSuccess, SpecClient, tokenHeader, tokenOf, type Answer, type Envelope } from './specClient.ts';
+import { errorOf, isSuccess, SpecClient, tokenHeader, tokenOf } from './specClient.ts';
+import { describeAnswer, expectSuccess } from './expectAnswer.ts';
 
 let server: RunningServer;
 let client: SpecClient;
@@ -14,25 +15,9 @@ let token: string;
 /** A 1×1 PNG, as a camera roll would never make but every decoder reads. */
 const tinyPng = Buffer.from('iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNkYPhfDwAChwGA60e6kgAAAABJRU5ErkJggg==', 'base64');
 
-const describeAnswer = (answer: Answer) => `HTTP ${answer.status}: ${answer.text}`;
-function expectSuccess<T>(answer: Answer<T>): T {
-  expect(isSuccess(answer), describeAnswer(answer)).toBe(true);
-  return answer.envelope!.result;
-}
 
-/** POST /api/sys/common/upload: multipart with `file` and `purpose`, not encrypted. */
-async function upload(bytes: Buffer, purpose: string, type = 'image/png'): Promise<Answer<{ id: string; url: string }>> {
-  const form = new FormData();
-  form.set('purpose', purpose);
-  form.set('file', new Blob([new Uint8Array(bytes)], { type }), 'proof.png');
-  const response = await fetch(new URL('/api/sys/common/upload', server.baseUrl), {
-    method: 'POST', body: form, headers: { [tokenHeader]: token }, signal: AbortSignal.timeout(60_000),
-  });
-  const text = await response.text();
-  let envelope: Envelope<{ id: string; url: string }> | undefined;
-  try { envelope = JSON.parse(text); } catch { envelope = undefined; }
-  return { status: response.status, envelope, text };
-}
+/** POST /api/sys/common/upload as the wallet test's user. */
+const upload = (bytes: Buffer, purpose: string, type = 'image/png') => client.upload(token, bytes, purpose, type, 'proof.png');
 
 beforeAll(async () => {
   server = await startServer();

@@ -6,6 +6,7 @@ import crypto from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { readCode, startServer, type RunningServer } from './server.ts';
 import { errorOf, isSuccess, SpecClient, tokenOf, type Answer } from './specClient.ts';
+import { describeAnswer, expectSuccess } from './expectAnswer.ts';
 
 let server: RunningServer;
 let client: SpecClient;
@@ -14,11 +15,6 @@ const email = `conf-withdraw-${crypto.randomBytes(5).toString('hex')}@example.te
 const tronAddress = 'TR7NHqjeKQxGTCi8q8ZY4pL8otSzgjLj6t';
 const withdrawPassword = 'Payout2026conf';
 
-const describeAnswer = (answer: Answer) => `HTTP ${answer.status}: ${answer.text}`;
-function expectSuccess<T>(answer: Answer<T>): T {
-  expect(isSuccess(answer), describeAnswer(answer)).toBe(true);
-  return answer.envelope!.result;
-}
 function expectError(answer: Answer, status: number, error: string) {
   expect({ status: answer.status, error: errorOf(answer) }, describeAnswer(answer)).toEqual({ status, error });
 }

@@ -6,18 +6,17 @@ import { afterEach, beforeEach, describe, expect, it, vi, type Mock } from 'vite
 import { cleanup, fireEvent, render, screen, waitFor } from '@testing-library/react';
 import { MemoryRouter, Route, Routes, useLocation } from 'react-router-dom';
 import { Provider } from 'react-redux';
-import { configureStore } from '@reduxjs/toolkit';
 import { I18nProvider } from '@lingui/react';
 import { i18n } from '../../src/lib/i18n.ts';
-import { api, configureApiClient } from '../../src/api/api.ts';
+import { configureApiClient } from '../../src/api/api.ts';
 import { walletPaths, type CurrencyInfo } from '../../src/api/contract/wallet.ts';
 import { paths } from '../../src/api/contract/paths.ts';
-import { userSlice, loggedIn } from '../../src/features/auth/userSlice.ts';
 import DepositPage, {
   checkDepositAmount, chooseDeposit, decimalMarkOf, decimalsOf, depositableCurrencies, normalizeAmount, spellAmount,
 } from '../../src/features/wallet/DepositPage.tsx';
 import { fitWithin, jpegName, planProofImage, proofLongestSideMax, proofSmallBytes } from '../../src/features/wallet/proofImage.ts';
 import { uploadFailure, uploadFile } from '../../src/features/wallet/uploadFile.ts';
+import { testStore } from './testStore.ts';
 
 // The confirmation is antd-mobile's Dialog in a root of its own: here the user confirms at once.
 const confirmDialog = vi.hoisted(() => vi.fn(async () => true));
@@ -300,11 +299,7 @@ describe('DepositPage', () => {
       }
       throw new Error(`no answer scripted for ${path}`);
     }));
-    const store = configureStore({
-      reducer: { [api.reducerPath]: api.reducer, user: userSlice.reducer },
-      middleware: (getDefault) => getDefault().concat(api.middleware),
-    });
-    store.dispatch(loggedIn({ token: 'T0KEN' }));
+    const store = testStore('T0KEN');
     render(<Provider store={store}><I18nProvider i18n={i18n}>
       <MemoryRouter initialEntries={[route]}>
         <Routes>
@@ -421,11 +416,7 @@ describe('DepositPage submitting', () => {
       }
       throw new Error(`no answer scripted for ${path}`);
     }));
-    const store = configureStore({
-      reducer: { [api.reducerPath]: api.reducer, user: userSlice.reducer },
-      middleware: (getDefault) => getDefault().concat(api.middleware),
-    });
-    store.dispatch(loggedIn({ token: 'T0KEN' }));
+    const store = testStore('T0KEN');
     render(<Provider store={store}><I18nProvider i18n={i18n}>
       <MemoryRouter initialEntries={['/chongzhi?currency=USDT&network=TRC20']}>
         <Routes>

@@ -12,20 +12,19 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { cleanup, fireEvent, render, screen, waitFor, within } from '@testing-library/react';
 import { MemoryRouter, Route, Routes, useLocation } from 'react-router-dom';
 import { Provider } from 'react-redux';
-import { configureStore } from '@reduxjs/toolkit';
 import { I18nProvider } from '@lingui/react';
 import type { ReactNode } from 'react';
 import { i18n } from '../../src/lib/i18n.ts';
-import { api, configureApiClient } from '../../src/api/api.ts';
+import { configureApiClient } from '../../src/api/api.ts';
 import { kycPaths, type KycLevel, type KycState } from '../../src/api/contract/identity.ts';
 import { paths, requestTimeField } from '../../src/api/contract/paths.ts';
 import type { Pixels } from '../../src/features/identity/photoChecks.ts';
-import { loggedIn, userSlice } from '../../src/features/auth/userSlice.ts';
 import BasicVerificationPage from '../../src/features/identity/BasicVerificationPage.tsx';
 import AdvancedVerificationPage from '../../src/features/identity/AdvancedVerificationPage.tsx';
 import VerificationResultPage from '../../src/features/identity/VerificationResultPage.tsx';
 import MyPage from '../../src/features/profile/MyPage.tsx';
 import { documentPhoto } from './documentPhoto.ts';
+import { testStore } from './testStore.ts';
 
 const feedback = vi.hoisted(() => ({ confirm: vi.fn(async (_options: { content?: unknown }) => true) }));
 vi.mock('../../src/components/feedback.tsx', () => ({
@@ -140,11 +139,7 @@ function Landed() {
 
 function renderAt(route: string, page: ReactNode) {
   configureApiClient({ notify: vi.fn() });
-  const store = configureStore({
-    reducer: { [api.reducerPath]: api.reducer, user: userSlice.reducer },
-    middleware: (getDefault) => getDefault().concat(api.middleware),
-  });
-  store.dispatch(loggedIn({ token: 'T0KEN' }));
+  const store = testStore('T0KEN');
   render(<Provider store={store}><I18nProvider i18n={i18n}>
     <MemoryRouter initialEntries={[route]}>
       <Routes>

@@ -8,15 +8,14 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { cleanup, fireEvent, render, screen, waitFor } from '@testing-library/react';
 import { MemoryRouter, Route, Routes, useLocation } from 'react-router-dom';
 import { Provider } from 'react-redux';
-import { configureStore } from '@reduxjs/toolkit';
 import { I18nProvider } from '@lingui/react';
 import { i18n } from '../../src/lib/i18n.ts';
-import { api, configureApiClient } from '../../src/api/api.ts';
+import { configureApiClient } from '../../src/api/api.ts';
 import { paths, requestTimeField } from '../../src/api/contract/paths.ts';
 import { externalLoginPaths, passkeyPaths, type OidcProvider } from '../../src/api/contract/security.ts';
-import { userSlice } from '../../src/features/auth/userSlice.ts';
 import { utf8Hex } from '../../src/features/auth/walletSignIn.ts';
 import { OtherLogins } from '../../src/features/auth/OtherLogins.tsx';
+import { testStore } from './testStore.ts';
 
 vi.mock('../../src/api/crypto.ts', () => ({
   importServerKey: async () => ({}),
@@ -62,10 +61,7 @@ function Landed() {
 
 function renderLogins() {
   configureApiClient({ notify: vi.fn() });
-  const store = configureStore({
-    reducer: { [api.reducerPath]: api.reducer, user: userSlice.reducer },
-    middleware: (getDefault) => getDefault().concat(api.middleware),
-  });
+  const store = testStore();
   render(<Provider store={store}><I18nProvider i18n={i18n}>
     <MemoryRouter initialEntries={['/login']}>
       <Routes>
