@@ -9,9 +9,9 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { beforeAll, describe, expect, inject, it } from 'vitest';
-import type { Browser, Page } from 'playwright-core';
+import type { Page } from 'playwright-core';
 import { browserForFile, localizedPage, overflowing, settled } from './browser.ts';
-import { demoOperator, newAccount, operatorCode } from './money.ts';
+import { backOfficePage, newAccount } from './money.ts';
 import { applyBasicOverApi, basicFields, fillAndSubmitBasic, kycState, levelCard } from './kycHelpers.ts';
 
 const baseUrl = inject('baseUrl');
@@ -24,21 +24,6 @@ const reason = 'The back of the document is not readable: please photograph it a
 const still = (page: Page) => page.waitForFunction(() => document.getAnimations().every((animation) =>
   animation.playState !== 'running' || animation.effect?.getTiming().iterations === Infinity), undefined, { timeout: 5_000 })
   .catch(() => undefined);
-
-/** The back office at a desktop size in English, the demo operator logged in with a TOTP step of its own. */
-async function operatorPage(chromium: Browser): Promise<Page> {
-  const context = await chromium.newContext({ viewport: { width: 1280, height: 800 }, locale: 'en-US' });
-  context.setDefaultTimeout(20_000);
-  await context.addInitScript(() => localStorage.setItem('bourse.admin.lang', 'en-us'));
-  const page = await context.newPage();
-  await page.goto(`${baseUrl}/admin.html`);
-  await page.getByLabel('Operator e-mail').fill(demoOperator.email);
-  await page.getByLabel('Password').fill(demoOperator.password);
-  await page.getByLabel('Authenticator code').fill(await operatorCode(baseUrl));
-  await page.getByRole('button', { name: 'Log in' }).click();
-  await expect.poll(() => page.getByTestId('admin-operator').textContent()).toBe(demoOperator.email);
-  return page;
-}
 
 /** Both photos of the open application, decoded: their natural widths (0 while not loaded) and where they sit. */
 const photosShown = (page: Page) => Promise.all((['front', 'back'] as const).map(async (side) => {
@@ -67,7 +52,7 @@ describe('identity review in the back office', () => {
   });
 
   it('shows the application with both photos side by side, and rejects it with a reason the user reads', async () => {
-    operator = await operatorPage(browser());
+    operator = await backOfficePage(browser(), baseUrl);
     await operator.getByRole('menuitem', { name: 'Identity verification' }).click();
     const row = operator.getByTestId('kyc-table').locator('tr', { hasText: user.email });
     await row.waitFor();

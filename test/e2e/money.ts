@@ -8,6 +8,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { totp, base32Decode } from '../conformance/adminClient.ts';
 import { SpecClient, tokenHeader, tokenOf, type Answer } from '../conformance/specClient.ts';
+import type { Browser, Page } from 'playwright-core';
 import { codeFromOutbox } from './browser.ts';
 
 /** The operator the server seeds with a demo (server/domain/operators.ts). */
@@ -105,4 +106,22 @@ export async function fundAccount(baseUrl: string, token: string, amount: string
   const operator = await operatorSession(baseUrl);
   result(await client.post(`/admin/recharges/${applied.id}/approve`, {}, operator), 'approve');
   return applied.id;
+}
+
+/**
+ * The back office at a desktop size in English, the demo operator logged in through its form with
+ * a code no other journey used (operatorCode).
+ */
+export async function backOfficePage(browser: Browser, baseUrl: string): Promise<Page> {
+  const context = await browser.newContext({ viewport: { width: 1280, height: 800 }, locale: 'en-US' });
+  context.setDefaultTimeout(20_000);
+  await context.addInitScript(() => localStorage.setItem('bourse.admin.lang', 'en-us'));
+  const page = await context.newPage();
+  await page.goto(`${baseUrl}/admin.html`);
+  await page.getByLabel('Operator e-mail').fill(demoOperator.email);
+  await page.getByLabel('Password').fill(demoOperator.password);
+  await page.getByLabel('Authenticator code').fill(await operatorCode(baseUrl));
+  await page.getByRole('button', { name: 'Log in' }).click();
+  await page.getByTestId('admin-operator').filter({ hasText: demoOperator.email }).waitFor();
+  return page;
 }

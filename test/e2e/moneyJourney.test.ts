@@ -13,7 +13,7 @@ import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import type { Page } from 'playwright-core';
 import { SpecClient, type Answer } from '../conformance/specClient.ts';
 import { browserForFile, localizedPage, settled } from './browser.ts';
-import { demoOperator, newAccount, operatorCode } from './money.ts';
+import { backOfficePage, newAccount } from './money.ts';
 
 const baseUrl = inject('baseUrl');
 const dataDir = inject('dataDir');
@@ -68,21 +68,6 @@ async function depositOnPhone(page: Page, amount: string, photo: Buffer): Promis
   return /id=(\d+)$/.exec(page.url())![1];
 }
 
-/** Logs the demo operator in through the back office's form, with a code no other journey used. */
-async function operatorPage(): Promise<Page> {
-  const context = await browser().newContext({ viewport: { width: 1280, height: 800 }, locale: 'en-US' });
-  context.setDefaultTimeout(20_000);
-  await context.addInitScript(() => localStorage.setItem('bourse.admin.lang', 'en-us'));
-  const page = await context.newPage();
-  await page.goto(`${baseUrl}/admin.html`);
-  await page.getByLabel('Operator e-mail').fill(demoOperator.email);
-  await page.getByLabel('Password').fill(demoOperator.password);
-  await page.getByLabel('Authenticator code').fill(await operatorCode(baseUrl));
-  await page.getByRole('button', { name: 'Log in' }).click();
-  await page.getByTestId('admin-operator').waitFor();
-  return page;
-}
-
 describe('the money journey, deposit to payout, through the pages', () => {
   let account: { email: string; password: string; token: string };
   let phone: Page;
@@ -112,7 +97,7 @@ describe('the money journey, deposit to payout, through the pages', () => {
   });
 
   it('the operator sees the proof, approves the first and rejects the second with a reason', async () => {
-    admin = await operatorPage();
+    admin = await backOfficePage(browser(), baseUrl);
     const rowOf = (amount: string) => admin.getByTestId('deposits-table').locator('tr', { hasText: account.email }).filter({ hasText: amount });
     await rowOf('120.000000').getByRole('button', { name: 'Review' }).click();
     const proof = admin.getByTestId('proof-image');

@@ -8,10 +8,9 @@ import { beforeAll, describe, expect, inject, it } from 'vitest';
 import type { Page } from 'playwright-core';
 import { SpecClient } from '../conformance/specClient.ts';
 import { browserForFile } from './browser.ts';
-import { demoOperator, fundAccount, newAccount, operatorCode } from './money.ts';
+import { backOfficePage, fundAccount, newAccount } from './money.ts';
 
 const shots = '/tmp/shots-trade-admin';
-const desktop = { width: 1280, height: 800 };
 
 const still = (page: Page) => page.waitForFunction(() => document.getAnimations().every((animation) =>
   animation.playState !== 'running' || animation.effect?.getTiming().iterations === Infinity), undefined, { timeout: 5_000 })
@@ -43,17 +42,8 @@ describe('back office: trading settings', () => {
 
   it('logs in as the demo operator and edits a symbol\'s leverages; table, public call and audit show it', async () => {
     fs.mkdirSync(shots, { recursive: true });
-    const context = await getBrowser().newContext({ viewport: desktop, locale: 'en-US' });
-    context.setDefaultTimeout(20_000);
-    await context.addInitScript(() => localStorage.setItem('bourse.admin.lang', 'en-us'));
-    page = await context.newPage();
-    await page.goto(`${baseUrl}/admin.html`);
     // A code is good once: every operator login of every journey takes a step of its own.
-    await page.getByLabel('Operator e-mail').fill(demoOperator.email);
-    await page.getByLabel('Password').fill(demoOperator.password);
-    await page.getByLabel('Authenticator code').fill(await operatorCode(baseUrl));
-    await page.getByRole('button', { name: 'Log in' }).click();
-    await expect.poll(() => page.getByTestId('admin-operator').textContent()).toBe(demoOperator.email);
+    page = await backOfficePage(getBrowser(), baseUrl);
 
     await page.getByRole('menuitem', { name: 'Trading settings' }).click();
     await expect.poll(() => page.getByTestId('trade-settings-help').textContent()).toContain('no setting here that sets a price or decides an outcome');
