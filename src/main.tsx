@@ -80,8 +80,11 @@ async function start() {
     onUnauthorized: () => {
       const current = router?.state.location;
       if (current) store.dispatch(redirectRemembered(`${current.pathname}${current.search}`));
+      // A session that was live here and ended (expired, ended from another device, a password
+      // change): the login page says so.
+      const hadSession = Boolean(store.getState().user.token);
       store.dispatch(sessionExpired());
-      void router?.navigate(loginPath);
+      void router?.navigate(loginPath, { state: hadSession ? { sessionEnded: true } : undefined });
     },
   });
   const appRouter = createAppRouter(store);

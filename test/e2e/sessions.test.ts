@@ -49,11 +49,12 @@ const tokenOf = (page: Page) => page.evaluate(() => localStorage.getItem('token'
 const sessionRows = (page: Page) => page.getByRole('list', { name: 'Active sessions' }).locator('.sessions-item');
 const deviceNames = (page: Page) => sessionRows(page).locator('.sessions-item-name').allTextContents();
 
-/** The browser's next in-app navigation (the My tab) finds its session ended: login page, no token. */
+/** The browser's next in-app navigation (the My tab) finds its session ended: login page saying so, no token. */
 async function expectLoggedOut(page: Page) {
   await page.getByRole('navigation', { name: 'Main navigation' }).getByRole('link', { name: 'My' }).click();
   await page.waitForURL(/#\/login/);
   await expect.poll(() => tokenOf(page)).toBeNull();
+  expect(await page.getByTestId('session-ended').textContent()).toContain('Your session has ended');
 }
 
 /** Whether the server still takes a token (the user info call). */

@@ -1,8 +1,8 @@
 // /login: log in (password, e-mail code, phone code), register, forgot password and guest login,
 // switched by the `mode` query parameter so each view can be linked to.
 import { useState } from 'react';
-import { useSearchParams, useNavigate } from 'react-router-dom';
-import { Tabs } from 'antd-mobile';
+import { useLocation, useSearchParams, useNavigate } from 'react-router-dom';
+import { NoticeBar, Tabs } from 'antd-mobile';
 import { GlobalOutline } from 'antd-mobile-icons';
 import { useLingui } from '@lingui/react/macro';
 import { LanguagePicker } from '../../components/LanguagePicker.tsx';
@@ -24,6 +24,8 @@ export default function LoginPage() {
   const { t } = useLingui();
   const navigate = useNavigate();
   const [params, setParams] = useSearchParams();
+  // Set by the API client when a live session got 401 (see main.tsx).
+  const sessionEnded = (useLocation().state as { sessionEnded?: boolean } | null)?.sessionEnded === true;
   const mode = modes.find((value) => value === params.get('mode')) ?? 'login';
   const [method, setMethod] = useState('password');
   const [languageOpen, setLanguageOpen] = useState(false);
@@ -52,6 +54,12 @@ export default function LoginPage() {
 
       {mode === 'login' && (
         <>
+          {sessionEnded && (
+            <div role="status" data-testid="session-ended">
+              <NoticeBar color="info" wrap
+                content={t`Your session has ended: it expired, or it was ended from another device or by a password change. Please log in again.`} />
+            </div>
+          )}
           <Tabs activeKey={method} onChange={setMethod}>
             <Tabs.Tab title={t`Password`} key="password"><PasswordLogin initialAccount={prefill} /></Tabs.Tab>
             <Tabs.Tab title={t`E-mail code`} key="email"><CodeLogin channel="email" /></Tabs.Tab>
