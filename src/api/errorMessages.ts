@@ -22,6 +22,7 @@ const messages: Partial<Record<ErrorCode, MessageDescriptor>> = {
   account_not_found: msg`No account was found. Please register first.`,
   credentials_invalid: msg`The account or password is wrong.`,
   password_weak: msg`The password must be 8–64 characters with at least one letter and one digit.`,
+  password_common: msg`This password is one of the most commonly used ones. Please choose another.`,
   password_unchanged: msg`The new password must differ from the current one.`,
   too_many_attempts: msg`Too many wrong passwords. Please wait, or reset your password.`,
   invite_code_invalid: msg`The invitation code does not exist.`,

@@ -19,8 +19,8 @@ describe('accounts in the browser', () => {
     await page.getByRole('button', { name: 'Send code' }).click();
     const code = await codeFromOutbox(dataDir, email);
     await page.getByPlaceholder('Verification code').fill(code);
-    await page.getByPlaceholder('Password', { exact: true }).fill('Secret123');
-    await page.getByPlaceholder('Password again').fill('Secret123');
+    await page.getByPlaceholder('Password', { exact: true }).fill('Secret123pass');
+    await page.getByPlaceholder('Password again').fill('Secret123pass');
     await page.getByRole('checkbox', { name: 'I have read and accept the user agreement' }).check();
     await page.getByRole('button', { name: 'Register', exact: true }).click();
 

@@ -15,7 +15,7 @@ const baseUrl = inject('baseUrl');
 const dataDir = inject('dataDir');
 const browser = browserForFile();
 const shotsDir = path.resolve(import.meta.dirname, 'screenshots');
-const password = 'Secret123';
+const password = 'Secret123pass';
 
 /** msgid → msgstr of a locale's catalogs, so each language is checked against its own texts. */
 function catalog(locale: string): (msgid: string, values?: Record<string, string>) => string {

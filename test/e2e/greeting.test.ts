@@ -51,8 +51,8 @@ describe('the greeting on the home page', () => {
     await page.getByPlaceholder('E-mail').fill(email);
     await page.getByRole('button', { name: 'Send code' }).click();
     await page.getByPlaceholder('Verification code').fill(await codeFromOutbox(dataDir, email));
-    await page.getByPlaceholder('Password', { exact: true }).fill('Secret123');
-    await page.getByPlaceholder('Password again').fill('Secret123');
+    await page.getByPlaceholder('Password', { exact: true }).fill('Secret123pass');
+    await page.getByPlaceholder('Password again').fill('Secret123pass');
     await page.getByRole('checkbox', { name: 'I have read and accept the user agreement' }).check();
     await page.getByRole('button', { name: 'Register', exact: true }).click();
     await page.waitForURL(/#\/home/);
@@ -82,7 +82,7 @@ describe('the greeting on the home page', () => {
     await page.goto(`${baseUrl}/#/login`);
     await settled(page);
     await page.getByPlaceholder('E-mail, mobile or account').fill(email);
-    await page.getByPlaceholder('Password', { exact: true }).fill('Secret123');
+    await page.getByPlaceholder('Password', { exact: true }).fill('Secret123pass');
     await page.getByRole('button', { name: 'Log in', exact: true }).click();
     await page.waitForURL(/#\/home/);
     for (const language of languages) {

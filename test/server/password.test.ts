@@ -3,7 +3,7 @@
 import { describe, expect, it } from 'vitest';
 import { expectOk, expectRefused, forEachDatabase, type Account } from './helpers.ts';
 import { paths } from '../../src/api/contract/paths.ts';
-import { passwordWork } from '../../server/domain/passwords.ts';
+import { commonPasswords, passwordWork } from '../../server/domain/passwords.ts';
 
 /** An envelope without its timestamp, to compare two answers whole. */
 const withoutTime = ({ timestamp: _timestamp, ...rest }: Record<string, unknown>) => rest;
@@ -153,6 +153,7 @@ forEachDatabase((server) => {
     it.each([
       { name: 'letters only', newPassword: 'onlyletters', error: 'password_weak' },
       { name: 'digits only', newPassword: '12345678901', error: 'password_weak' },
+      { name: 'a commonly used one', newPassword: 'Trustno1', error: 'password_common' },
       { name: 'too short', newPassword: 'Ab1', error: 'invalid_request' },
       { name: 'too long', newPassword: `Ab1${'c'.repeat(62)}`, error: 'invalid_request' },
     ])('refuses a new password that is $name with $error and changes nothing', async ({ newPassword, error }) => {
@@ -191,5 +192,16 @@ forEachDatabase((server) => {
       const reply = await server.post(paths.changePassword, { oldPassword: 'Secret123pass', newPassword: 'Changed4password' });
       expectRefused(reply, 401, 'unauthorized');
     });
+  });
+});
+
+describe('the list of commonly used passwords (ASVS V6.2.4)', () => {
+  it('holds more than the 3000 most used that our rule lets through, in lower case, each one the rule accepts', () => {
+    const list = [...commonPasswords()];
+    expect(list.length).toBeGreaterThan(3000);
+    for (const word of list) {
+      expect(word === word.toLowerCase() && word.length >= 8 && word.length <= 64 && /[a-z]/.test(word) && /[0-9]/.test(word), word).toBe(true);
+    }
+    for (const word of ['password1', 'abcd1234', 'iloveyou1']) expect(list).toContain(word);
   });
 });

@@ -138,6 +138,14 @@ forEachDatabase((server) => {
       await expectNoAccountAndCodeStillWorks(email, code);
     });
 
+    it.each(['password1', 'Qwerty123', 'P@ssw0rd', '1q2w3e4r5t'])(
+      'refuses %s, one of the most used passwords, with password_common, creates no account and keeps the code', async (common) => {
+        const { email, code } = await freshCode();
+        const reply = await server.post(paths.register, { ...validBody(email, code), password: common });
+        expectRefused(reply, 400, 'password_common');
+        await expectNoAccountAndCodeStillWorks(email, code);
+      });
+
     it('refuses the account itself as password with password_weak', async () => {
       const { email, code } = await freshCode();
       const reply = await server.post(paths.register, { ...validBody(email, code), password: email.toUpperCase() });

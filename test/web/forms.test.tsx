@@ -135,8 +135,8 @@ describe('RegisterForm', () => {
     renderWithStore(<RegisterForm onLogin={() => undefined} />);
     type(input('E-mail'), 'taken@example.com');
     type(input('Verification code'), '123456');
-    type(input('Password'), 'Secret123');
-    type(input('Password again'), 'Secret123');
+    type(input('Password'), 'Secret123pass');
+    type(input('Password again'), 'Secret123pass');
     type(input('Invitation code (optional)'), 'ABCD1234');
     fireEvent.click(screen.getByRole('checkbox', { name: 'I have read and accept the user agreement' }));
     submit();

@@ -28,7 +28,7 @@ export interface EnvelopeOf<T> {
 export const errorCodes = [
   'invalid_request', 'body_not_encrypted', 'body_undecryptable', 'request_stale', 'request_replayed',
   'unauthorized', 'not_found', 'rate_limited', 'code_invalid', 'code_expired', 'code_send_too_soon',
-  'account_exists', 'account_not_found', 'credentials_invalid', 'password_weak',
+  'account_exists', 'account_not_found', 'credentials_invalid', 'password_weak', 'password_common',
   'password_unchanged', 'too_many_attempts', 'invite_code_invalid', 'unknown_symbol', 'market_unavailable', 'internal_error',
   ...withdrawalErrorCodes,
   ...tradingErrorCodes,

@@ -14,7 +14,7 @@ import { NewPasswordFields } from './NewPasswordFields.tsx';
 
 interface Values { account: string; code: string; password: string; passwordAgain: string }
 
-const fieldsByCode: FieldsByCode = { ...accountCodeFieldsByCode, password_weak: 'password' };
+const fieldsByCode: FieldsByCode = { ...accountCodeFieldsByCode, password_weak: 'password', password_common: 'password' };
 
 /** Resets the password with a code sent to the account's e-mail or phone; every session ends. */
 export function ForgotForm({ onDone }: { onDone: () => void }) {

@@ -17,7 +17,7 @@ import { NewPasswordFields } from './NewPasswordFields.tsx';
 interface Values { account: string; code: string; password: string; passwordAgain: string; inviteCode?: string; agreed: boolean }
 
 const fieldsByCode: FieldsByCode = {
-  ...accountCodeFieldsByCode, account_exists: 'account', password_weak: 'password', invite_code_invalid: 'inviteCode',
+  ...accountCodeFieldsByCode, account_exists: 'account', password_weak: 'password', password_common: 'password', invite_code_invalid: 'inviteCode',
 };
 
 export function RegisterForm({ onLogin }: { onLogin: () => void }) {

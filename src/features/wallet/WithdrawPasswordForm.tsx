@@ -18,14 +18,14 @@ import { useChangeWithdrawPasswordMutation, useSetWithdrawPasswordMutation } fro
 
 /** Setting: a refusal of the code or the password under its field. */
 export const setPasswordFieldsByCode: FieldsByCode = {
-  code_invalid: 'code', code_expired: 'code', password_weak: 'password', withdraw_password_no_contact: 'code',
+  code_invalid: 'code', code_expired: 'code', password_weak: 'password', password_common: 'password', withdraw_password_no_contact: 'code',
 };
 /** A refusal of a code send goes under the code field, beside the button that was pressed. */
 const sendFieldsByCode: FieldsByCode = {};
 /** Changing: a wrong or throttled old password under it, a weak or unchanged new one under that. */
 export const changePasswordFieldsByCode: FieldsByCode = {
   withdraw_password_invalid: 'oldPassword', too_many_attempts: 'oldPassword', withdraw_password_required: 'oldPassword',
-  password_weak: 'newPassword', password_unchanged: 'newPassword',
+  password_weak: 'newPassword', password_common: 'newPassword', password_unchanged: 'newPassword',
 };
 
 /** Where the account's codes go: its e-mail, else its phone; a guest account has neither. */
