@@ -25,6 +25,20 @@ describe('identity photo checks', () => {
     expect(checkPhoto(documentPhoto({ width: 1600, height: 1200 })).failures).toEqual([]);
   });
 
+  it('passes a card in an upright phone photo (9:16, the card across 70% of the width), and refuses its bad copies alike', () => {
+    const upright = { width: 540, height: 960 };
+    const check = checkPhoto(documentPhoto(upright));
+    expect(check.failures).toEqual([]);
+    expect(check.measures.document?.left).toBeCloseTo(0.15, 1);
+    expect(check.measures.document?.right).toBeCloseTo(0.85, 1);
+    expect(checkPhoto(documentPhoto({ width: 1080, height: 1920 })).failures).toEqual([]);
+    expect(checkPhoto(documentPhoto({ ...upright, blur: 4 })).failures).toEqual(['blurry']);
+    expect(checkPhoto(documentPhoto({ ...upright, gain: 0.28 })).failures).toEqual(['dark']);
+    expect(checkPhoto(documentPhoto({ ...upright, shiftY: 420 })).failures).toEqual(['cut_off']);
+    expect(checkPhoto(documentPhoto({ ...upright, shiftX: 150 })).failures).toEqual(['cut_off']);
+    expect(checkPhoto(documentPhoto({ ...upright, background: 228 })).failures).toContain('cut_off');
+  });
+
   it('refuses a blurred photo as blurry, and only as blurry', () => {
     const check = checkPhoto(documentPhoto({ blur: 4 }));
     expect(check.failures).toEqual(['blurry']);

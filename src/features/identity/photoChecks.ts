@@ -40,9 +40,16 @@ export const minBorderContrast = 0.55;
 export const edgeMargin = 0.015;
 /** Share of a frame side's outer strip covered by the document above which that edge is cut off. */
 export const maxSideCover = 0.08;
-/** The document must cover at least this share of the frame to count as found. */
+/**
+ * The document must cover at least this share of the largest square inside the frame (its shorter
+ * side squared) to count as found. Measured against the square, not the whole frame, so that a card
+ * in an upright phone photo (9:16) counts as one in a landscape photo does.
+ */
 export const minDocumentArea = 0.2;
-/** A column or row is part of the document when at least this share of it is document. */
+/**
+ * A column or row is part of the document when its document pixels reach this share of the frame's
+ * shorter side (a card held upright is about a quarter of a 9:16 photo's height, but 44% of its width).
+ */
 const profileShare = 0.3;
 /** The grid over the document for the evenness of its light. */
 const gridCells = 4;
@@ -214,20 +221,21 @@ export function checkPhoto(image: Pixels): PhotoCheck {
   }
   const documentIsLight = ringLight * 2 < ringPixels;
   const isDocument = (value: number) => (value > threshold) === documentIsLight;
+  const side = Math.min(width, height);
   const columns = new Float64Array(width);
   const rows = new Float64Array(height);
   for (let y = 0; y < height; y += 1) {
     for (let x = 0; x < width; x += 1) {
       if (isDocument(grey[y * width + x])) {
-        columns[x] += 1 / height;
-        rows[y] += 1 / width;
+        columns[x] += 1 / side;
+        rows[y] += 1 / side;
       }
     }
   }
   const across = span(columns, profileShare);
   const down = span(rows, profileShare);
   const found = borderContrast >= minBorderContrast && across !== undefined && down !== undefined
-    && (across[1] - across[0]) * (down[1] - down[0]) >= minDocumentArea * pixels;
+    && (across[1] - across[0]) * (down[1] - down[0]) >= minDocumentArea * side * side;
   const box: Box = found ? { left: across[0], right: across[1], top: down[0], bottom: down[1] } : frame;
 
   // How much of each side's outer strip the document covers.
