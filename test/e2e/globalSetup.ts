@@ -62,7 +62,8 @@ export default async function setup(project: TestProject) {
       OIDC_PROVIDERS: 'local', OIDC_LOCAL_ISSUER: oidc.issuer, OIDC_LOCAL_CLIENT_ID: oidc.clientId,
       OIDC_LOCAL_CLIENT_SECRET: oidc.clientSecret, OIDC_LOCAL_NAME: oidcName,
       // Every journey registers its accounts from 127.0.0.1: one address for the whole suite.
-      CODE_SENDS_PER_IP_PER_HOUR: '1000', CODE_CHECKS_PER_IP_PER_HOUR: '1000', LOGIN_ATTEMPTS_PER_IP_PER_MINUTE: '300' },
+      CODE_SENDS_PER_IP_PER_HOUR: '1000', CODE_CHECKS_PER_IP_PER_HOUR: '1000', LOGIN_ATTEMPTS_PER_IP_PER_MINUTE: '300',
+      REALTIME_CONNECTIONS_PER_ADDRESS_MAX: '500' },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   child.stdout?.on('data', (chunk: Buffer) => { output += chunk.toString(); });
