@@ -242,7 +242,7 @@ describe('removing a lost authenticator', () => {
     expect(await within(dialog).findByRole('alert')).toBeTruthy();
     fireEvent.change(within(dialog).getByTestId('reason-code'), { target: { value: '654321' } });
     fireEvent.click(ok);
-    await screen.findByText('Google Authenticator removed; 3 sessions ended. The user was told.');
+    await screen.findByText('Google Authenticator removed. Sessions ended: 3. The user was told.');
     expect(posts().filter(({ path }) => path.includes('google-auth'))).toEqual([
       { path: '/api/admin/users/7/google-auth/reset', body: { reason: 'Lost phone; identity checked by video call', operatorCode: '123456' } },
       { path: '/api/admin/users/7/google-auth/reset', body: { reason: 'Lost phone; identity checked by video call', operatorCode: '654321' } },

@@ -57,7 +57,7 @@ function ResetGoogleAuthModal({ user, onClose }: { user?: AdminUserSecurity; onC
         const answer = await resetGoogleAuth({ userId: user!.userId, reason, operatorCode });
         if ('error' in answer) return failureMessage(answer.error);
         const ended = answer.data.sessionsEnded;
-        void message.success(t`Google Authenticator removed; ${ended} sessions ended. The user was told.`);
+        void message.success(t`Google Authenticator removed. Sessions ended: ${ended}. The user was told.`);
         onClose();
         return undefined;
       }}>
