@@ -9,12 +9,12 @@ import { chromium, type Browser, type BrowserContext, type Locator, type Page } 
 export const chromiumPath = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 export const phoneViewport = { width: 390, height: 844 };
 
-export function launchBrowser(): Promise<Browser> {
-  return chromium.launch({
-    executablePath: chromiumPath,
-    args: ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking',
-      '--disable-component-update', '--disable-sync'],
-  });
+const chromiumArgs = ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking',
+  '--disable-component-update', '--disable-sync'];
+
+/** Debian's Chromium with this machine's flags, and `extraArgs` (a fake camera, say). */
+export function launchBrowser(extraArgs: string[] = []): Promise<Browser> {
+  return chromium.launch({ executablePath: chromiumPath, args: [...chromiumArgs, ...extraArgs] });
 }
 
 /** A persistent (non-incognito) profile: Chromium reports installability only outside incognito. */
@@ -22,8 +22,7 @@ export async function persistentPhoneContext(): Promise<BrowserContext> {
   const profile = fs.mkdtempSync(path.join(os.tmpdir(), 'bourse-profile-'));
   const context = await chromium.launchPersistentContext(profile, {
     executablePath: chromiumPath, viewport: phoneViewport, isMobile: true, hasTouch: true, deviceScaleFactor: 2,
-    args: ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking',
-      '--disable-component-update', '--disable-sync'],
+    args: chromiumArgs,
   });
   context.setDefaultTimeout(20_000);
   // A persistent context is a browser of its own: close it with the test, however it ends.

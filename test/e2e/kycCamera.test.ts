@@ -10,10 +10,10 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { chromium, type Browser, type Page } from 'playwright-core';
+import type { Browser, Page } from 'playwright-core';
 import type { Pixels } from '../../src/features/identity/photoChecks.ts';
 import { documentPhoto } from '../web/documentPhoto.ts';
-import { chromiumPath, localizedPage, settled } from './browser.ts';
+import { launchBrowser, localizedPage, settled } from './browser.ts';
 import { newAccount } from './money.ts';
 import { photoField } from './kycHelpers.ts';
 
@@ -46,12 +46,8 @@ const browsers: Browser[] = [];
 
 /** A Chromium whose only camera shows `video`, with the permission prompt answered yes. */
 async function browserWithCamera(video: string): Promise<Browser> {
-  const browser = await chromium.launch({
-    executablePath: chromiumPath,
-    args: ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking',
-      '--disable-component-update', '--disable-sync', '--use-fake-ui-for-media-stream', '--use-fake-device-for-media-stream',
-      `--use-file-for-fake-video-capture=${video}`],
-  });
+  const browser = await launchBrowser(['--use-fake-ui-for-media-stream', '--use-fake-device-for-media-stream',
+    `--use-file-for-fake-video-capture=${video}`]);
   browsers.push(browser);
   return browser;
 }
