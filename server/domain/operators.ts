@@ -139,11 +139,7 @@ export async function operatorLogin(deps: OperatorDeps, account: string, passwor
   if (step === undefined) throw credentialsInvalid();
 
   const token = await deps.db.transaction(async (tx) => {
-    const [claimed] = await tx.update(operators).set({ totpLastStep: step })
-      .where(and(eq(operators.id, operator.id), eq(operators.disabled, false),
-        or(isNull(operators.totpLastStep), lt(operators.totpLastStep, step))))
-      .returning({ id: operators.id });
-    if (!claimed) return undefined;
+    if (!await claimTotpStep(tx, operator.id, step)) return undefined;
     const issued = await createOperatorSession(tx, clock, operator.id);
     await recordAudit(tx, { operatorId: operator.id, action: 'operator.login', targetType: 'operator', targetId: operator.id,
       after: { sessionId: issued.sessionId, ip: callerIp } }, clock);
@@ -154,6 +150,18 @@ export async function operatorLogin(deps: OperatorDeps, account: string, passwor
   await limiter.release(`operator-login-fail-ip:${callerIp}`);
   await limiter.release(`operator-login-fail-account:${email}`);
   return token;
+}
+
+/**
+ * Spends `step` of an enabled operator's authenticator: stored only when later than the last step
+ * used, so of two requests with one code only one gets through. False when it was not.
+ */
+async function claimTotpStep(tx: Executor, operatorId: bigint, step: bigint): Promise<boolean> {
+  const [claimed] = await tx.update(operators).set({ totpLastStep: step })
+    .where(and(eq(operators.id, operatorId), eq(operators.disabled, false),
+      or(isNull(operators.totpLastStep), lt(operators.totpLastStep, step))))
+    .returning({ id: operators.id });
+  return claimed !== undefined;
 }
 
 async function createOperatorSession(tx: Executor, clock: Clock, operatorId: bigint) {
@@ -281,9 +289,5 @@ export async function takeOperatorCode(deps: OperatorDeps, tx: Executor, operato
   const [row] = await tx.select({ secret: operators.totpSecret, lastStep: operators.totpLastStep })
     .from(operators).where(eq(operators.id, operatorId));
   const step = row && await matchTotp(row.secret, code, deps.clock.now().getTime(), row.lastStep ?? undefined);
-  if (step === undefined) throw stepUpInvalid();
-  const [taken] = await tx.update(operators).set({ totpLastStep: step })
-    .where(and(eq(operators.id, operatorId), or(isNull(operators.totpLastStep), lt(operators.totpLastStep, step))))
-    .returning({ id: operators.id });
-  if (!taken) throw stepUpInvalid();
+  if (step === undefined || !await claimTotpStep(tx, operatorId, step)) throw stepUpInvalid();
 }

@@ -1,6 +1,7 @@
 // Authenticates back-office requests (/api/admin/*) by X-Access-Token against operator sessions,
 // which user sessions never open (and an operator token opens no user route: they are different
-// tables). Every admin route takes `operatorOnly(roles)` as its preHandler; on success
+// tables). Every admin route takes `operatorOnly(roles)` as its preHandler, which registration
+// moves ahead of the schema check (preValidation); on success
 // `request.operator` is the operator. A route under /api/admin that forgets it (other than the
 // login, marked `config: { operatorPublic: true }`) stops the server at start, not in production.
 import type { FastifyInstance, preHandlerAsyncHookHandler } from 'fastify';

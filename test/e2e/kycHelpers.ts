@@ -5,7 +5,7 @@
 // as the app sends them), and the state the server answers to the user.
 import type { Page } from 'playwright-core';
 import { documentPhoto, pngBytes } from '../web/documentPhoto.ts';
-import { SpecClient, tokenHeader, type Answer } from '../conformance/specClient.ts';
+import { SpecClient, type Answer } from '../conformance/specClient.ts';
 import type { KycState } from '../../src/api/contract/identity.ts';
 
 /** PNG files a user picks from the gallery: a sharp, evenly lit card with its four edges inside, and three that are not. */
@@ -28,13 +28,7 @@ export const kycState = async (baseUrl: string, token: string) =>
 
 /** Uploads an identity photo as the user (multipart, purpose identity) and returns its id. */
 export async function uploadIdentityPhoto(baseUrl: string, token: string, bytes: Buffer): Promise<string> {
-  const form = new FormData();
-  form.set('purpose', 'identity');
-  form.set('file', new Blob([new Uint8Array(bytes)], { type: 'image/png' }), 'document.png');
-  const response = await fetch(new URL('/api/sys/common/upload', baseUrl), { method: 'POST', body: form, headers: { [tokenHeader]: token } });
-  const envelope = (await response.json()) as { code: number; result: { id: string } };
-  if (envelope.code !== 200) throw new Error(`identity upload: ${JSON.stringify(envelope)}`);
-  return envelope.result.id;
+  return result(await new SpecClient(baseUrl).upload(token, bytes, 'identity', 'image/png', 'document.png'), 'identity upload').id;
 }
 
 export const basicFields = { surname: 'Lovelace', firstName: 'Ada', idType: 'passport', idNumber: 'X1234-5678' } as const;

@@ -7,7 +7,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { totp, base32Decode } from '../conformance/adminClient.ts';
-import { SpecClient, tokenHeader, tokenOf, type Answer } from '../conformance/specClient.ts';
+import { SpecClient, tokenOf, type Answer } from '../conformance/specClient.ts';
 import type { Browser, Page } from 'playwright-core';
 import { codeFromOutbox } from './browser.ts';
 
@@ -84,13 +84,7 @@ export function operatorSession(baseUrl: string): Promise<string> {
 
 /** Uploads a proof image as the user (multipart, unencrypted) and returns its id. */
 export async function uploadProof(baseUrl: string, token: string, bytes: Buffer = tinyPng): Promise<string> {
-  const form = new FormData();
-  form.set('purpose', 'deposit_proof');
-  form.set('file', new Blob([new Uint8Array(bytes)], { type: 'image/png' }), 'proof.png');
-  const response = await fetch(new URL('/api/sys/common/upload', baseUrl), { method: 'POST', body: form, headers: { [tokenHeader]: token } });
-  const envelope = (await response.json()) as { code: number; result: { id: string } };
-  if (envelope.code !== 200) throw new Error(`upload: ${JSON.stringify(envelope)}`);
-  return envelope.result.id;
+  return result(await new SpecClient(baseUrl).upload(token, bytes, 'deposit_proof', 'image/png', 'proof.png'), 'upload').id;
 }
 
 /**

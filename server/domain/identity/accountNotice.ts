@@ -7,7 +7,7 @@ import { eq } from 'drizzle-orm';
 import { users } from '../../db/schema.ts';
 import type { Executor } from '../../db/client.ts';
 import type { MessageSender, OutgoingMessage } from '../delivery.ts';
-import { normalisePhone } from '../phoneNumbers.ts';
+import { contactOf } from '../wallet/withdrawPassword.ts';
 
 export interface NoticeDeps { sender: MessageSender }
 
@@ -15,14 +15,9 @@ export interface NoticeDeps { sender: MessageSender }
 export const utcMinute = (date: Date) => `${date.toISOString().slice(0, 16).replace('T', ' ')} UTC`;
 
 export async function sendAccountNotice(deps: NoticeDeps, db: Executor, userId: bigint, text: string): Promise<void> {
-  const [user] = await db.select({ email: users.email, phone: users.phone, phoneCountryCode: users.phoneCountryCode })
-    .from(users).where(eq(users.id, userId)).limit(1);
-  let message: OutgoingMessage | undefined;
-  if (user?.email) message = { to: user.email, channel: 'email', code: '', text };
-  else if (user?.phone && user.phoneCountryCode) {
-    const to = normalisePhone(user.phone, user.phoneCountryCode)?.e164 ?? `+${user.phoneCountryCode}${user.phone}`;
-    message = { to, channel: 'sms', code: '', text };
-  }
+  const [user] = await db.select().from(users).where(eq(users.id, userId)).limit(1);
+  const contact = user && (contactOf(user, 'email') ?? contactOf(user, 'sms'));
+  const message: OutgoingMessage | undefined = contact && { to: contact.address, channel: contact.channel, code: '', text };
   if (!message) return;
   try {
     await deps.sender.send(message);
