@@ -856,3 +856,18 @@ export const loginHistory = pgTable('login_history', {
   // "Has this account logged in from this device before?" is one probe of this index.
   index('login_history_device_idx').on(t.userId, t.device).where(sql`${t.success}`),
 ]);
+
+/**
+ * The second step of a login into an account with Google Authenticator bound (issue 18): the first
+ * factor (e-mail or phone code, wallet, OpenID) was right, so instead of a session the caller got
+ * a ticket, kept here only as its SHA-256. The ticket opens a session once, with a Google code or a
+ * recovery code, within its short life; the first factor's method is kept for the session.
+ */
+export const loginSecondSteps = pgTable('login_second_steps', {
+  ticketHash: varchar('ticket_hash', { length: 64 }).primaryKey(),
+  userId: bigint('user_id', { mode: 'bigint' }).notNull().references(() => users.id),
+  method: varchar('method', { length: 16 }).notNull(),
+  expiresAt: timestamp('expires_at', { withTimezone: true, mode: 'date' }).notNull(),
+  usedAt: timestamp('used_at', { withTimezone: true, mode: 'date' }),
+  createdAt: createdAt(),
+}, (t) => [index('login_second_steps_user_idx').on(t.userId, t.createdAt)]);
