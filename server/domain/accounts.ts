@@ -22,8 +22,8 @@ import {
   assertStrongPassword, decoyPasswordHash, generatePassword, hashPassword, lookAlikeFreeAlphabet, verifyPassword,
 } from './passwords.ts';
 import { normalisePhone, type NormalisedPhone } from './phoneNumbers.ts';
-import { recordFailedLogin, startSession } from './identity/login.ts';
-import { googleAuthBound, googleCodeRequired, requireGoogleCode } from './identity/twoFactor.ts';
+import { recordFailedLogin, startSession, tokenOrSecondStep } from './identity/login.ts';
+import { requireGoogleCode, requireSecondFactorIn } from './identity/twoFactor.ts';
 import { revokeSession, revokeUserSessions, type ActiveSession } from './sessions.ts';
 import { userKycLevel } from './identity/kycLevels.ts';
 
@@ -150,7 +150,7 @@ export async function register(deps: AccountDeps, body: RegisterBody, callerIp: 
     if (!referrer) throw badRequest('invite_code_invalid', 'The invitation code does not exist.');
     referrerId = referrer.id;
   }
-  return transactionWithCode(deps, { target: identity.target.target, purpose: 'register', code: body.code },
+  return tokenOrSecondStep(await transactionWithCode(deps, { target: identity.target.target, purpose: 'register', code: body.code },
     async (tx, passwordHash) => {
       if (await findUser(tx, identity.where)) throw accountExistsError();
       const [user] = await tx.insert(users).values({
@@ -160,7 +160,7 @@ export async function register(deps: AccountDeps, body: RegisterBody, callerIp: 
         createdAt: deps.clock.now(),
       }).returning({ id: users.id });
       return startSession(deps, tx, user.id, 'register', { callerIp, userAgent });
-    }, () => hashPassword(body.password));
+    }, () => hashPassword(body.password)));
 }
 
 export const passwordPolicy = (limits: Limits): ThrottlePolicy => ({
@@ -233,13 +233,13 @@ export async function checkLoginPassword(deps: AccountDeps, account: string, pas
 
 /**
  * An account with Google Authenticator bound is answered google_code_required once the password
- * is right, with no session: the form then calls googleSecretLogin with the password and a code.
+ * is right, with no session but a login ticket (login.ts): the form then completes it with
+ * loginSecondStep, or (a client of the spec alone) calls googleSecretLogin with the password and a code.
  */
 export async function passwordLogin(deps: AccountDeps, account: string, password: string,
   countryCode: string | undefined, callerIp: string, userAgent?: string) {
   const user = await checkLoginPassword(deps, account, password, countryCode, callerIp, userAgent);
-  if (await googleAuthBound(deps.db, user.id)) throw googleCodeRequired();
-  return startSession(deps, deps.db, user.id, 'password', { callerIp, userAgent });
+  return tokenOrSecondStep(await startSession(deps, deps.db, user.id, 'password', { callerIp, userAgent }));
 }
 
 /**
@@ -250,7 +250,7 @@ export async function codeLogin(deps: AccountDeps, accountType: AccountType, acc
   countryCode: string | undefined, code: string, callerIp: string, userAgent?: string) {
   await limitCodeChecks(deps, callerIp);
   const identity = identify(accountType, account, countryCode);
-  return transactionWithCode(deps, { target: identity.target.target, purpose: 'login', code }, async (tx) => {
+  const result = await transactionWithCode(deps, { target: identity.target.target, purpose: 'login', code }, async (tx) => {
     const user = await findUser(tx, identity.where);
     if (!user) throw invalidCode();
     return startSession(deps, tx, user.id, 'code', { callerIp, userAgent });
@@ -262,6 +262,8 @@ export async function codeLogin(deps: AccountDeps, accountType: AccountType, acc
     }
     throw error;
   });
+  // A bound account's code is spent and answered with a ticket for the Google code (login.ts).
+  return tokenOrSecondStep(result);
 }
 
 export async function guestLogin(deps: AccountDeps, account: string, callerIp: string, userAgent?: string): Promise<GuestLoginResult> {
@@ -270,7 +272,7 @@ export async function guestLogin(deps: AccountDeps, account: string, callerIp: s
   if (await findUser(deps.db, eq(users.username, name))) throw accountExistsError();
   const initialPassword = generatePassword();
   const passwordHash = await hashPassword(initialPassword);
-  const token = await deps.db.transaction(async (tx) => {
+  const result = await deps.db.transaction(async (tx) => {
     if (await findUser(tx, eq(users.username, name))) throw accountExistsError();
     const [user] = await tx.insert(users).values({
       username: name, passwordHash, isGuest: true, hasInitialPassword: true,
@@ -282,7 +284,8 @@ export async function guestLogin(deps: AccountDeps, account: string, callerIp: s
     if (violatesUniqueIndex(error, 'users_username_key')) throw accountExistsError();
     throw error;
   });
-  return { token, initialPassword };
+  // A new guest account has no authenticator, so this is always a token.
+  return { token: tokenOrSecondStep(result), initialPassword };
 }
 
 /** Whether a query failed on the named unique index (PostgreSQL error 23505, wrapped by Drizzle). */
@@ -297,7 +300,10 @@ function violatesUniqueIndex(error: unknown, indexName: string): boolean {
 /**
  * Reset codes reach only an account's own address, so an unknown address answers code_invalid
  * like a wrong code. Proving control of the address lifts the caller's own login lockout and the
- * account's password-change lockout, not the lockouts of other addresses.
+ * account's password-change lockout, not the lockouts of other addresses. A mailbox alone does not
+ * reset an account with Google Authenticator bound: once the code is right it answers
+ * google_code_required and changes nothing (the mailed code stays usable), and with the Google or
+ * a recovery code the reset uses both in one transaction.
  */
 export async function resetPassword(deps: AccountDeps, body: ResetPasswordBody, callerIp: string) {
   await limitCodeChecks(deps, callerIp);
@@ -307,6 +313,7 @@ export async function resetPassword(deps: AccountDeps, body: ResetPasswordBody, 
     async (tx, passwordHash) => {
       const user = await findUser(tx, identity.where);
       if (!user) throw invalidCode();
+      await requireSecondFactorIn(deps, tx, user.id, body);
       await tx.update(users).set({ passwordHash, hasInitialPassword: false }).where(eq(users.id, user.id));
       await revokeUserSessions(tx, deps.clock, user.id);
       return user.id;

@@ -86,8 +86,12 @@ export async function oidcStart(deps: OidcDeps, providerId: string, callerIp: st
   return { authorizationUrl: authorizationUrl.href };
 }
 
-/** What the callback did: logged in (a token) or linked; where in the app to go next. */
-export type OidcOutcome = { kind: 'login'; token: string; returnTo: string } | { kind: 'linked'; returnTo: string };
+/**
+ * What the callback did: logged in (a token), earned a login ticket for the Google code (an account
+ * with Google Authenticator bound: login.ts), or linked; where in the app to go next.
+ */
+export type OidcOutcome = { kind: 'login'; token: string; returnTo: string } | { kind: 'secondStep'; loginTicket: string }
+  | { kind: 'linked'; returnTo: string };
 
 /** A refusal of the callback, with where to show it (the login page, or the page that started a link). */
 export class OidcCallbackError extends Error {
@@ -159,7 +163,7 @@ export async function oidcCallback(deps: OidcDeps, query: URLSearchParams, origi
     }
     passwordHash = await unusablePasswordHash();
   }
-  const token = await deps.db.transaction(async (tx) => {
+  const result = await deps.db.transaction(async (tx) => {
     const [identity] = await tx.select().from(userOidcIdentities)
       .where(and(eq(userOidcIdentities.issuer, issuer), eq(userOidcIdentities.subject, subject))).limit(1);
     let userId: bigint;
@@ -176,5 +180,6 @@ export async function oidcCallback(deps: OidcDeps, query: URLSearchParams, origi
     }
     return startSession(deps, tx, userId, 'oidc', origin);
   });
-  return { kind: 'login', token, returnTo: flow.returnTo ?? '/home' };
+  if ('loginTicket' in result) return { kind: 'secondStep', loginTicket: result.loginTicket };
+  return { kind: 'login', token: result.token, returnTo: flow.returnTo ?? '/home' };
 }

@@ -22,7 +22,7 @@ import { userPasskeys, users, webauthnChallenges } from '../../db/schema.ts';
 import { AppError, badRequest, notFound, unauthorized } from '../../lib/errors.ts';
 import type { CodeDeps } from '../codes.ts';
 import { accountNotices, sendAccountNotice } from './accountNotice.ts';
-import { recordFailedLogin, startSession, type LoginOrigin } from './login.ts';
+import { recordFailedLogin, startSession, tokenOrSecondStep, type LoginOrigin } from './login.ts';
 
 export interface PasskeyDeps extends CodeDeps {
   /** Where users open the app: the only accepted origin, its hostname the relying party id. */
@@ -208,5 +208,6 @@ export async function passkeyLogin(deps: PasskeyDeps, body: PasskeyLoginBody, or
     return startSession(deps, tx, stored.userId, 'passkey', origin);
   });
   await limiter.release(`passkey-fail-ip:${origin.callerIp}`);
-  return token;
+  // A passkey with user verification is two factors already: startSession answers a token.
+  return tokenOrSecondStep(token);
 }

@@ -20,7 +20,7 @@ import { badRequest, conflict } from '../../lib/errors.ts';
 import type { Services } from '../../services.ts';
 import { newInviteCode } from '../accounts.ts';
 import { hashPassword } from '../passwords.ts';
-import { startSession, type LoginOrigin } from './login.ts';
+import { startSession, tokenOrSecondStep, type LoginOrigin } from './login.ts';
 
 export type ExternalLoginDeps = Pick<Services, 'db' | 'limits' | 'clock' | 'limiter' | 'sender' | 'pepper' | 'publicOrigin'>;
 
@@ -135,7 +135,8 @@ export async function siweLogin(deps: ExternalLoginDeps, message: string, signat
     await limitAccountCreation(deps, origin.callerIp);
     passwordHash = await unusablePasswordHash();
   }
-  return deps.db.transaction(async (tx) => {
+  // A bound account answers google_code_required with a ticket once the nonce is spent (login.ts).
+  return tokenOrSecondStep(await deps.db.transaction(async (tx) => {
     await spendNonce(deps, tx, verified.nonce, null);
     const now = deps.clock.now();
     const [wallet] = await tx.select().from(userWallets).where(eq(userWallets.address, verified.address)).limit(1);
@@ -149,7 +150,7 @@ export async function siweLogin(deps: ExternalLoginDeps, message: string, signat
       await tx.insert(userWallets).values({ address: verified.address, userId, chainId: verified.chainId, lastUsedAt: now, createdAt: now });
     }
     return startSession(deps, tx, userId, 'wallet', origin);
-  });
+  }));
 }
 
 /** Links the signing wallet to the logged-in user (the nonce must have been asked for by that user's session). */

@@ -11,9 +11,9 @@ import { createHmac, randomInt } from 'node:crypto';
 import { and, count, eq, gt, isNull, lt, or } from 'drizzle-orm';
 import { generateURI } from 'otplib';
 import type {
-  CheckGoogleAuthResult, GoogleAuthState, GoogleKey, GoogleSecretLoginBody, UnbindGoogleAuthBody,
+  CheckGoogleAuthResult, GoogleAuthState, GoogleKey, GoogleSecretLoginBody, LoginMethod, LoginSecondStepBody, UnbindGoogleAuthBody,
 } from '../../../src/api/contract/security.ts';
-import { userRecoveryCodes, users, userTotp, userTotpPending } from '../../db/schema.ts';
+import { loginSecondSteps, userRecoveryCodes, users, userTotp, userTotpPending } from '../../db/schema.ts';
 import type { Executor } from '../../db/client.ts';
 import { AppError, badRequest, conflict, unauthorized } from '../../lib/errors.ts';
 import { openText, sealText } from '../../lib/secretBox.ts';
@@ -25,7 +25,9 @@ import { revokeUserSessions, type ActiveSession } from '../sessions.ts';
 import { matchTotp, newTotpSecret } from '../totp.ts';
 import { contactOf } from '../wallet/withdrawPassword.ts';
 import { accountNotices, sendAccountNotice } from './accountNotice.ts';
-import { recordFailedLogin, startSession, type LoginOrigin } from './login.ts';
+import {
+  googleAuthBound, googleCodeRequired, hashLoginTicket, recordFailedLogin, startSessionAfterSecondFactor, type LoginOrigin,
+} from './login.ts';
 
 const boxPurpose = 'user-totp';
 const pendingLifetimeMs = 10 * 60_000;
@@ -33,8 +35,6 @@ const recoveryCodeCount = 10;
 const hourMs = 3_600_000;
 const throttleKey = (userId: bigint) => `throttle:google-code:${userId}`;
 
-export const googleCodeRequired = () => new AppError(400, 'google_code_required',
-  'Please enter the 6-digit code from Google Authenticator.');
 const googleCodeInvalid = () => badRequest('google_code_invalid',
   'The Google Authenticator code is wrong or was already used. Please wait for the next code.');
 const recoveryCodeInvalid = () => badRequest('recovery_code_invalid', 'The recovery code is wrong or was already used.');
@@ -46,7 +46,7 @@ async function bindingOf(db: Executor, userId: bigint) {
   return row;
 }
 
-export const googleAuthBound = async (db: Executor, userId: bigint) => (await bindingOf(db, userId)) !== undefined;
+export { googleAuthBound, googleCodeRequired };
 
 async function requireUser(db: Executor, userId: bigint) {
   const [user] = await db.select().from(users).where(eq(users.id, userId)).limit(1);
@@ -125,6 +125,19 @@ async function withSecondFactor<T>(deps: AccountDeps, userId: bigint, proof: Sec
   }
   await deps.limiter.reset(throttleKey(userId));
   return result;
+}
+
+/**
+ * For work that already runs in `tx` (a password reset, whose mailed code is spent there): nothing
+ * when the user has no binding; otherwise a Google or recovery code is required and is used in
+ * `tx`, so a refusal anywhere in it leaves both codes unused.
+ */
+export async function requireSecondFactorIn(deps: AccountDeps, tx: Executor, userId: bigint, proof: SecondFactor) {
+  if (!(await googleAuthBound(tx, userId))) return;
+  if (!proof.googleCode && !proof.recoveryCode) throw googleCodeRequired();
+  await takeGuess(deps, userId);
+  if (proof.googleCode) await consumeGoogleCode(deps, tx, userId, proof.googleCode);
+  else await consumeRecoveryCode(deps, tx, userId, proof.recoveryCode!);
 }
 
 /**
@@ -211,8 +224,34 @@ export async function googleSecretLogin(deps: AccountDeps, body: GoogleSecretLog
   if (!body.googleCode && !body.recoveryCode) throw googleCodeRequired();
   const user = await checkLoginPassword(deps, body.account, body.password, body.countryCode, origin.callerIp);
   if (!(await googleAuthBound(deps.db, user.id))) throw notBound();
-  return withSecondFactor(deps, user.id, body, (tx) => startSession(deps, tx, user.id, 'google', origin),
+  return withSecondFactor(deps, user.id, body, (tx) => startSessionAfterSecondFactor(deps, tx, user.id, 'google', origin),
     () => recordFailedLogin(deps, user.id, 'google', origin));
+}
+
+const loginTicketInvalid = () => badRequest('login_ticket_invalid',
+  'This login has expired or was already completed. Please log in again.');
+
+/**
+ * loginSecondStep: the Google code (or a recovery code) that completes a login whose first factor
+ * answered google_code_required with a ticket (login.ts startSession). The ticket is spent in the
+ * transaction that uses the code and opens the session, under the first factor's method; a wrong
+ * code leaves the ticket alive for another try, within the user's code throttle and the ticket's
+ * five minutes.
+ */
+export async function loginSecondStep(deps: AccountDeps, body: LoginSecondStepBody, origin: LoginOrigin): Promise<string> {
+  await deps.limiter.hit(`code-check-ip:${origin.callerIp}`, deps.limits.codeChecksPerIpPerHour, hourMs);
+  const ticketHash = hashLoginTicket(body.loginTicket);
+  const live = () => and(eq(loginSecondSteps.ticketHash, ticketHash), isNull(loginSecondSteps.usedAt),
+    gt(loginSecondSteps.expiresAt, deps.clock.now()));
+  const [ticket] = await deps.db.select().from(loginSecondSteps).where(live()).limit(1);
+  if (!ticket) throw loginTicketInvalid();
+  const method = ticket.method as LoginMethod;
+  return withSecondFactor(deps, ticket.userId, body, async (tx) => {
+    const taken = await tx.update(loginSecondSteps).set({ usedAt: deps.clock.now() }).where(live())
+      .returning({ userId: loginSecondSteps.userId });
+    if (taken.length !== 1) throw loginTicketInvalid();
+    return startSessionAfterSecondFactor(deps, tx, ticket.userId, method, origin);
+  }, () => recordFailedLogin(deps, ticket.userId, method, origin));
 }
 
 /**

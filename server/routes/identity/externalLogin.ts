@@ -53,6 +53,10 @@ export function externalLoginRoutes(app: FastifyInstance, services: Services) {
           `token=${outcome.token}; Path=/; Max-Age=${cookieMaxAgeSeconds}; SameSite=Lax${secure ? '; Secure' : ''}`);
         return reply.redirect(`${services.publicOrigin}/#${outcome.returnTo}`, 302);
       }
+      if (outcome.kind === 'secondStep') {
+        // The login page asks for the Google code and completes the login with this ticket.
+        return reply.redirect(`${services.publicOrigin}/#/login?loginTicket=${encodeURIComponent(outcome.loginTicket)}`, 302);
+      }
       return reply.redirect(`${services.publicOrigin}/#${outcome.returnTo}?oidcLinked=1`, 302);
     } catch (error) {
       if (error instanceof OidcCallbackError) {

@@ -1,10 +1,11 @@
-// Google Authenticator: key, binding, unbinding, state, and the Google-code login (issue 11).
+// Google Authenticator: key, binding, unbinding, state, the Google-code login (issue 11) and the
+// second step that completes every other login into a bound account (issue 18).
 // The logic is in domain/identity/twoFactor.ts; the unbinding code is sent by getEmailCaptcha /
 // getPhoneCaptcha with type=googleUnbind (routes/app.ts).
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { Static } from '@sinclair/typebox';
 import {
-  BindGoogleAuthBody, CheckGoogleAuthQuery, GoogleSecretLoginBody, twoFactorPaths, UnbindGoogleAuthBody,
+  BindGoogleAuthBody, CheckGoogleAuthQuery, GoogleSecretLoginBody, LoginSecondStepBody, twoFactorPaths, UnbindGoogleAuthBody,
 } from '../../../src/api/contract/security.ts';
 import * as twoFactor from '../../domain/identity/twoFactor.ts';
 import { requireSession } from '../../plugins/auth.ts';
@@ -29,6 +30,10 @@ export function twoFactorRoutes(app: FastifyInstance, services: Services) {
   app.post<{ Body: Static<typeof GoogleSecretLoginBody> }>(twoFactorPaths.googleSecretLogin,
     { schema: { body: GoogleSecretLoginBody } },
     async (request) => ok({ token: await twoFactor.googleSecretLogin(services, request.body, origin(request)) }));
+
+  app.post<{ Body: Static<typeof LoginSecondStepBody> }>(twoFactorPaths.loginSecondStep,
+    { schema: { body: LoginSecondStepBody } },
+    async (request) => ok({ token: await twoFactor.loginSecondStep(services, request.body, origin(request)) }));
 
   app.post<{ Body: Static<typeof BindGoogleAuthBody> }>(twoFactorPaths.bindGoogleAuth,
     { schema: { body: BindGoogleAuthBody } }, async (request) => {

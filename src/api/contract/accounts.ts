@@ -78,6 +78,12 @@ export const ResetPasswordBody = Type.Object({
   countryCode: Type.Optional(CountryCallingCode),
   code: VerificationCode,
   password: Password,
+  /**
+   * Ours, required when Google Authenticator is bound (google_code_required once the code is
+   * right): the authenticator's code, or one of the recovery codes.
+   */
+  googleCode: Type.Optional(Type.String({ minLength: 6, maxLength: 6, pattern: '^[0-9]{6}$' })),
+  recoveryCode: Type.Optional(Type.String({ minLength: 8, maxLength: 32 })),
 }, { additionalProperties: false });
 export type ResetPasswordBody = Static<typeof ResetPasswordBody>;
 

@@ -6,7 +6,7 @@ export const kycErrorCodes = [
 ] as const;
 export const twoFactorErrorCodes = [
   'google_code_required', 'google_code_invalid', 'google_not_bound', 'google_already_bound', 'google_secret_unknown',
-  'recovery_code_invalid', 'google_no_contact',
+  'recovery_code_invalid', 'google_no_contact', 'login_ticket_invalid',
 ] as const;
 export const externalLoginErrorCodes = [
   'siwe_message_invalid', 'siwe_nonce_invalid', 'siwe_domain_mismatch', 'siwe_signature_invalid', 'siwe_expired',

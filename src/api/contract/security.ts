@@ -11,6 +11,12 @@ export const twoFactorPaths = {
   generateGoogleKey: '/app/generateGoogleKey',
   /** { account, googleCode, password?, countryCode? } → { token }. */
   googleSecretLogin: '/app/googleSecretLogin',
+  /**
+   * Ours: { loginTicket, googleCode | recoveryCode } → { token }. Every login into an account with
+   * Google Authenticator bound (password, e-mail or phone code, wallet, OpenID) answers
+   * google_code_required with `result.loginTicket` instead of a token; this completes it.
+   */
+  loginSecondStep: '/app/loginSecondStep',
   /** { secret, code } → { recoveryCodes } shown once. */
   bindGoogleAuth: '/user/appUser/bindGoogleAuth',
   /** Ours: unbinding needs a code to the account's e-mail or phone plus a TOTP or recovery code. */
@@ -115,6 +121,14 @@ export const GoogleSecretLoginBody = Type.Object({
   countryCode: Type.Optional(Type.String({ minLength: 1, maxLength: 4, pattern: '^[0-9]+$' })),
 }, { additionalProperties: false });
 export type GoogleSecretLoginBody = Static<typeof GoogleSecretLoginBody>;
+
+/** The ticket a first factor earned (google_code_required's result.loginTicket) and the code. */
+export const LoginSecondStepBody = Type.Object({
+  loginTicket: Type.String({ minLength: 20, maxLength: 100 }),
+  googleCode: Type.Optional(GoogleCode),
+  recoveryCode: Type.Optional(RecoveryCode),
+}, { additionalProperties: false });
+export type LoginSecondStepBody = Static<typeof LoginSecondStepBody>;
 
 /**
  * A code sent to the account's own e-mail (getEmailCaptcha type=googleUnbind) or phone
