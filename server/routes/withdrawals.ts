@@ -25,7 +25,7 @@ export function withdrawalRoutes(app: FastifyInstance, services: Services) {
     async (request) => {
       const session = await requireSession(services, request);
       await services.limiter.hit(`destination-change:${session.userId}`, destinationChangesPerUserPerHour, hourMs);
-      return ok(await addDestination(services.db, services.clock, session.userId, request.body));
+      return ok(await addDestination(services, session.userId, request.body));
     });
 
   app.post<{ Body: EditDestinationBody }>(withdrawalPaths.editDestination, { schema: { body: EditDestinationBody } },
@@ -33,7 +33,7 @@ export function withdrawalRoutes(app: FastifyInstance, services: Services) {
       const session = await requireSession(services, request);
       await services.limiter.hit(`destination-change:${session.userId}`, destinationChangesPerUserPerHour, hourMs);
       const { id, ...fields } = request.body;
-      return ok(await editDestination(services.db, services.clock, session.userId, BigInt(id), fields));
+      return ok(await editDestination(services, session.userId, BigInt(id), fields));
     });
 
   app.get(withdrawalPaths.listDestinations, async (request) => {

@@ -2,12 +2,15 @@
 // them (another user's id is simply not found). A chain address must be one the wallet offers
 // withdrawals on (a known currency and network) and valid for that network (addresses.ts); it is
 // stored in its canonical spelling. A card number keeps digits and capital letters only, and the
-// user's own list shows its last four characters.
+// user's own list shows its last four characters. On an account with Google Authenticator bound,
+// adding or changing one needs the authenticator's code (issue 18), used in the transaction that
+// writes it, so a stolen session or mailbox alone cannot redirect the user's withdrawals.
 import { and, count, desc, eq, sql } from 'drizzle-orm';
 import type { AddDestinationBody, Destination } from '../../../src/api/contract/withdrawals.ts';
 import { users, withdrawalDestinations } from '../../db/schema.ts';
 import type { Executor } from '../../db/client.ts';
-import type { Clock } from '../../lib/time.ts';
+import type { CodeDeps } from '../codes.ts';
+import { requireSecondFactorIn } from '../identity/twoFactor.ts';
 import { AppError, badRequest, notFound } from '../../lib/errors.ts';
 import { checkAddress } from './addresses.ts';
 import { requireNetwork } from './currencies.ts';
@@ -69,7 +72,8 @@ export function toDestination(row: DestinationRow): Destination {
   };
 }
 
-export async function addDestination(db: Executor, clock: Clock, userId: bigint, body: AddDestinationBody): Promise<Destination> {
+export async function addDestination(deps: CodeDeps, userId: bigint, body: AddDestinationBody): Promise<Destination> {
+  const { db, clock } = deps;
   const fields = await fieldsOf(db, body);
   return db.transaction(async (tx) => {
     // The count and the insert under the user's row lock: two adds at once cannot pass the limit.
@@ -79,6 +83,7 @@ export async function addDestination(db: Executor, clock: Clock, userId: bigint,
     if (total >= destinationsPerUserMax) {
       throw badRequest('destinations_too_many', `At most ${destinationsPerUserMax} payout accounts can be kept. Please edit one instead.`);
     }
+    await requireSecondFactorIn(deps, tx, userId, body);
     const now = clock.now();
     const [row] = await tx.insert(withdrawalDestinations).values({ userId, ...fields, createdAt: now, updatedAt: now }).returning();
     return toDestination(row);
@@ -86,12 +91,16 @@ export async function addDestination(db: Executor, clock: Clock, userId: bigint,
 }
 
 /** Replaces a destination's fields; only its owner finds it. Requests already made keep their copy. */
-export async function editDestination(db: Executor, clock: Clock, userId: bigint, id: bigint, body: AddDestinationBody): Promise<Destination> {
+export async function editDestination(deps: CodeDeps, userId: bigint, id: bigint, body: AddDestinationBody): Promise<Destination> {
+  const { db, clock } = deps;
   const fields = await fieldsOf(db, body);
-  const [row] = await db.update(withdrawalDestinations).set({ ...fields, updatedAt: clock.now() })
-    .where(and(eq(withdrawalDestinations.id, id), eq(withdrawalDestinations.userId, userId))).returning();
-  if (!row) throw destinationNotFound();
-  return toDestination(row);
+  return db.transaction(async (tx) => {
+    const [row] = await tx.update(withdrawalDestinations).set({ ...fields, updatedAt: clock.now() })
+      .where(and(eq(withdrawalDestinations.id, id), eq(withdrawalDestinations.userId, userId))).returning();
+    if (!row) throw destinationNotFound();
+    await requireSecondFactorIn(deps, tx, userId, body);
+    return toDestination(row);
+  });
 }
 
 export const destinationNotFound = () => notFound('destination_not_found', 'This payout account was not found.');

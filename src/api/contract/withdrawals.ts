@@ -30,7 +30,17 @@ export const withdrawalAdminPaths = {
 /** A database id on the wire: at most 18 digits, so it always fits a bigint column. */
 export const RecordId = Type.String({ minLength: 1, maxLength: 18, pattern: '^[1-9][0-9]{0,17}$' });
 
+/**
+ * Ours, on adding or editing a destination: required when Google Authenticator is bound
+ * (google_code_required), the authenticator's code or one of the recovery codes.
+ */
+const secondFactorFields = {
+  googleCode: Type.Optional(Type.String({ minLength: 6, maxLength: 6, pattern: '^[0-9]{6}$' })),
+  recoveryCode: Type.Optional(Type.String({ minLength: 8, maxLength: 32 })),
+};
+
 const bankFields = {
+  ...secondFactorFields,
   type: Type.Literal('bank'),
   bankName: Type.String({ minLength: 1, maxLength: 64 }),
   realName: Type.String({ minLength: 1, maxLength: 64 }),
@@ -38,6 +48,7 @@ const bankFields = {
   cardNumber: Type.String({ minLength: 8, maxLength: 48 }),
 };
 const chainFields = {
+  ...secondFactorFields,
   type: Type.Literal('chain'),
   currency: CurrencyCode,
   network: NetworkCode,
