@@ -75,6 +75,32 @@ describe('Google Authenticator', () => {
     expect(errorOf(again), describeAnswer(again)).toBe('recovery_code_invalid');
   });
 
+  it('ends every other way in with the same second step: an e-mail code earns a ticket that a code completes', async () => {
+    expect(isSuccess(await client.emailCaptcha(email, 'login'))).toBe(true);
+    const first = await client.post('/app/emailLogin', { email, code: await readCode(server.dataDir, email, 'email') });
+    expect(errorOf(first), describeAnswer(first)).toBe('google_code_required');
+    expect(tokenOf(first)).toBeUndefined();
+    const loginTicket = (first.envelope?.result as { loginTicket?: string }).loginTicket;
+    expect(loginTicket, describeAnswer(first)).toEqual(expect.any(String));
+    const completed = await client.post('/app/loginSecondStep', { loginTicket, recoveryCode: recoveryCodes[2] });
+    expect(tokenOf(completed), describeAnswer(completed)).toEqual(expect.any(String));
+    const again = await client.post('/app/loginSecondStep', { loginTicket, recoveryCode: recoveryCodes[3] });
+    expect(errorOf(again), describeAnswer(again)).toBe('login_ticket_invalid');
+  });
+
+  it('resets the password of a bound account only with the mailed code and a second factor', async () => {
+    expect(isSuccess(await client.emailCaptcha(email, 'reset'))).toBe(true);
+    const code = await readCode(server.dataDir, email, 'email');
+    const reset = { accountType: 'email', account: email, code, password };
+    const alone = await client.post('/app/resetPassword', reset);
+    expect(errorOf(alone), describeAnswer(alone)).toBe('google_code_required');
+    ok(await client.post('/app/resetPassword', { ...reset, recoveryCode: recoveryCodes[3] }));
+    // The reset ended every session: log in again (password and a recovery code) for what follows.
+    const again = await client.post('/app/googleSecretLogin', { account: email, password, recoveryCode: recoveryCodes[4] });
+    token = tokenOf(again)!;
+    expect(token, describeAnswer(again)).toEqual(expect.any(String));
+  });
+
   it('unbinds with a code to the account\'s e-mail and a recovery code', async () => {
     const sent = await client.get('/app/getEmailCaptcha', { email, type: 'googleUnbind' }, token);
     expect(isSuccess(sent), describeAnswer(sent)).toBe(true);
