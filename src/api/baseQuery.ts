@@ -34,7 +34,11 @@ export interface RequestArgs {
 
 export type ApiError =
   | { kind: 'unauthorized'; code: 401; message: string; envelope: EnvelopeOf<unknown> | undefined }
-  | { kind: 'api'; code: number; error?: string; message: string; retryAfterSeconds?: number }
+  | {
+    kind: 'api'; code: number; error?: string; message: string; retryAfterSeconds?: number;
+    /** With google_code_required from a login: the ticket its second step completes (issue 18). */
+    loginTicket?: string;
+  }
   | { kind: 'network'; status?: number; message: string };
 
 export interface BaseQueryDeps {
@@ -123,12 +127,15 @@ export function createBaseQuery(deps: BaseQueryDeps): BaseQueryFn<RequestArgs | 
       if (!args.quietUnauthorized) deps.onUnauthorized();
       return { error: { kind: 'unauthorized', code: 401, message: payload.message, envelope: payload } };
     }
-    const result = (payload.result ?? {}) as { error?: string; retryAfterSeconds?: number };
+    const result = (payload.result ?? {}) as { error?: string; retryAfterSeconds?: number; loginTicket?: unknown };
     if (result.error === 'body_undecryptable') deps.forgetServerKey();
     const message = deps.translateError(result.error) ?? (payload.message || deps.genericErrorText());
     if (!args.quiet) deps.notify(message);
     return {
-      error: { kind: 'api', code: payload.code, error: result.error, message, retryAfterSeconds: result.retryAfterSeconds },
+      error: {
+        kind: 'api', code: payload.code, error: result.error, message, retryAfterSeconds: result.retryAfterSeconds,
+        ...(typeof result.loginTicket === 'string' ? { loginTicket: result.loginTicket } : {}),
+      },
     };
   };
 }

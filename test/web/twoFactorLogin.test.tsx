@@ -3,7 +3,7 @@
 // (or a recovery code) and sends it with the password it kept in memory to googleSecretLogin.
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { cleanup, fireEvent, render, screen, waitFor } from '@testing-library/react';
-import { MemoryRouter } from 'react-router-dom';
+import { MemoryRouter, Route, Routes } from 'react-router-dom';
 import { Provider } from 'react-redux';
 import { configureStore } from '@reduxjs/toolkit';
 import { I18nProvider } from '@lingui/react';
@@ -12,6 +12,7 @@ import { api, configureApiClient } from '../../src/api/api.ts';
 import { userSlice } from '../../src/features/auth/userSlice.ts';
 import { PasswordLogin } from '../../src/features/auth/PasswordLogin.tsx';
 import { prepareAccountTexts } from '../../src/features/auth/accountTexts.ts';
+import LoginPage from '../../src/features/auth/LoginPage.tsx';
 
 vi.mock('../../src/api/crypto.ts', () => ({
   importServerKey: async () => ({}),
@@ -120,5 +121,75 @@ describe('the Google code step of a password login', () => {
     fireEvent.submit(document.querySelector('form')!);
     await screen.findByText('Google OTP 앱을 열고 Bourse의 6자리 코드를 입력해 주세요.', {}, { timeout: 5_000 });
     expect(screen.getByRole('button', { name: '복구 코드 사용' })).toBeTruthy();
+  });
+});
+
+/** Our server: any login of a bound account answers google_code_required with a ticket (issue 18). */
+function serveTickets() {
+  const calls: { path: string; body: Record<string, unknown> }[] = [];
+  vi.stubGlobal('fetch', vi.fn(async (url: string, init?: RequestInit) => {
+    const path = new URL(String(url), 'http://localhost').pathname;
+    const body = typeof init?.body === 'string' && init.body.startsWith('{') ? JSON.parse(init.body) as Record<string, unknown> : {};
+    calls.push({ path, body });
+    let answer: { status: number; body: unknown } = success('PEM');
+    if (path.endsWith('/app/login')) {
+      answer = { status: 400, body: { success: false, code: 400, message: 'Please enter the 6-digit code from Google Authenticator.',
+        result: { error: 'google_code_required', loginTicket: 'ticket-from-password' }, timestamp: 0 } };
+    }
+    if (path.endsWith('/app/oidc/providers')) answer = success([]);
+    if (path.endsWith('/app/loginSecondStep')) answer = success({ token: `token-for-${String(body.loginTicket)}` });
+    if (path.endsWith('/getMyUserInfo')) answer = success({ id: '1', account: 'someone@example.com', accountType: 'email' });
+    return new Response(JSON.stringify(answer.body), { status: answer.status });
+  }));
+  return calls;
+}
+
+function renderLoginPage(entry: string) {
+  const store = configureStore({
+    reducer: { [api.reducerPath]: api.reducer, user: userSlice.reducer },
+    middleware: (getDefault) => getDefault().concat(api.middleware),
+  });
+  render(
+    <Provider store={store}>
+      <I18nProvider i18n={i18n}>
+        <MemoryRouter initialEntries={[entry]}>
+          <Routes>
+            <Route path="/login" element={<LoginPage />} />
+            <Route path="/home" element={<p>Home page</p>} />
+          </Routes>
+        </MemoryRouter>
+      </I18nProvider>
+    </Provider>,
+  );
+  return store;
+}
+
+describe('the second step of every login (a ticket)', () => {
+  it('takes a password login of a bound account to the two-step page, without the login tabs, and completes it with the ticket', async () => {
+    configureApiClient({ notify: vi.fn() });
+    const calls = serveTickets();
+    const store = renderLoginPage('/login');
+    fireEvent.change(screen.getAllByRole('textbox')[0], { target: { value: 'someone@example.com' } });
+    fireEvent.change(document.querySelector('input[type="password"]')!, { target: { value: 'Secret123pass' } });
+    fireEvent.submit(document.querySelector('form')!);
+    await screen.findByRole('heading', { name: 'Two-step verification' }, { timeout: 5_000 });
+    expect(screen.queryByRole('tab', { name: 'E-mail code' })).toBeNull();
+    expect(document.querySelector('input[type="password"]')).toBeNull();
+    fireEvent.change(screen.getByLabelText('Google Authenticator code', { selector: 'input' }), { target: { value: '246810' } });
+    fireEvent.submit(document.querySelector('form')!);
+    await waitFor(() => expect(store.getState().user.token).toBe('token-for-ticket-from-password'), { timeout: 5_000 });
+    const step = calls.find((call) => call.path.endsWith('/app/loginSecondStep'))!;
+    expect(step.body).toMatchObject({ loginTicket: 'ticket-from-password', googleCode: '246810' });
+    expect(step.body).not.toHaveProperty('password');
+    await screen.findByText('Home page', {}, { timeout: 5_000 });
+  });
+
+  it('asks for the code when an OpenID login lands with a ticket, and goes back to the login forms', async () => {
+    configureApiClient({ notify: vi.fn() });
+    serveTickets();
+    renderLoginPage('/login?loginTicket=ticket-from-oidc');
+    await screen.findByRole('heading', { name: 'Two-step verification' }, { timeout: 5_000 });
+    fireEvent.click(screen.getByRole('button', { name: 'Back' }));
+    await screen.findByRole('tab', { name: 'E-mail code' }, { timeout: 5_000 });
   });
 });

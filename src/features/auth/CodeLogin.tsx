@@ -5,6 +5,7 @@ import { FormError } from '../../components/form/FormError.tsx';
 import { useFormFailure } from '../../components/form/useFormFailure.ts';
 import { AccountCodeFields, accountCodeFieldsByCode } from './AccountCodeFields.tsx';
 import { useCountryCode } from './fields.tsx';
+import { loginTicketOf, useAskSecondStep } from './secondStep.ts';
 import { useCompleteLogin } from './useCompleteLogin.ts';
 
 interface Values { account: string; code: string }
@@ -17,6 +18,7 @@ export function CodeLogin({ channel }: { channel: 'email' | 'phone' }) {
   const [emailLogin, emailState] = useEmailLoginMutation();
   const [phoneLogin, phoneState] = usePhoneLoginMutation();
   const completeLogin = useCompleteLogin();
+  const askSecondStep = useAskSecondStep();
   const failure = useFormFailure(form, accountCodeFieldsByCode);
 
   return (
@@ -28,7 +30,9 @@ export function CodeLogin({ channel }: { channel: 'email' | 'phone' }) {
         const result = channel === 'email'
           ? await emailLogin({ email: account, code: values.code })
           : await phoneLogin({ phone: account, countryCode, code: values.code });
+        const loginTicket = loginTicketOf(result.error);
         if (result.data) await completeLogin(result.data.token);
+        else if (loginTicket) askSecondStep(loginTicket);
         else failure.show(result.error);
       }}
       footer={<>

@@ -1,14 +1,16 @@
-// The second step of a password login for an account with Google Authenticator bound: the
-// password was right and the server asked for a code (google_code_required). The password the
-// user typed is kept in memory only (this component's props) and sent again with the code to
-// googleSecretLogin; a recovery code can stand in for the 6-digit code, once.
+// The second step of a login into an account with Google Authenticator bound: the first factor was
+// right and the server asked for a code (google_code_required). With the login ticket it gave
+// (every login of ours: secondStep.ts) the code completes it through loginSecondStep; from a
+// server that gives no ticket, the password the user typed (kept in memory only, in this
+// component's props) is sent again with the code to googleSecretLogin. A recovery code can stand
+// in for the 6-digit code, once.
 import { useState } from 'react';
 import { Button, Form, Input } from 'antd-mobile';
 import { useLingui } from '@lingui/react/macro';
 import type { FieldsByCode } from '../../components/form/fieldErrors.ts';
 import { FormError } from '../../components/form/FormError.tsx';
 import { useFormFailure } from '../../components/form/useFormFailure.ts';
-import { useGoogleSecretLoginMutation } from '../security/twoFactorApi.ts';
+import { useGoogleSecretLoginMutation, useLoginSecondStepMutation } from '../security/twoFactorApi.ts';
 import { useCompleteLogin } from './useCompleteLogin.ts';
 import './twoFactorTexts.ts';
 
@@ -18,15 +20,18 @@ const fieldsByCode: FieldsByCode = {
   google_code_invalid: 'googleCode', google_code_required: 'googleCode', recovery_code_invalid: 'recoveryCode',
 };
 
-export function GoogleCodeStep({ account, password, countryCode, onBack }: {
-  account: string; password: string; countryCode?: string;
-  /** Back to the password form (the password is forgotten). */
+type FirstFactor = { loginTicket: string } | { account: string; password: string; countryCode?: string };
+
+export function GoogleCodeStep({ onBack, ...firstFactor }: FirstFactor & {
+  /** Back to the login forms (the ticket or password is forgotten). */
   onBack: () => void;
 }) {
   const { t } = useLingui();
   const [form] = Form.useForm<Values>();
   const [useRecovery, setUseRecovery] = useState(false);
-  const [login, { isLoading }] = useGoogleSecretLoginMutation();
+  const [passwordLogin, passwordState] = useGoogleSecretLoginMutation();
+  const [ticketLogin, ticketState] = useLoginSecondStepMutation();
+  const isLoading = passwordState.isLoading || ticketState.isLoading;
   const completeLogin = useCompleteLogin();
   const failure = useFormFailure(form, fieldsByCode);
 
@@ -36,7 +41,9 @@ export function GoogleCodeStep({ account, password, countryCode, onBack }: {
       onFinish={async (values: Values) => {
         failure.clear();
         const proof = useRecovery ? { recoveryCode: values.recoveryCode?.trim() } : { googleCode: values.googleCode?.trim() };
-        const result = await login({ account, password, countryCode, ...proof });
+        const result = 'loginTicket' in firstFactor
+          ? await ticketLogin({ loginTicket: firstFactor.loginTicket, ...proof })
+          : await passwordLogin({ ...firstFactor, ...proof });
         if (result.data) await completeLogin(result.data.token);
         else failure.show(result.error);
       }}

@@ -12,6 +12,7 @@ import { RegisterForm } from './RegisterForm.tsx';
 import { ForgotForm } from './ForgotForm.tsx';
 import { GuestForm } from './GuestForm.tsx';
 import { OtherLogins } from './OtherLogins.tsx';
+import { GoogleCodeStep } from './GoogleCodeStep.tsx';
 import { prepareAccountTexts } from './accountTexts.ts';
 
 export type LoginMode = 'login' | 'register' | 'forgot' | 'guest';
@@ -27,6 +28,8 @@ export default function LoginPage() {
   // Set by the API client when a live session got 401 (see main.tsx).
   const sessionEnded = (useLocation().state as { sessionEnded?: boolean } | null)?.sessionEnded === true;
   const mode = modes.find((value) => value === params.get('mode')) ?? 'login';
+  // A login of an account with Google Authenticator bound, whichever its first factor (secondStep.ts).
+  const loginTicket = params.get('loginTicket');
   const [method, setMethod] = useState('password');
   const [languageOpen, setLanguageOpen] = useState(false);
   const [prefill, setPrefill] = useState('');
@@ -50,9 +53,10 @@ export default function LoginPage() {
         <img src="/favicon.svg" alt="" width={56} height={56} />
         <span>Bourse</span>
       </div>
-      <h1 className="auth-title">{titles[mode]}</h1>
+      <h1 className="auth-title">{loginTicket ? t`Two-step verification` : titles[mode]}</h1>
 
-      {mode === 'login' && (
+      {loginTicket && <GoogleCodeStep loginTicket={loginTicket} onBack={() => setParams({}, { replace: true })} />}
+      {!loginTicket && mode === 'login' && (
         <>
           {sessionEnded && (
             <div role="status" data-testid="session-ended">
@@ -75,10 +79,10 @@ export default function LoginPage() {
           <OtherLogins />
         </>
       )}
-      {mode === 'register' && <RegisterForm onLogin={() => go('login')} />}
-      {mode === 'forgot' && <ForgotForm onDone={() => go('login')} />}
-      {mode === 'guest' && <GuestForm onExisting={(account) => go('login', account)} />}
-      {mode !== 'login' && (
+      {!loginTicket && mode === 'register' && <RegisterForm onLogin={() => go('login')} />}
+      {!loginTicket && mode === 'forgot' && <ForgotForm onDone={() => go('login')} />}
+      {!loginTicket && mode === 'guest' && <GuestForm onExisting={(account) => go('login', account)} />}
+      {!loginTicket && mode !== 'login' && (
         <div className="auth-links auth-links-center">
           <button type="button" className="link-button" onClick={() => go('login')}>{t`Back to log in`}</button>
         </div>

@@ -9,6 +9,7 @@ import type { ApiError } from '../../api/baseQuery.ts';
 import { useLoginMutation } from './authApi.ts';
 import { CountryCodeInput, useCountryCode } from './fields.tsx';
 import { GoogleCodeStep } from './GoogleCodeStep.tsx';
+import { loginTicketOf, useAskSecondStep } from './secondStep.ts';
 import { rules } from './rules.ts';
 import { useCompleteLogin } from './useCompleteLogin.ts';
 
@@ -25,9 +26,11 @@ export function PasswordLogin({ initialAccount = '' }: { initialAccount?: string
   const countryCode = useCountryCode();
   const [login, { isLoading }] = useLoginMutation();
   const completeLogin = useCompleteLogin();
+  const askSecondStep = useAskSecondStep();
   const failure = useFormFailure(form, fieldsByCode);
   const isPhone = /^[0-9]+$/.test(account.trim());
-  // A bound account's right password is answered google_code_required: the second step keeps it in memory only.
+  // A bound account's right password is answered google_code_required, with a login ticket from our
+  // server (the second step on the login page); without one, the second step keeps the password in memory only.
   const [secondStep, setSecondStep] = useState<{ account: string; password: string; countryCode?: string }>();
 
   if (secondStep) return <GoogleCodeStep {...secondStep} onBack={() => setSecondStep(undefined)} />;
@@ -40,7 +43,9 @@ export function PasswordLogin({ initialAccount = '' }: { initialAccount?: string
         const credentials = { account: values.account.trim(), password: values.password,
           countryCode: isPhone ? countryCode : undefined };
         const result = await login(credentials);
+        const loginTicket = loginTicketOf(result.error);
         if (result.data) await completeLogin(result.data.token);
+        else if (loginTicket) askSecondStep(loginTicket);
         else if ((result.error as ApiError | undefined)?.kind === 'api'
           && (result.error as { error?: string }).error === 'google_code_required') setSecondStep(credentials);
         else failure.show(result.error);

@@ -7,6 +7,7 @@ import { useLingui } from '@lingui/react/macro';
 import { failureText } from '../../api/errorMessages.ts';
 import { FormError } from '../../components/form/FormError.tsx';
 import { useSiweLoginMutation, useSiweNonceMutation } from './externalLoginApi.ts';
+import { loginTicketOf, useAskSecondStep } from './secondStep.ts';
 import { useCompleteLogin } from './useCompleteLogin.ts';
 import { injectedWallet, signInWithWallet, WalletStepError } from './walletSignIn.ts';
 import './externalLoginTexts.ts';
@@ -17,6 +18,7 @@ export function WalletLoginButton() {
   const [getNonce] = useSiweNonceMutation();
   const [login] = useSiweLoginMutation();
   const completeLogin = useCompleteLogin();
+  const askSecondStep = useAskSecondStep();
   const [busy, setBusy] = useState(false);
   const [failure, setFailure] = useState<string>();
 
@@ -39,6 +41,8 @@ export function WalletLoginButton() {
       });
       if (!body) return;
       const answer = await login(body);
+      const loginTicket = loginTicketOf(answer.error);
+      if (loginTicket) return askSecondStep(loginTicket);
       if (answer.error) return setFailure(failureText(answer.error));
       await completeLogin(answer.data.token);
     } finally {

@@ -1,10 +1,10 @@
 // Google Authenticator calls (issue 11), injected into the one api: the state, a new key, binding
-// and unbinding (security centre), and the second step of a password login (login page).
+// and unbinding (security centre), and the second step of every login of a bound account (login page).
 import { api } from '../../api/api.ts';
 import type { TokenResult } from '../../api/contract/accounts.ts';
 import {
   twoFactorPaths, type BindGoogleAuthBody, type CheckGoogleAuthResult, type GoogleAuthState, type GoogleKey,
-  type GoogleSecretLoginBody, type RecoveryCodes, type UnbindGoogleAuthBody,
+  type GoogleSecretLoginBody, type LoginSecondStepBody, type RecoveryCodes, type UnbindGoogleAuthBody,
 } from '../../api/contract/security.ts';
 
 // Form calls are quiet: each form shows its refusal in place.
@@ -35,10 +35,14 @@ export const twoFactorApi = api.injectEndpoints({
     googleSecretLogin: build.mutation<TokenResult, GoogleSecretLoginBody>({
       query: (body) => ({ url: twoFactorPaths.googleSecretLogin, method: 'POST', body, quiet: true }),
     }),
+    /** Completes any login of a bound account with the ticket its first factor earned. */
+    loginSecondStep: build.mutation<TokenResult, LoginSecondStepBody>({
+      query: (body) => ({ url: twoFactorPaths.loginSecondStep, method: 'POST', body, quiet: true }),
+    }),
   }),
 });
 
 export const {
   useGoogleAuthStateQuery, useGenerateGoogleKeyMutation, useBindGoogleAuthMutation, useUnbindGoogleAuthMutation,
-  useCheckGoogleAuthMutation, useGoogleSecretLoginMutation,
+  useCheckGoogleAuthMutation, useGoogleSecretLoginMutation, useLoginSecondStepMutation,
 } = twoFactorApi;
