@@ -12,4 +12,5 @@ registerErrorMessages({
   google_secret_unknown: msg`This key has expired. Please start again.`,
   recovery_code_invalid: msg`The recovery code is wrong or was already used.`,
   google_no_contact: msg`Add an e-mail or phone to your account before binding Google Authenticator.`,
+  login_ticket_invalid: msg`This login has expired or was already completed. Please log in again.`,
 });
