@@ -13,6 +13,7 @@ import { userSlice } from '../../src/features/auth/userSlice.ts';
 import { PasswordLogin } from '../../src/features/auth/PasswordLogin.tsx';
 import { prepareAccountTexts } from '../../src/features/auth/accountTexts.ts';
 import LoginPage from '../../src/features/auth/LoginPage.tsx';
+import { ForgotForm } from '../../src/features/auth/ForgotForm.tsx';
 
 vi.mock('../../src/api/crypto.ts', () => ({
   importServerKey: async () => ({}),
@@ -191,5 +192,45 @@ describe('the second step of every login (a ticket)', () => {
     await screen.findByRole('heading', { name: 'Two-step verification' }, { timeout: 5_000 });
     fireEvent.click(screen.getByRole('button', { name: 'Back' }));
     await screen.findByRole('tab', { name: 'E-mail code' }, { timeout: 5_000 });
+  });
+});
+
+describe('the password reset of a bound account', () => {
+  it('shows the Google code field when the server asks for it, and resets with the code', async () => {
+    configureApiClient({ notify: vi.fn() });
+    const calls: Record<string, unknown>[] = [];
+    vi.stubGlobal('fetch', vi.fn(async (url: string, init?: RequestInit) => {
+      const path = new URL(String(url), 'http://localhost').pathname;
+      const body = typeof init?.body === 'string' && init.body.startsWith('{') ? JSON.parse(init.body) as Record<string, unknown> : {};
+      let answer = success('PEM');
+      if (path.endsWith('/app/resetPassword')) {
+        calls.push(body);
+        answer = body.googleCode ? success(null) : refusal('google_code_required', 'Please enter the 6-digit code from Google Authenticator.');
+      }
+      return new Response(JSON.stringify(answer.body), { status: answer.status });
+    }));
+    const done = vi.fn();
+    const store = configureStore({
+      reducer: { [api.reducerPath]: api.reducer, user: userSlice.reducer },
+      middleware: (getDefault) => getDefault().concat(api.middleware),
+    });
+    render(
+      <Provider store={store}>
+        <I18nProvider i18n={i18n}><MemoryRouter><ForgotForm onDone={done} /></MemoryRouter></I18nProvider>
+      </Provider>,
+    );
+    fireEvent.change(screen.getByPlaceholderText('E-mail'), { target: { value: 'someone@example.com' } });
+    fireEvent.change(screen.getByPlaceholderText('Verification code'), { target: { value: '123456' } });
+    fireEvent.change(screen.getByPlaceholderText('New password'), { target: { value: 'Another2027pass' } });
+    fireEvent.change(screen.getByPlaceholderText('Password again'), { target: { value: 'Another2027pass' } });
+    fireEvent.submit(document.querySelector('form')!);
+    const input = await screen.findByLabelText('Google Authenticator code', { selector: 'input' }, { timeout: 5_000 });
+    expect(done).not.toHaveBeenCalled();
+    fireEvent.change(input, { target: { value: '246810' } });
+    fireEvent.submit(document.querySelector('form')!);
+    await waitFor(() => expect(done).toHaveBeenCalled(), { timeout: 5_000 });
+    expect(calls).toHaveLength(2);
+    expect(calls[0]).not.toHaveProperty('googleCode');
+    expect(calls[1]).toMatchObject({ account: 'someone@example.com', code: '123456', googleCode: '246810' });
   });
 });

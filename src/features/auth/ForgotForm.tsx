@@ -11,12 +11,21 @@ import { AccountTypeTabs } from './AccountTypeTabs.tsx';
 import { useCountryCode } from './fields.tsx';
 import { showToast } from '../../components/feedback.tsx';
 import { NewPasswordFields } from './NewPasswordFields.tsx';
+import { SecondFactorField, secondFactorOf, SecondFactorSwitch, type SecondFactorValues } from './SecondFactorFields.tsx';
+import './twoFactorTexts.ts';
 
-interface Values { account: string; code: string; password: string; passwordAgain: string }
+interface Values extends SecondFactorValues { account: string; code: string; password: string; passwordAgain: string }
 
-const fieldsByCode: FieldsByCode = { ...accountCodeFieldsByCode, password_weak: 'password', password_common: 'password' };
+const fieldsByCode: FieldsByCode = {
+  ...accountCodeFieldsByCode, password_weak: 'password', password_common: 'password',
+  google_code_required: 'googleCode', google_code_invalid: 'googleCode', recovery_code_invalid: 'recoveryCode',
+};
 
-/** Resets the password with a code sent to the account's e-mail or phone; every session ends. */
+/**
+ * Resets the password with a code sent to the account's e-mail or phone; every session ends. An
+ * account with Google Authenticator bound also needs its code (or a recovery code): the server asks
+ * for it once the mailed code is right, and the form then shows the field.
+ */
 export function ForgotForm({ onDone }: { onDone: () => void }) {
   const { t } = useLingui();
   const [form] = Form.useForm<Values>();
@@ -24,6 +33,8 @@ export function ForgotForm({ onDone }: { onDone: () => void }) {
   const countryCode = useCountryCode();
   const [resetPassword, { isLoading }] = useResetPasswordMutation();
   const failure = useFormFailure(form, fieldsByCode);
+  const [codeAsked, setCodeAsked] = useState(false);
+  const [useRecovery, setUseRecovery] = useState(false);
   return (
     <>
       <AccountTypeTabs value={accountType} onChange={setAccountType} form={form} />
@@ -34,8 +45,10 @@ export function ForgotForm({ onDone }: { onDone: () => void }) {
           const result = await resetPassword({
             accountType, account: values.account.trim(), countryCode: accountType === 'phone' ? countryCode : undefined,
             code: values.code, password: values.password,
+            ...(codeAsked ? secondFactorOf(values, useRecovery) : {}),
           });
           if ('error' in result) {
+            if ((result.error as { error?: string }).error === 'google_code_required') setCodeAsked(true);
             failure.show(result.error);
             return;
           }
@@ -48,6 +61,8 @@ export function ForgotForm({ onDone }: { onDone: () => void }) {
         </>}>
         <AccountCodeFields form={form} accountType={accountType} purpose="reset" failure={failure} />
         <NewPasswordFields name="password" label={t`New password`} />
+        {codeAsked && <SecondFactorField useRecovery={useRecovery} />}
+        {codeAsked && <SecondFactorSwitch useRecovery={useRecovery} onSwitch={() => { failure.clear(); setUseRecovery(!useRecovery); }} />}
       </Form>
     </>
   );

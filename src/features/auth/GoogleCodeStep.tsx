@@ -5,16 +5,16 @@
 // component's props) is sent again with the code to googleSecretLogin. A recovery code can stand
 // in for the 6-digit code, once.
 import { useState } from 'react';
-import { Button, Form, Input } from 'antd-mobile';
+import { Button, Form } from 'antd-mobile';
 import { useLingui } from '@lingui/react/macro';
 import type { FieldsByCode } from '../../components/form/fieldErrors.ts';
 import { FormError } from '../../components/form/FormError.tsx';
 import { useFormFailure } from '../../components/form/useFormFailure.ts';
 import { useGoogleSecretLoginMutation, useLoginSecondStepMutation } from '../security/twoFactorApi.ts';
+import { SecondFactorField, secondFactorOf, SecondFactorSwitch, type SecondFactorValues } from './SecondFactorFields.tsx';
 import { useCompleteLogin } from './useCompleteLogin.ts';
 import './twoFactorTexts.ts';
 
-interface Values { googleCode?: string; recoveryCode?: string }
 
 const fieldsByCode: FieldsByCode = {
   google_code_invalid: 'googleCode', google_code_required: 'googleCode', recovery_code_invalid: 'recoveryCode',
@@ -27,7 +27,7 @@ export function GoogleCodeStep({ onBack, ...firstFactor }: FirstFactor & {
   onBack: () => void;
 }) {
   const { t } = useLingui();
-  const [form] = Form.useForm<Values>();
+  const [form] = Form.useForm<SecondFactorValues>();
   const [useRecovery, setUseRecovery] = useState(false);
   const [passwordLogin, passwordState] = useGoogleSecretLoginMutation();
   const [ticketLogin, ticketState] = useLoginSecondStepMutation();
@@ -38,9 +38,9 @@ export function GoogleCodeStep({ onBack, ...firstFactor }: FirstFactor & {
   return (
     <Form form={form} layout="vertical" requiredMarkStyle="none" className="google-code-step"
       onValuesChange={failure.onValuesChange}
-      onFinish={async (values: Values) => {
+      onFinish={async (values: SecondFactorValues) => {
         failure.clear();
-        const proof = useRecovery ? { recoveryCode: values.recoveryCode?.trim() } : { googleCode: values.googleCode?.trim() };
+        const proof = secondFactorOf(values, useRecovery);
         const result = 'loginTicket' in firstFactor
           ? await ticketLogin({ loginTicket: firstFactor.loginTicket, ...proof })
           : await passwordLogin({ ...firstFactor, ...proof });
@@ -51,9 +51,7 @@ export function GoogleCodeStep({ onBack, ...firstFactor }: FirstFactor & {
         <Button block type="submit" color="primary" size="large" loading={isLoading}>{t`Log in`}</Button>
         <FormError {...failure.placed} />
         <div style={{ display: 'flex', justifyContent: 'space-between', marginTop: 8 }}>
-          <Button fill="none" size="small" color="primary" onClick={() => { failure.clear(); setUseRecovery(!useRecovery); }}>
-            {useRecovery ? t`Use the code from the app` : t`Use a recovery code`}
-          </Button>
+          <SecondFactorSwitch useRecovery={useRecovery} onSwitch={() => { failure.clear(); setUseRecovery(!useRecovery); }} />
           <Button fill="none" size="small" onClick={onBack}>{t`Back`}</Button>
         </div>
       </>}>
@@ -62,18 +60,7 @@ export function GoogleCodeStep({ onBack, ...firstFactor }: FirstFactor & {
           ? t`Enter one of the recovery codes you saved when you bound Google Authenticator. Each works once.`
           : t`Open Google Authenticator and enter the 6-digit code for Bourse.`}
       </p>
-      {useRecovery ? (
-        <Form.Item key="recovery" name="recoveryCode" label={t`Recovery code`}
-          rules={[{ required: true, min: 8, message: t`Please enter a recovery code` }]}>
-          <Input autoComplete="off" autoCapitalize="none" placeholder="xxxxx-xxxxx" aria-label={t`Recovery code`} />
-        </Form.Item>
-      ) : (
-        <Form.Item key="google" name="googleCode" label={t`Google Authenticator code`}
-          rules={[{ required: true, pattern: /^[0-9]{6}$/, message: t`Please enter the 6-digit code` }]}>
-          <Input inputMode="numeric" maxLength={6} autoComplete="one-time-code" placeholder="123456"
-            aria-label={t`Google Authenticator code`} />
-        </Form.Item>
-      )}
+      <SecondFactorField useRecovery={useRecovery} />
     </Form>
   );
 }
