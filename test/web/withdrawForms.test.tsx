@@ -171,6 +171,40 @@ describe('DestinationForm', () => {
   });
 });
 
+describe('DestinationForm on an account with Google Authenticator bound', () => {
+  it('asks for the code when the server does, and saves with it', async () => {
+    const posted = serve({});
+    let answered = 0;
+    const fetchStub = vi.mocked(fetch);
+    const serveOnce = fetchStub.getMockImplementation()!;
+    fetchStub.mockImplementation(async (url, init) => {
+      const path = new URL(String(url), 'http://test').pathname.replace(/^\/api/, '');
+      if (path === '/user/appUserWithdrawalInfoSet/addAccount') {
+        await serveOnce(url, init);
+        answered += 1;
+        return new Response(JSON.stringify(answered === 1
+          ? refused('google_code_required', 'Please enter the 6-digit code from Google Authenticator.')
+          : ok({ ...card, id: '9' })));
+      }
+      return serveOnce(url, init);
+    });
+    const done = vi.fn();
+    renderWith(<DestinationForm currencies={currencies} initialType="bank" onDone={done} />);
+    fireEvent.change(screen.getByPlaceholderText('Bank name'), { target: { value: 'Demo Bank' } });
+    fireEvent.change(screen.getByPlaceholderText('Name as on the account'), { target: { value: 'Ana' } });
+    fireEvent.change(screen.getByPlaceholderText('Card number or IBAN'), { target: { value: '6222021234567890' } });
+    fireEvent.submit(document.querySelector('form')!);
+    const code = await screen.findByLabelText('Google Authenticator code', { selector: 'input' }, { timeout: 5_000 });
+    expect(done).not.toHaveBeenCalled();
+    fireEvent.change(code, { target: { value: '246810' } });
+    fireEvent.submit(document.querySelector('form')!);
+    await waitFor(() => expect(done).toHaveBeenCalled(), { timeout: 5_000 });
+    expect(posted).toHaveLength(2);
+    expect(posted[0].body).not.toHaveProperty('googleCode');
+    expect(posted[1].body).toMatchObject({ type: 'bank', cardNumber: '6222021234567890', googleCode: '246810' });
+  });
+});
+
 describe('WithdrawPage', () => {
   const base = {
     '/set/appCurrencySet/getCurrencyList': ok(currencies),

@@ -12,6 +12,7 @@ import type { FieldsByCode } from '../../components/form/fieldErrors.ts';
 import { FormError } from '../../components/form/FormError.tsx';
 import { useFormFailure } from '../../components/form/useFormFailure.ts';
 import { useAddDestinationMutation, useEditDestinationMutation } from './walletApi.ts';
+import './twoFactorTexts.ts';
 
 /** The network of bank payouts (server/domain/wallet/withdrawals.ts): never a chain to bind an address on. */
 export const bankNetwork = 'BANK';
@@ -20,6 +21,8 @@ export type DestinationType = 'bank' | 'chain';
 
 /** Where each of the server's refusals of a destination goes. */
 export const destinationFieldsByCode: FieldsByCode = {
+  google_code_required: 'googleCode',
+  google_code_invalid: 'googleCode',
   address_invalid: 'address',
   address_wrong_network: 'address',
   card_number_invalid: 'cardNumber',
@@ -81,6 +84,8 @@ interface Values {
   currency?: string;
   network?: string;
   address?: string;
+  /** Asked once the server answers google_code_required (an account with Google Authenticator bound). */
+  googleCode?: string;
 }
 
 /** The body the form's values make, for its type; fields are trimmed (the server trims too). */
@@ -147,6 +152,7 @@ export function DestinationForm({ currencies, initial, initialType = 'chain', in
   const failure = useFormFailure(form, destinationFieldsByCode);
   const [add, adding] = useAddDestinationMutation();
   const [edit, editing] = useEditDestinationMutation();
+  const [codeAsked, setCodeAsked] = useState(false);
   const withdrawable = currencies.filter((currency) => chainNetworks(currency).length > 0);
   const startCurrency = initial?.currency ?? (withdrawable.some((c) => c.currency === initialCurrency) ? initialCurrency : withdrawable[0]?.currency);
   const chosenCurrency = (Form.useWatch('currency', form) as string | undefined) ?? startCurrency;
@@ -188,9 +194,10 @@ export function DestinationForm({ currencies, initial, initialType = 'chain', in
         }}
         onFinish={async (values: Values) => {
           failure.clear();
-          const body = destinationBody(type, values);
+          const body = { ...destinationBody(type, values), ...(codeAsked ? { googleCode: values.googleCode?.trim() } : {}) };
           const result = initial ? await edit({ id: initial.id, ...body }) : await add(body);
           if (!result.data) {
+            if ((result.error as { error?: string }).error === 'google_code_required') setCodeAsked(true);
             failure.show(result.error);
             return;
           }
@@ -230,6 +237,13 @@ export function DestinationForm({ currencies, initial, initialType = 'chain', in
                 maxLength={48} inputMode="text" autoComplete="off" />
             </Form.Item>
           </>
+        )}
+        {codeAsked && (
+          <Form.Item name="googleCode" label={t`Google Authenticator code`}
+            rules={[{ required: true, pattern: /^[0-9]{6}$/, message: t`Please enter the 6-digit code from Google Authenticator.` }]}>
+            <Input inputMode="numeric" maxLength={6} autoComplete="one-time-code" placeholder="123456"
+              aria-label={t`Google Authenticator code`} />
+          </Form.Item>
         )}
       </Form>
     </div>
