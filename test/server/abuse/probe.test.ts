@@ -385,7 +385,7 @@ forEachDatabase((server: TestServer) => {
       { path: paths.emailLogin, schema: EmailLoginBody, body: { email: known.email, code: '123456' } },
       { path: paths.phoneLogin, schema: PhoneLoginBody, body: { phone: knownPhone.phone, countryCode: '44', code: '123456' } },
       { path: paths.guestLogin, schema: GuestLoginBody, body: { account: 'probe_guest' } },
-      { path: paths.resetPassword, schema: ResetPasswordBody, body: { accountType: 'email', account: known.email, countryCode: '44', code: '123456', password: 'Renewed2password' } },
+      { path: paths.resetPassword, schema: ResetPasswordBody, body: { accountType: 'email', account: known.email, countryCode: '44', code: '123456', password: 'Renewed2password', googleCode: '000000', recoveryCode: 'abcde-fghjk' } },
       { path: paths.changePassword, schema: ChangePasswordBody, body: { oldPassword: 'Wrong1password', newPassword: 'Renewed2password', googleCode: '000000' }, token: true },
       {
         path: paths.updatePersonalData, schema: PersonalDataBody, token: true,
