@@ -544,6 +544,12 @@ export const tradeSymbolSettings = pgTable('trade_symbol_settings', {
   feePpm: integer('fee_ppm').notNull(),
   maintenancePpm: integer('maintenance_ppm').notNull(),
   spreadUnits: bigint('spread_units', { mode: 'bigint' }).notNull(),
+  /**
+   * Whether real (not demo) contracts, second contracts and swaps may use this symbol while its
+   * prices come from the simulator. A fresh install allows it (the evaluation setup); an operator
+   * running real funds without a venue for the symbol switches it off in the back office.
+   */
+  simulatedFeedRealTrading: boolean('simulated_feed_real_trading').notNull().default(true),
   updatedAt: ms('updated_at').notNull().defaultNow(),
 }, (t) => [
   check('trade_symbol_settings_bounds', sql`${t.quantityMin} > 0 and ${t.quantityMax} >= ${t.quantityMin} and ${t.marginMin} > 0 and ${t.marginMax} >= ${t.marginMin}`),

@@ -1,0 +1,1 @@
+ALTER TABLE "trade_symbol_settings" ADD COLUMN "simulated_feed_real_trading" boolean DEFAULT true NOT NULL;
