@@ -8,14 +8,18 @@ import { localeCodes, sourceLocale } from './src/lib/locales.ts';
 // pages only), `market` the market and chart pages, `wallet` the asset centre, deposit,
 // withdrawal and record pages, `trade` the contract, options, demo and swap pages, `identity` the verification and security
 // pages, `admin` the back office.
+// features/session (the signed-in person, which every feature may import) holds pieces of the
+// login and personal pages, so its texts are in the account catalog, except the identity pages'
+// error messages (session/identityTexts.ts), which stay with those pages.
+const identityTextsOfSession = '<rootDir>/src/features/session/identityTexts.ts';
 const accountFeatures = ['<rootDir>/src/features/auth/**', '<rootDir>/src/features/profile/**',
-  '<rootDir>/src/components/CountryPicker.tsx'];
+  '<rootDir>/src/features/session/**', '<rootDir>/src/components/CountryPicker.tsx'];
 const marketFeatures = ['<rootDir>/src/features/market/**', '<rootDir>/src/features/kline/**'];
 const walletFeatures = ['<rootDir>/src/features/wallet/**'];
 /** Contracts, second contracts, demo trading (features/trade) and the flash swap (features/swap). */
 const tradeFeatures = ['<rootDir>/src/features/trade/**', '<rootDir>/src/features/swap/**'];
 /** Identity verification (features/identity) and the security centre (features/security). */
-const identityFeatures = ['<rootDir>/src/features/identity/**', '<rootDir>/src/features/security/**'];
+const identityFeatures = ['<rootDir>/src/features/identity/**', '<rootDir>/src/features/security/**', identityTextsOfSession];
 /** The operators' back office (/admin.html) is an app of its own: its texts never load in the phone app. */
 const adminApp = ['<rootDir>/src/admin/**'];
 
@@ -24,7 +28,7 @@ export default defineConfig({
   locales: [...localeCodes],
   catalogs: [
     { path: '<rootDir>/src/locales/{locale}/messages', include: ['<rootDir>/src'], exclude: [...accountFeatures, ...marketFeatures, ...walletFeatures, ...tradeFeatures, ...identityFeatures, ...adminApp] },
-    { path: '<rootDir>/src/locales/{locale}/account', include: accountFeatures },
+    { path: '<rootDir>/src/locales/{locale}/account', include: accountFeatures, exclude: [identityTextsOfSession] },
     { path: '<rootDir>/src/locales/{locale}/market', include: marketFeatures },
     { path: '<rootDir>/src/locales/{locale}/wallet', include: walletFeatures },
     { path: '<rootDir>/src/locales/{locale}/trade', include: tradeFeatures },

@@ -9,7 +9,7 @@ import type { I18n } from '@lingui/core';
 import { routeFor } from './routes.ts';
 import { KeepAlive, type KeptPages } from './KeepAlive.tsx';
 import { OfflineBanner } from '../components/OfflineBanner.tsx';
-import type { UserState } from '../features/auth/userSlice.ts';
+import type { UserState } from '../features/session/userSlice.ts';
 
 export const overlayMinimumMs = 300;
 export const appName = 'Bourse';

@@ -1,7 +1,7 @@
 // Persisted state: versioned, validated on rehydrate, with defaults for anything missing or
 // malformed, so an old or damaged IndexedDB entry can never crash the app.
 import type { MigrationManifest, PersistedState } from 'redux-persist';
-import { initialUserState, type CountryInfo, type UserState } from '../features/auth/userSlice.ts';
+import { initialUserState, type CountryInfo, type UserState } from '../features/session/userSlice.ts';
 import {
   favouritesMax, initialMarketState, savedTickersMax, type MarketState,
 } from '../features/market/marketSlice.ts';

@@ -10,9 +10,9 @@ import { I18nProvider } from '@lingui/react';
 import { activateLocale, i18n } from '../../src/lib/i18n.ts';
 import { api, configureApiClient } from '../../src/api/api.ts';
 import { failureText } from '../../src/api/errorMessages.ts';
-import { userSlice } from '../../src/features/auth/userSlice.ts';
+import { userSlice } from '../../src/features/session/userSlice.ts';
 import { PasswordLogin } from '../../src/features/auth/PasswordLogin.tsx';
-import { prepareAccountTexts } from '../../src/features/auth/accountTexts.ts';
+import { prepareAccountTexts } from '../../src/lib/catalogs.ts';
 
 // The body's encryption is tested in crypto.test.ts; here it only has to reach the stubbed fetch.
 vi.mock('../../src/api/crypto.ts', () => ({

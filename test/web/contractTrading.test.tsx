@@ -12,7 +12,7 @@ import { I18nProvider } from '@lingui/react';
 import type { ReactNode } from 'react';
 import { i18n } from '../../src/lib/i18n.ts';
 import { api, configureApiClient } from '../../src/api/api.ts';
-import { userSlice } from '../../src/features/auth/userSlice.ts';
+import { userSlice } from '../../src/features/session/userSlice.ts';
 import { marketSlice } from '../../src/features/market/marketSlice.ts';
 import type { Ticker } from '../../src/api/contract/market.ts';
 import type { Position, PositionReceipt, SymbolTradeSettings, TickRef } from '../../src/api/contract/trading.ts';

@@ -7,11 +7,11 @@ import { configureStore } from '@reduxjs/toolkit';
 import { I18nProvider } from '@lingui/react';
 import { Form } from 'antd-mobile';
 import { activateLocale, i18n } from '../../src/lib/i18n.ts';
-import { prepareAccountTexts } from '../../src/features/auth/accountTexts.ts';
+import { prepareAccountTexts } from '../../src/lib/catalogs.ts';
 import { CountryPicker } from '../../src/components/CountryPicker.tsx';
 import { countries } from '../../src/lib/countries.ts';
 import { CountryCodeInput } from '../../src/features/auth/fields.tsx';
-import { userSlice } from '../../src/features/auth/userSlice.ts';
+import { userSlice } from '../../src/features/session/userSlice.ts';
 
 afterEach(async () => {
   cleanup();

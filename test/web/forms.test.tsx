@@ -11,7 +11,7 @@ import { I18nProvider } from '@lingui/react';
 import { activateLocale, i18n } from '../../src/lib/i18n.ts';
 import { api, configureApiClient } from '../../src/api/api.ts';
 import { paths } from '../../src/api/contract/paths.ts';
-import { userSlice } from '../../src/features/auth/userSlice.ts';
+import { userSlice } from '../../src/features/session/userSlice.ts';
 import { PasswordLogin } from '../../src/features/auth/PasswordLogin.tsx';
 import { RegisterForm } from '../../src/features/auth/RegisterForm.tsx';
 import { ChangePasswordPopup } from '../../src/features/profile/ChangePasswordPopup.tsx';
@@ -117,7 +117,7 @@ describe('PasswordLogin', () => {
 
   it('says it in the language of the page', async () => {
     await activateLocale('ko');
-    const { prepareAccountTexts } = await import('../../src/features/auth/accountTexts.ts');
+    const { prepareAccountTexts } = await import('../../src/lib/catalogs.ts');
     await prepareAccountTexts();
     answer({ [paths.login]: refusal(400, 'credentials_invalid') });
     renderWithStore(<PasswordLogin />);

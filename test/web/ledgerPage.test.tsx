@@ -10,7 +10,7 @@ import { I18nProvider } from '@lingui/react';
 import { i18n } from '../../src/lib/i18n.ts';
 import { api } from '../../src/api/api.ts';
 import { walletPaths, type BalanceLogEntry, type CurrencyInfo } from '../../src/api/contract/wallet.ts';
-import { userSlice } from '../../src/features/auth/userSlice.ts';
+import { userSlice } from '../../src/features/session/userSlice.ts';
 import LedgerPage, { ledgerPageSize, ledgerQuery } from '../../src/features/wallet/LedgerPage.tsx';
 import { ledgerAccountLabel, ledgerEntryLabel, ledgerTypeLabel, ledgerTypes } from '../../src/features/wallet/ledgerTypes.ts';
 

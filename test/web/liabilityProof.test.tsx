@@ -13,7 +13,7 @@ import { paths } from '../../src/api/contract/paths.ts';
 import { formatAmount } from '../../src/api/contract/amounts.ts';
 import { liabilityPaths, type LiabilityProof, type LiabilityProofResult, type LiabilityRoot } from '../../src/api/contract/liabilities.ts';
 import { buildLevels, leafIdOf, pathOf, rootHash, toHex, type TreeAsset } from '../../src/api/contract/liabilityTree.ts';
-import { userSlice } from '../../src/features/auth/userSlice.ts';
+import { userSlice } from '../../src/features/session/userSlice.ts';
 import LiabilityProofCard from '../../src/features/wallet/LiabilityProofCard.tsx';
 import { proofStateOf } from '../../src/features/wallet/liabilityProof.ts';
 

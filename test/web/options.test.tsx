@@ -12,7 +12,7 @@ import { I18nProvider } from '@lingui/react';
 import type { ReactNode } from 'react';
 import { i18n } from '../../src/lib/i18n.ts';
 import { api, configureApiClient } from '../../src/api/api.ts';
-import { userSlice } from '../../src/features/auth/userSlice.ts';
+import { userSlice } from '../../src/features/session/userSlice.ts';
 import { marketSlice } from '../../src/features/market/marketSlice.ts';
 import type { SecondContractSet, SecondOrder } from '../../src/api/contract/trading.ts';
 import OptionsTrading, { buyableSets } from '../../src/features/trade/options/OptionsTrading.tsx';

@@ -9,9 +9,9 @@ import { configureStore } from '@reduxjs/toolkit';
 import { I18nProvider } from '@lingui/react';
 import { activateLocale, i18n } from '../../src/lib/i18n.ts';
 import { api, configureApiClient } from '../../src/api/api.ts';
-import { userSlice } from '../../src/features/auth/userSlice.ts';
+import { userSlice } from '../../src/features/session/userSlice.ts';
 import { PasswordLogin } from '../../src/features/auth/PasswordLogin.tsx';
-import { prepareAccountTexts } from '../../src/features/auth/accountTexts.ts';
+import { prepareAccountTexts } from '../../src/lib/catalogs.ts';
 import LoginPage from '../../src/features/auth/LoginPage.tsx';
 import { ForgotForm } from '../../src/features/auth/ForgotForm.tsx';
 

@@ -2,7 +2,7 @@ import { useState } from 'react';
 import { Button, Form } from 'antd-mobile';
 import { useLingui } from '@lingui/react/macro';
 import type { AccountType } from '../../api/contract/accounts.ts';
-import { useResetPasswordMutation } from './authApi.ts';
+import { useResetPasswordMutation } from '../session/authApi.ts';
 import type { FieldsByCode } from '../../components/form/fieldErrors.ts';
 import { FormError } from '../../components/form/FormError.tsx';
 import { useFormFailure } from '../../components/form/useFormFailure.ts';
@@ -10,9 +10,9 @@ import { AccountCodeFields, accountCodeFieldsByCode } from './AccountCodeFields.
 import { AccountTypeTabs } from './AccountTypeTabs.tsx';
 import { useCountryCode } from './fields.tsx';
 import { showToast } from '../../components/feedback.tsx';
-import { NewPasswordFields } from './NewPasswordFields.tsx';
+import { NewPasswordFields } from '../session/NewPasswordFields.tsx';
 import { SecondFactorField, secondFactorOf, SecondFactorSwitch, type SecondFactorValues } from './SecondFactorFields.tsx';
-import './twoFactorTexts.ts';
+import '../session/twoFactorTexts.ts';
 
 interface Values extends SecondFactorValues { account: string; code: string; password: string; passwordAgain: string }
 

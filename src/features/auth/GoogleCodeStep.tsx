@@ -10,10 +10,10 @@ import { useLingui } from '@lingui/react/macro';
 import type { FieldsByCode } from '../../components/form/fieldErrors.ts';
 import { FormError } from '../../components/form/FormError.tsx';
 import { useFormFailure } from '../../components/form/useFormFailure.ts';
-import { useGoogleSecretLoginMutation, useLoginSecondStepMutation } from '../security/twoFactorApi.ts';
+import { useGoogleSecretLoginMutation, useLoginSecondStepMutation } from '../session/twoFactorApi.ts';
 import { SecondFactorField, secondFactorOf, SecondFactorSwitch, type SecondFactorValues } from './SecondFactorFields.tsx';
 import { useCompleteLogin } from './useCompleteLogin.ts';
-import './twoFactorTexts.ts';
+import '../session/twoFactorTexts.ts';
 
 
 const fieldsByCode: FieldsByCode = {

@@ -13,7 +13,7 @@ import { ForgotForm } from './ForgotForm.tsx';
 import { GuestForm } from './GuestForm.tsx';
 import { OtherLogins } from './OtherLogins.tsx';
 import { GoogleCodeStep } from './GoogleCodeStep.tsx';
-import { prepareAccountTexts } from './accountTexts.ts';
+import { prepareAccountTexts } from '../../lib/catalogs.ts';
 
 export type LoginMode = 'login' | 'register' | 'forgot' | 'guest';
 const modes: LoginMode[] = ['login', 'register', 'forgot', 'guest'];

@@ -11,7 +11,7 @@ import { failureText } from '../../api/errorMessages.ts';
 import { FormError } from '../../components/form/FormError.tsx';
 import {
   browserSupportsPasskeys, isPasskeyCancelled, loadWebAuthn, usePasskeyLoginMutation, usePasskeyLoginOptionsMutation,
-} from '../security/passkeyApi.ts';
+} from '../session/passkeyApi.ts';
 import { useCompleteLogin } from './useCompleteLogin.ts';
 import './passkeyTexts.ts';
 

@@ -8,7 +8,7 @@ import { useNavigate } from 'react-router-dom';
 import { useSelector } from 'react-redux';
 import { CandlesIcon, ChartIcon, DepositIcon, GlobeIcon, SwapIcon, TimerIcon, UserIcon } from '../../components/icons.tsx';
 import { useLingui } from '@lingui/react/macro';
-import type { UserState } from '../auth/userSlice.ts';
+import type { UserState } from '../session/userSlice.ts';
 
 // The picker (a popup with animation) loads when first opened, and the install card (lib/install.ts:
 // after engagement, dismissible) once the browser is idle, both through ./later.ts, keeping them

@@ -13,8 +13,8 @@ import { FormError } from '../../components/form/FormError.tsx';
 import type { FieldsByCode } from '../../components/form/fieldErrors.ts';
 import { useFormFailure } from '../../components/form/useFormFailure.ts';
 import { resultPath } from './BasicVerificationPage.tsx';
-import { useApplyAdvancedMutation, useKycStateQuery } from './kycApi.ts';
-import { prepareIdentityTexts } from './identityTexts.ts';
+import { useApplyAdvancedMutation, useKycStateQuery } from '../session/kycApi.ts';
+import { prepareIdentityTexts } from '../session/identityTexts.ts';
 import './identity.css';
 
 export const prepare = prepareIdentityTexts;

@@ -15,8 +15,8 @@ import { FormError } from '../../components/form/FormError.tsx';
 import type { FieldsByCode } from '../../components/form/fieldErrors.ts';
 import { useFormFailure } from '../../components/form/useFormFailure.ts';
 import { DocumentPhotoField } from './DocumentPhotoField.tsx';
-import { useApplyBasicMutation, useKycStateQuery } from './kycApi.ts';
-import { prepareIdentityTexts } from './identityTexts.ts';
+import { useApplyBasicMutation, useKycStateQuery } from '../session/kycApi.ts';
+import { prepareIdentityTexts } from '../session/identityTexts.ts';
 import './identity.css';
 
 export const prepare = prepareIdentityTexts;

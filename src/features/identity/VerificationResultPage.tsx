@@ -9,8 +9,8 @@ import type { KycLevel, KycState, KycStatus } from '../../api/contract/identity.
 import { PageHeader } from '../../components/PageHeader.tsx';
 import { intlOf } from '../../lib/locales.ts';
 import { formatDecimal } from '../../lib/number.ts';
-import { useKycLevelsQuery, useKycStateQuery } from './kycApi.ts';
-import { prepareIdentityTexts } from './identityTexts.ts';
+import { useKycLevelsQuery, useKycStateQuery } from '../session/kycApi.ts';
+import { prepareIdentityTexts } from '../session/identityTexts.ts';
 import './identity.css';
 
 export const prepare = prepareIdentityTexts;

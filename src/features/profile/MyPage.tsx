@@ -14,13 +14,13 @@ import { InstallListItem } from '../../components/InstallButton.tsx';
 import { LanguagePicker } from '../../components/LanguagePicker.tsx';
 import { locales } from '../../lib/locales.ts';
 import { formatServerTime } from '../../lib/time.ts';
-import { useGetMyUserInfoQuery, useLogoutMutation } from '../auth/authApi.ts';
-import { useKycStateQuery } from '../identity/kycApi.ts';
-import { loggedOut, userInfoReceived, type UserState } from '../auth/userSlice.ts';
+import { useGetMyUserInfoQuery, useLogoutMutation } from '../session/authApi.ts';
+import { useKycStateQuery } from '../session/kycApi.ts';
+import { loggedOut, userInfoReceived, type UserState } from '../session/userSlice.ts';
 import { ChangePasswordPopup } from './ChangePasswordPopup.tsx';
 import { avatarLetter } from './avatar.ts';
 import { confirmDialog } from '../../components/feedback.tsx';
-import { prepareAccountTexts } from '../auth/accountTexts.ts';
+import { prepareAccountTexts } from '../../lib/catalogs.ts';
 
 declare const __APP_VERSION__: string;
 

@@ -14,10 +14,10 @@ import { FormError } from '../../components/form/FormError.tsx';
 import { useFormFailure } from '../../components/form/useFormFailure.ts';
 import { regionName } from '../../lib/countryLabel.ts';
 import { locales } from '../../lib/locales.ts';
-import { useGetMyUserInfoQuery, useUpdatePersonalDataMutation } from '../auth/authApi.ts';
-import { userInfoReceived } from '../auth/userSlice.ts';
+import { useGetMyUserInfoQuery, useUpdatePersonalDataMutation } from '../session/authApi.ts';
+import { userInfoReceived } from '../session/userSlice.ts';
 import { showToast } from '../../components/feedback.tsx';
-import { prepareAccountTexts } from '../auth/accountTexts.ts';
+import { prepareAccountTexts } from '../../lib/catalogs.ts';
 import { BirthdayField, todayIso } from './BirthdayField.tsx';
 import './personalData.css';
 

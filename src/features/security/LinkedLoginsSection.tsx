@@ -12,8 +12,8 @@ import { confirmDialog, showToast } from '../../components/feedback.tsx';
 import { formatEpochMs } from '../../lib/time.ts';
 import {
   useLinkedLoginsQuery, useOidcProvidersQuery, useOidcStartMutation, useSiweLinkMutation, useSiweNonceMutation, useUnlinkLoginMutation,
-} from '../auth/externalLoginApi.ts';
-import { injectedWallet, signInWithWallet, WalletStepError } from '../auth/walletSignIn.ts';
+} from '../session/externalLoginApi.ts';
+import { injectedWallet, signInWithWallet, WalletStepError } from '../session/walletSignIn.ts';
 import './linkedLoginTexts.ts';
 import './linkedLogins.css';
 

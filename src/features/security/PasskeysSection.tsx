@@ -13,7 +13,7 @@ import { formatEpochMs } from '../../lib/time.ts';
 import {
   browserSupportsPasskeys, isPasskeyCancelled, loadWebAuthn, useMyPasskeysQuery, usePasskeyRegisterOptionsMutation,
   useRegisterPasskeyMutation, useRemovePasskeyMutation,
-} from './passkeyApi.ts';
+} from '../session/passkeyApi.ts';
 import './passkeyTexts.ts';
 import './passkeys.css';
 

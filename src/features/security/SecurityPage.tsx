@@ -3,7 +3,7 @@
 // section is a component of its own area (features/security/*Section.tsx).
 import { useLingui } from '@lingui/react/macro';
 import { PageHeader } from '../../components/PageHeader.tsx';
-import { prepareIdentityTexts } from '../identity/identityTexts.ts';
+import { prepareIdentityTexts } from '../session/identityTexts.ts';
 import { TwoFactorSection } from './TwoFactorSection.tsx';
 import { PasskeysSection } from './PasskeysSection.tsx';
 import { LinkedLoginsSection } from './LinkedLoginsSection.tsx';

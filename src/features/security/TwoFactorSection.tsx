@@ -12,11 +12,11 @@ import { CodeInput } from '../../components/form/CodeInput.tsx';
 import { FormError } from '../../components/form/FormError.tsx';
 import { useFormFailure } from '../../components/form/useFormFailure.ts';
 import { showToast } from '../../components/feedback.tsx';
-import { useGetMyUserInfoQuery, useSendEmailCodeMutation, useSendPhoneCodeMutation } from '../auth/authApi.ts';
+import { useGetMyUserInfoQuery, useSendEmailCodeMutation, useSendPhoneCodeMutation } from '../session/authApi.ts';
 import { AddressQr } from '../wallet/AddressQr.tsx';
 import {
   useBindGoogleAuthMutation, useGenerateGoogleKeyMutation, useGoogleAuthStateQuery, useUnbindGoogleAuthMutation,
-} from './twoFactorApi.ts';
+} from '../session/twoFactorApi.ts';
 import './twoFactorTexts.ts';
 import './twoFactor.css';
 

@@ -1,6 +1,6 @@
 // The messages of the Google Authenticator error codes met in the security centre, the withdrawal
 // page and the change-password popup, in the identity catalog; the login page registers the same
-// texts from the account catalog (features/auth/twoFactorTexts.ts).
+// texts from the account catalog (features/session/twoFactorTexts.ts).
 import { msg } from '@lingui/core/macro';
 import { registerErrorMessages } from '../../api/errorMessages.ts';
 

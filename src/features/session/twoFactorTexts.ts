@@ -1,5 +1,5 @@
 // The messages of the Google Authenticator error codes met on the login page, in the account
-// catalog (features/auth). The security centre registers the same texts from its own catalog
+// catalog (features/session). The security centre registers the same texts from its own catalog
 // (features/security/twoFactorTexts.ts).
 import { msg } from '@lingui/core/macro';
 import { registerErrorMessages } from '../../api/errorMessages.ts';

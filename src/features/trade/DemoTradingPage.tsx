@@ -16,7 +16,7 @@ import { FormError } from '../../components/form/FormError.tsx';
 import { confirmDialog, showToast } from '../../components/feedback.tsx';
 import { formatDecimal } from '../../lib/number.ts';
 import { intlOf } from '../../lib/locales.ts';
-import { redirectRemembered, type UserState } from '../auth/userSlice.ts';
+import { redirectRemembered, type UserState } from '../session/userSlice.ts';
 import ContractTrading from './contract/ContractTrading.tsx';
 import OptionsTrading from './options/OptionsTrading.tsx';
 import { prepareTradeTexts } from './tradeTexts.ts';

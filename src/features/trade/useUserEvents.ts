@@ -10,7 +10,7 @@ import { api } from '../../api/api.ts';
 import { backoffDelayMs, silenceLimitMs } from '../../api/realtime.ts';
 import { realtimePath, userChannel, type UserEvent } from '../../api/contract/market.ts';
 import { apiPrefix } from '../../api/contract/paths.ts';
-import type { UserState } from '../auth/userSlice.ts';
+import type { UserState } from '../session/userSlice.ts';
 
 type Tag = 'Position' | 'SecondOrder' | 'Swap' | 'Balance' | 'Demo';
 

@@ -13,7 +13,7 @@ import type { ProofFailure } from '../../api/contract/liabilityTree.ts';
 import type { LiabilityRoot } from '../../api/contract/liabilities.ts';
 import { formatDecimal } from '../../lib/number.ts';
 import { intlOf } from '../../lib/locales.ts';
-import { useGetMyUserInfoQuery } from '../auth/authApi.ts';
+import { useGetMyUserInfoQuery } from '../session/authApi.ts';
 import { proofStateOf, useLiabilityProofQuery, type ProofState } from './liabilityProof.ts';
 import './liabilityProof.css';
 

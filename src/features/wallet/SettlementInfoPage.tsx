@@ -8,7 +8,7 @@ import { useLingui } from '@lingui/react/macro';
 import type { Destination } from '../../api/contract/withdrawals.ts';
 import { PageHeader } from '../../components/PageHeader.tsx';
 import { showToast } from '../../components/feedback.tsx';
-import { useGetMyUserInfoQuery } from '../auth/authApi.ts';
+import { useGetMyUserInfoQuery } from '../session/authApi.ts';
 import { DestinationForm, DestinationIcon, DestinationLabel, type DestinationType } from './DestinationForm.tsx';
 import { WithdrawPasswordForm } from './WithdrawPasswordForm.tsx';
 import { useCurrencyListQuery, useDestinationsQuery } from './walletApi.ts';

@@ -21,14 +21,14 @@ import { PasswordInput } from '../../components/form/PasswordInput.tsx';
 import { useFormFailure } from '../../components/form/useFormFailure.ts';
 import { formatDecimal } from '../../lib/number.ts';
 import { intlOf } from '../../lib/locales.ts';
-import { useGetMyUserInfoQuery } from '../auth/authApi.ts';
+import { useGetMyUserInfoQuery } from '../session/authApi.ts';
 import { bankNetwork, DestinationLabel } from './DestinationForm.tsx';
 import { atomicOf, maxWithdrawalText, quoteWithdrawal, type Quote, type QuoteRefusal } from './withdrawMath.ts';
 import {
   useApplyWithdrawalMutation, useCurrencyListQuery, useDestinationsQuery, useUserBalanceQuery,
 } from './walletApi.ts';
 import { prepareWalletTexts } from './walletTexts.ts';
-import { useGoogleAuthStateQuery } from '../security/twoFactorApi.ts';
+import { useGoogleAuthStateQuery } from '../session/twoFactorApi.ts';
 import './twoFactorTexts.ts';
 import './settlement.css';
 import './withdraw.css';

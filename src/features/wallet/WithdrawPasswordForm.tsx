@@ -12,8 +12,8 @@ import { CodeInput } from '../../components/form/CodeInput.tsx';
 import { PasswordInput } from '../../components/form/PasswordInput.tsx';
 import { useFormFailure } from '../../components/form/useFormFailure.ts';
 import { maskEmail, maskPhone } from '../../lib/maskAddress.ts';
-import { useSendEmailCodeMutation, useSendPhoneCodeMutation } from '../auth/authApi.ts';
-import { isStrongPassword } from '../auth/rules.ts';
+import { useSendEmailCodeMutation, useSendPhoneCodeMutation } from '../session/authApi.ts';
+import { isStrongPassword } from '../session/rules.ts';
 import { useChangeWithdrawPasswordMutation, useSetWithdrawPasswordMutation } from './walletApi.ts';
 
 /** Setting: a refusal of the code or the password under its field. */

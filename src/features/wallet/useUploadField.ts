@@ -7,7 +7,7 @@ import { useCallback, useEffect, useRef, useState, type ChangeEvent } from 'reac
 import { useSelector } from 'react-redux';
 import { failureText } from '../../api/errorMessages.ts';
 import type { UploadPurpose } from '../../api/contract/wallet.ts';
-import type { UserState } from '../auth/userSlice.ts';
+import type { UserState } from '../session/userSlice.ts';
 import { prepareProofImage } from './proofImage.ts';
 import { uploadFile } from './uploadFile.ts';
 
