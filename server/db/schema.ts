@@ -295,6 +295,9 @@ export const uploads = pgTable('uploads', {
 /**
  * A deposit request: status 0 under review, 1 delivered (approved: the ledger transfer
  * "recharge:<id>" credited the user), -1 rejected with `reason`. Decided once.
+ * `approvals_required` is two when the amount, with what the user had credited in the 24 hours
+ * before, passes the currency's threshold (counted when it is made and again at each approval,
+ * never lowered); the approval that reaches it credits the deposit.
  */
 export const walletRecharges = pgTable('wallet_recharges', {
   id: bigserial('id', { mode: 'bigint' }).primaryKey(),
@@ -308,6 +311,7 @@ export const walletRecharges = pgTable('wallet_recharges', {
   txHash: varchar('tx_hash', { length: 128 }),
   status: smallint('status').notNull().default(0),
   reason: varchar('reason', { length: 200 }),
+  approvalsRequired: smallint('approvals_required').notNull().default(1),
   /** The operator who decided (operators live in their own table). */
   decidedBy: bigint('decided_by', { mode: 'bigint' }).references(() => operators.id),
   decidedAt: timestamp('decided_at', { withTimezone: true, mode: 'date' }),
@@ -318,7 +322,15 @@ export const walletRecharges = pgTable('wallet_recharges', {
   check('wallet_recharges_status_known', sql`${t.status} in (0, 1, -1)`),
   check('wallet_recharges_amount_positive', sql`${t.amount} > 0`),
   check('wallet_recharges_decided', sql`(${t.status} = 0) = (${t.decidedAt} is null)`),
+  check('wallet_recharges_approvals_required_range', sql`${t.approvalsRequired} in (1, 2)`),
 ]);
+
+/** One row per operator approving a deposit: the primary key refuses the same operator twice. */
+export const rechargeApprovals = pgTable('recharge_approvals', {
+  rechargeId: bigint('recharge_id', { mode: 'bigint' }).notNull().references(() => walletRecharges.id),
+  operatorId: bigint('operator_id', { mode: 'bigint' }).notNull().references(() => operators.id),
+  createdAt: timestamp('created_at', { withTimezone: true, mode: 'date' }).notNull(),
+}, (t) => [primaryKey({ columns: [t.rechargeId, t.operatorId] })]);
 // ─── end of Wallet: currencies, uploads, deposits ────────────────────────────────────────────────
 
 // ─── Operators and audit (owner: "operators") ────────────────────────────────────────────────
