@@ -821,6 +821,13 @@ export const oidcLoginStates = pgTable('oidc_login_states', {
   codeVerifier: varchar('code_verifier', { length: 128 }).notNull(),
   nonce: varchar('nonce', { length: 128 }).notNull(),
   linkUserId: bigint('link_user_id', { mode: 'bigint' }).references(() => users.id),
+  /** The session that started a link: it must still be alive at the callback. */
+  linkSessionId: bigint('link_session_id', { mode: 'bigint' }).references(() => sessions.id),
+  /**
+   * SHA-256 of the random value in the browser-binding cookie set at the start (RFC 9700 §4.7):
+   * the callback is completed only by the browser that started the flow.
+   */
+  browserBindingHash: varchar('browser_binding_hash', { length: 64 }),
   returnTo: varchar('return_to', { length: 200 }),
   expiresAt: timestamp('expires_at', { withTimezone: true, mode: 'date' }).notNull(),
   usedAt: timestamp('used_at', { withTimezone: true, mode: 'date' }),
@@ -838,6 +845,8 @@ export const userPasskeys = pgTable('user_passkeys', {
   backedUp: boolean('backed_up').notNull().default(false),
   name: varchar('name', { length: 64 }),
   lastUsedAt: timestamp('last_used_at', { withTimezone: true, mode: 'date' }),
+  /** When a login presented a signature counter that went backwards: the credential may have been copied. */
+  flaggedAt: timestamp('flagged_at', { withTimezone: true, mode: 'date' }),
   createdAt: createdAt(),
 }, (t) => [index('user_passkeys_user_idx').on(t.userId)]);
 
