@@ -5,15 +5,15 @@ import { localeCodes, sourceLocale } from './src/lib/locales.ts';
 // start; the others hold the texts of pages off the first screen and load with those pages
 // (lib/i18n.ts, loadFeatureCatalog), so they do not grow the first screen's JS (DESIGN §8):
 // `account` the login, registration and personal pages (and the country picker, shown on those
-// pages only), `market` the market and chart pages, `wallet` the asset centre, deposit,
-// withdrawal and record pages, `trade` the contract, options, demo and swap pages, `identity` the verification and security
+// pages only, and the install card, which loads the catalog when it shows), `market` the market
+// and chart pages, `wallet` the asset centre, deposit, withdrawal and record pages, `trade` the contract, options, demo and swap pages, `identity` the verification and security
 // pages, `admin` the back office.
 // features/session (the signed-in person, which every feature may import) holds pieces of the
 // login and personal pages, so its texts are in the account catalog, except the identity pages'
 // error messages (session/identityTexts.ts), which stay with those pages.
 const identityTextsOfSession = '<rootDir>/src/features/session/identityTexts.ts';
 const accountFeatures = ['<rootDir>/src/features/auth/**', '<rootDir>/src/features/profile/**',
-  '<rootDir>/src/features/session/**', '<rootDir>/src/components/CountryPicker.tsx'];
+  '<rootDir>/src/features/session/**', '<rootDir>/src/components/CountryPicker.tsx', '<rootDir>/src/components/InstallOffer.tsx'];
 const marketFeatures = ['<rootDir>/src/features/market/**', '<rootDir>/src/features/kline/**'];
 const walletFeatures = ['<rootDir>/src/features/wallet/**'];
 /** Contracts, second contracts, demo trading (features/trade) and the flash swap (features/swap). */

@@ -3,11 +3,11 @@
 // reports how much of the body has gone (fetch has no upload progress in browsers today). The
 // body is not encrypted: the spec sends uploads as they are (server/routes/sys.ts). A refusal
 // rejects with the same ApiError shape as every other call, so components/form places it.
-import { apiPrefix } from '../../api/contract/paths.ts';
-import { walletPaths, type UploadPurpose, type UploadResult } from '../../api/contract/wallet.ts';
-import type { ApiError } from '../../api/baseQuery.ts';
-import { successCodes } from '../../api/baseQuery.ts';
-import { genericErrorText, networkErrorText, translateError } from '../../api/errorMessages.ts';
+import { apiPrefix } from './contract/paths.ts';
+import { walletPaths, type UploadPurpose, type UploadResult } from './contract/wallet.ts';
+import type { ApiError } from './baseQuery.ts';
+import { successCodes } from './baseQuery.ts';
+import { genericErrorText, networkErrorText, translateError } from './errorMessages.ts';
 
 /** A photo on a slow mobile uplink takes a while: longer than a JSON call's 60 s. */
 export const uploadTimeoutMs = 180_000;

@@ -2,7 +2,7 @@ import { List } from 'antd-mobile';
 import { DownlandOutline } from 'antd-mobile-icons';
 import { useLingui } from '@lingui/react/macro';
 import { promptInstall } from '../lib/install.ts';
-import { IosInstallSteps, useInstallMethod } from '../features/profile/InstallOffer.tsx';
+import { IosInstallSteps, useInstallMethod } from './InstallOffer.tsx';
 
 /**
  * "Install app" in the personal centre, unless the app is already installed: the browser's install

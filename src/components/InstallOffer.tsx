@@ -7,8 +7,8 @@ import { useEffect, useState, useSyncExternalStore } from 'react';
 import { useLingui } from '@lingui/react/macro';
 import {
   countVisit, dismissOffer, installMethod, msUntilEngaged, offerDismissed, onInstallAvailabilityChange, promptInstall,
-} from '../../lib/install.ts';
-import { prepareAccountTexts } from '../../lib/catalogs.ts';
+} from '../lib/install.ts';
+import { prepareAccountTexts } from '../lib/catalogs.ts';
 import './installOffer.css';
 
 /** iOS's Share glyph (a box with an arrow up), as the user finds it in the browser's toolbar. */

@@ -1,15 +1,15 @@
 // The life of a photo field whose form value is the uploaded file's id (the deposit's payment
 // proof, the identity document's sides): take a file, optionally inspect it first (a refusal is
-// shown with its preview and nothing is uploaded), make it small (proofImage.ts), upload it with
-// progress (uploadFile.ts), preview it, remove it, pick again. A newer pick aborts the older
+// shown with its preview and nothing is uploaded), make it small (lib/proofImage.ts), upload it with
+// progress (api/uploadFile.ts), preview it, remove it, pick again. A newer pick aborts the older
 // upload; leaving the page aborts it too and frees the preview.
 import { useCallback, useEffect, useRef, useState, type ChangeEvent } from 'react';
 import { useSelector } from 'react-redux';
-import { failureText } from '../../api/errorMessages.ts';
-import type { UploadPurpose } from '../../api/contract/wallet.ts';
-import type { UserState } from '../session/userSlice.ts';
-import { prepareProofImage } from './proofImage.ts';
-import { uploadFile } from './uploadFile.ts';
+import { failureText } from '../api/errorMessages.ts';
+import type { UploadPurpose } from '../api/contract/wallet.ts';
+import type { SessionView } from '../api/session.ts';
+import { prepareProofImage } from '../lib/proofImage.ts';
+import { uploadFile } from '../api/uploadFile.ts';
 
 export type UploadShown<Refusal> =
   | { phase: 'empty' }
@@ -31,7 +31,7 @@ export interface UploadFieldOptions<Refusal> {
 }
 
 export function useUploadField<Refusal = never>({ purpose, value, onChange, onBusy, inspect }: UploadFieldOptions<Refusal>) {
-  const token = useSelector((state: { user: UserState }) => state.user.token);
+  const token = useSelector((state: SessionView) => state.user.token);
   const [shown, setShown] = useState<UploadShown<Refusal>>({ phase: 'empty' });
   const running = useRef<AbortController>(undefined);
   const preview = useRef<string>(undefined);

@@ -14,8 +14,8 @@ import { paths } from '../../src/api/contract/paths.ts';
 import DepositPage, {
   checkDepositAmount, chooseDeposit, decimalMarkOf, decimalsOf, depositableCurrencies, normalizeAmount, spellAmount,
 } from '../../src/features/wallet/DepositPage.tsx';
-import { fitWithin, jpegName, planProofImage, proofLongestSideMax, proofSmallBytes } from '../../src/features/wallet/proofImage.ts';
-import { uploadFailure, uploadFile } from '../../src/features/wallet/uploadFile.ts';
+import { fitWithin, jpegName, planProofImage, proofLongestSideMax, proofSmallBytes } from '../../src/lib/proofImage.ts';
+import { uploadFailure, uploadFile } from '../../src/api/uploadFile.ts';
 import { testStore } from './testStore.ts';
 
 // The confirmation is antd-mobile's Dialog in a root of its own: here the user confirms at once.

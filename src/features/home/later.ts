@@ -6,4 +6,4 @@ export const loadLanguagePicker = () => import('../../components/LanguagePicker.
   .then((module) => ({ default: module.LanguagePicker }));
 
 export const loadInstallOffer = () => new Promise((resolve) => (window.requestIdleCallback ?? setTimeout)(resolve))
-  .then(() => import('../profile/InstallOffer.tsx'));
+  .then(() => import('../../components/InstallOffer.tsx'));

@@ -6,7 +6,7 @@
 import { useState } from 'react';
 import { CameraOutline, CloseCircleFill, PictureOutline } from 'antd-mobile-icons';
 import { useLingui } from '@lingui/react/macro';
-import { useUploadField } from '../wallet/useUploadField.ts';
+import { useUploadField } from '../../components/useUploadField.ts';
 import { CameraCapture, cameraAvailable } from './CameraCapture.tsx';
 import type { PhotoFailure } from './photoChecks.ts';
 import { checkPhotoFile } from './photoPixels.ts';

@@ -13,7 +13,7 @@ import { FormError } from '../../components/form/FormError.tsx';
 import { useFormFailure } from '../../components/form/useFormFailure.ts';
 import { showToast } from '../../components/feedback.tsx';
 import { useGetMyUserInfoQuery, useSendEmailCodeMutation, useSendPhoneCodeMutation } from '../session/authApi.ts';
-import { AddressQr } from '../wallet/AddressQr.tsx';
+import { AddressQr } from '../../components/AddressQr.tsx';
 import {
   useBindGoogleAuthMutation, useGenerateGoogleKeyMutation, useGoogleAuthStateQuery, useUnbindGoogleAuthMutation,
 } from '../session/twoFactorApi.ts';
