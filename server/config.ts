@@ -47,7 +47,7 @@ export interface OidcProviderConfig {
 export interface MarketConfig {
   /** "simulator", or "ccxt:<exchange id>" for crypto prices from a venue (forex and metals stay simulated). */
   feed: string;
-  /** Seed of the simulated feed: the same seed replays the same prices. */
+  /** Seed of the back-filled chart history only; live simulated ticks come from a secure generator. */
   seed: string;
   tickIntervalMs: number;
   /** Ticks no settlement uses are deleted after this long. */
@@ -166,6 +166,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     },
     market: {
       feed: env.MARKET_FEED ?? 'simulator',
+      // Seeds the back-filled chart history only. Live ticks, which trades settle against, come
+      // from a secure generator whatever this says (issue 18): a seed there would make them predictable.
       seed: env.MARKET_SEED ?? 'bourse',
       tickIntervalMs: Number(env.MARKET_TICK_MS ?? 1000),
       tickRetentionMs: Number(env.MARKET_TICK_RETENTION_HOURS ?? 6) * 3_600_000,

@@ -15,7 +15,7 @@ fs.mkdirSync(config.dataDir, { recursive: true });
 const database = await openDatabase({ databaseUrl: config.databaseUrl, pgliteDir: path.join(config.dataDir, 'pgdata') });
 const demo = await seed(database.db, { demo: config.seedDemo });
 // Chosen once at start (MARKET_FEED); the engine re-initialises it whenever this instance leads.
-const priceSource = await createPriceSource(config.market.feed, config.market.seed);
+const priceSource = await createPriceSource(config.market.feed);
 const instance = await startInstance({
   config, database, keys: loadOrCreateKeys(config.dataDir), priceSource: () => priceSource,
 });

@@ -9,7 +9,7 @@ import { loadConfig } from '../../server/config.ts';
 import { openDatabase } from '../../server/db/client.ts';
 import { buildApp } from '../../server/app.ts';
 import { createKeys } from '../../server/plugins/encryption.ts';
-import { MarketEngine, simulatorSource } from '../../server/domain/market/engine.ts';
+import { MarketEngine, seededSimulator, simulatorSource } from '../../server/domain/market/engine.ts';
 import { symbolSpecs } from '../../server/domain/market/symbols.ts';
 import { systemClock } from '../../server/lib/time.ts';
 import { candlePeriods } from '../../src/api/contract/market.ts';
@@ -23,7 +23,7 @@ export async function candleQueryLatency(databaseUrl?: string) {
   const config = { ...loadConfig({ DATA_DIR: dataDir }), webRoot: path.join(dataDir, 'no-web') };
   const { app, marketBus } = await buildApp({ config, database, keys: createKeys(), logger: false });
   const engine = new MarketEngine({
-    db: database.db, clock: systemClock, bus: marketBus, source: simulatorSource('bench'), seed: 'bench',
+    db: database.db, clock: systemClock, bus: marketBus, source: simulatorSource(seededSimulator('bench')), seed: 'bench',
     tickIntervalMs: 1000, tickRetentionMs: 3_600_000,
   });
   const initStarted = performance.now();

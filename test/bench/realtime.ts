@@ -12,7 +12,7 @@ import { loadConfig } from '../../server/config.ts';
 import { openDatabase } from '../../server/db/client.ts';
 import { buildApp } from '../../server/app.ts';
 import { localBus, type MarketBus } from '../../server/domain/market/bus.ts';
-import { MarketEngine, simulatorSource } from '../../server/domain/market/engine.ts';
+import { MarketEngine, seededSimulator, simulatorSource } from '../../server/domain/market/engine.ts';
 import { symbolSpecs } from '../../server/domain/market/symbols.ts';
 import { createKeys } from '../../server/plugins/encryption.ts';
 import { systemClock } from '../../server/lib/time.ts';
@@ -99,7 +99,7 @@ async function startBenchServer() {
     realtime: { connectionsPerAddressMax: Infinity, addressReplyBytesBurstMax: Infinity },
   });
   const engine = new MarketEngine({
-    db: database.db, clock: systemClock, bus, source: simulatorSource('bench'), seed: 'bench',
+    db: database.db, clock: systemClock, bus, source: simulatorSource(seededSimulator('bench')), seed: 'bench',
     tickIntervalMs, tickRetentionMs: 3_600_000,
   });
   const initStartedMs = Date.now();

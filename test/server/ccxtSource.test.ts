@@ -7,7 +7,7 @@ import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import ccxt from 'ccxt';
 import { ccxtSource, compositeSource, unitsOf, type TickerVenue } from '../../server/domain/market/ccxtSource.ts';
-import { simulatorSource } from '../../server/domain/market/engine.ts';
+import { seededSimulator, simulatorSource } from '../../server/domain/market/engine.ts';
 import { symbolByCode } from '../../server/domain/market/symbols.ts';
 
 const fixtures = path.join(import.meta.dirname, 'fixtures', 'binance');
@@ -63,7 +63,7 @@ describe('the ccxt price source', () => {
   it('leaves forex and metals to the simulator when combined', async () => {
     const { venue } = fixtureVenue();
     const eur = symbolByCode.get('EURUSD')!;
-    const source = compositeSource([ccxtSource(venue, specs), simulatorSource('composite', [eur])]);
+    const source = compositeSource([ccxtSource(venue, specs), simulatorSource(seededSimulator('composite'), [eur])]);
     const monday = Date.UTC(2026, 5, 1, 4);
     await source.init(new Map(), monday);
     const ticks = await source.ticksAt(monday + 1000);

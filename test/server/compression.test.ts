@@ -11,7 +11,7 @@ import { buildApp } from '../../server/app.ts';
 import { loadConfig } from '../../server/config.ts';
 import { createKeys } from '../../server/plugins/encryption.ts';
 import { compressionThresholdBytes } from '../../server/plugins/web.ts';
-import { MarketEngine, simulatorSource } from '../../server/domain/market/engine.ts';
+import { MarketEngine, seededSimulator, simulatorSource } from '../../server/domain/market/engine.ts';
 import { symbolByCode } from '../../server/domain/market/symbols.ts';
 import { apiPrefix, paths } from '../../src/api/contract/paths.ts';
 import { precompress } from '../../scripts/precompress.ts';
@@ -112,7 +112,7 @@ forEachDatabase((server) => {
     beforeAll(async () => {
       const specs = ['BTCUSDT', 'ETHUSDT', 'EURUSD', 'XAUUSD'].map((symbol) => symbolByCode.get(symbol)!);
       const engine = new MarketEngine({
-        db: server.db, clock: server.clock, bus: server.marketBus, source: simulatorSource('compression-test', specs),
+        db: server.db, clock: server.clock, bus: server.marketBus, source: simulatorSource(seededSimulator('compression-test'), specs),
         seed: 'compression-test', tickIntervalMs: 1000, tickRetentionMs: 3_600_000, specs,
       });
       await engine.init();

@@ -4,7 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { candlePeriods, type CandlePeriod } from '../../src/api/contract/market.ts';
 import { applyTick, nextPeriodStart, periodStart, type CandleUnits, type TickLike } from '../../server/domain/market/candles.ts';
 import { buildHistory, historyCandleCount } from '../../server/domain/market/history.ts';
-import { SymbolSimulator, seededRandom } from '../../server/domain/market/simulator.ts';
+import { SymbolSimulator, seededRandom, seededSimulatorRandom } from '../../server/domain/market/simulator.ts';
 import { formatUnits, parsePrice, symbolByCode } from '../../server/domain/market/symbols.ts';
 import { isMarketOpen, reopensAtMs, tradingMs, tradingWindowStartMs } from '../../server/domain/market/calendar.ts';
 
@@ -24,9 +24,9 @@ function run(simulator: SymbolSimulator, startMs: number, steps: number, stepMs:
 
 describe('the price simulator', () => {
   it('gives the same ticks for the same seed, and different ones for another seed', () => {
-    const first = run(new SymbolSimulator(btc, 'seed-a', monday), monday, 2000, 1000);
-    const again = run(new SymbolSimulator(btc, 'seed-a', monday), monday, 2000, 1000);
-    const other = run(new SymbolSimulator(btc, 'seed-b', monday), monday, 2000, 1000);
+    const first = run(new SymbolSimulator(btc, seededSimulatorRandom('seed-a', btc.symbol, monday), monday), monday, 2000, 1000);
+    const again = run(new SymbolSimulator(btc, seededSimulatorRandom('seed-a', btc.symbol, monday), monday), monday, 2000, 1000);
+    const other = run(new SymbolSimulator(btc, seededSimulatorRandom('seed-b', btc.symbol, monday), monday), monday, 2000, 1000);
     expect(again).toEqual(first);
     expect(other.map((tick) => tick.priceUnits)).not.toEqual(first.map((tick) => tick.priceUnits));
   });
@@ -38,7 +38,7 @@ describe('the price simulator', () => {
   ])('realises %s annualised volatility near its configured %s over a long run', (symbol, configured) => {
     const spec = symbolByCode.get(symbol)!;
     // Floats here are statistics of the model, not money.
-    const simulator = new SymbolSimulator(spec, 'volatility', monday, 10n ** 12n);
+    const simulator = new SymbolSimulator(spec, seededSimulatorRandom('volatility', spec.symbol, monday), monday, 10n ** 12n);
     const stepSeconds = 60;
     const returns: number[] = [];
     let previous = Math.log(Number(simulator.priceUnits));
@@ -61,14 +61,14 @@ describe('the price simulator', () => {
     const friday = Date.UTC(2026, 5, 5, 20, 0, 0);
     const minutes = 60 * 52;
     for (const spec of [eur, gold]) {
-      const ticks = run(new SymbolSimulator(spec, 'weekend', friday), friday, minutes, 60_000);
+      const ticks = run(new SymbolSimulator(spec, seededSimulatorRandom('weekend', spec.symbol, friday), friday), friday, minutes, 60_000);
       const weekend = ticks.filter((tick) => tick.timeMs > Date.UTC(2026, 5, 5, 22, 0, 0) - 1
         && tick.timeMs < Date.UTC(2026, 5, 7, 22, 0, 0));
       expect(weekend).toEqual([]);
       expect(ticks.some((tick) => tick.timeMs < Date.UTC(2026, 5, 5, 22, 0, 0))).toBe(true);
       expect(ticks.some((tick) => tick.timeMs >= Date.UTC(2026, 5, 7, 22, 0, 0))).toBe(true);
     }
-    expect(run(new SymbolSimulator(btc, 'weekend', friday), friday, minutes, 60_000)).toHaveLength(minutes);
+    expect(run(new SymbolSimulator(btc, seededSimulatorRandom('weekend', btc.symbol, friday), friday), friday, minutes, 60_000)).toHaveLength(minutes);
     expect(isMarketOpen('forex', Date.UTC(2026, 5, 6, 12, 0, 0))).toBe(false);
   });
 
@@ -95,7 +95,7 @@ describe('the price simulator', () => {
   });
 
   it('keeps every price on the tick grid and positive', () => {
-    const ticks = run(new SymbolSimulator(eur, 'grid', monday), monday, 5000, 1000);
+    const ticks = run(new SymbolSimulator(eur, seededSimulatorRandom('grid', eur.symbol, monday), monday), monday, 5000, 1000);
     for (const tick of ticks) {
       expect(tick.priceUnits % eur.tickSizeUnits).toBe(0n);
       expect(tick.priceUnits > 0n).toBe(true);

@@ -4,7 +4,7 @@
 // whether the market and the database answer.
 import { beforeAll, describe, expect, it } from 'vitest';
 import { sql } from 'drizzle-orm';
-import { MarketEngine, simulatorSource } from '../../server/domain/market/engine.ts';
+import { MarketEngine, seededSimulator, simulatorSource } from '../../server/domain/market/engine.ts';
 import { symbolByCode } from '../../server/domain/market/symbols.ts';
 import { paths } from '../../src/api/contract/paths.ts';
 import { expectOk, expectRefused, forEachDatabase } from './helpers.ts';
@@ -39,7 +39,7 @@ forEachDatabase((server) => {
   describe('with the feed running', () => {
     beforeAll(async () => {
       engine = new MarketEngine({
-        db: server.db, clock: server.clock, bus: server.marketBus, source: simulatorSource('routes-test', specs),
+        db: server.db, clock: server.clock, bus: server.marketBus, source: simulatorSource(seededSimulator('routes-test'), specs),
         seed: 'routes-test', tickIntervalMs: 1000, tickRetentionMs: 3_600_000, specs,
       });
       await engine.init();

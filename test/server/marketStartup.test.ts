@@ -10,7 +10,7 @@ import { afterAll, beforeAll, expect, it } from 'vitest';
 import { loadConfig } from '../../server/config.ts';
 import { sql } from 'drizzle-orm';
 import { localBus } from '../../server/domain/market/bus.ts';
-import { MarketEngine, simulatorSource, type PriceSource } from '../../server/domain/market/engine.ts';
+import { MarketEngine, seededSimulator, simulatorSource, type PriceSource } from '../../server/domain/market/engine.ts';
 import { formatUnits, parsePrice, symbolByCode, symbolSpecs } from '../../server/domain/market/symbols.ts';
 import { startInstance, type Instance } from '../../server/instance.ts';
 import { tradingMs } from '../../server/domain/market/calendar.ts';
@@ -65,7 +65,7 @@ forEachDatabase((server) => {
     const base = loadConfig({ DATA_DIR: server.dataDir });
     // The engine's own timer never fires here: the test ticks it.
     const config = { ...base, webRoot: path.join(server.dataDir, 'no-web'), market: { ...base.market, tickIntervalMs: 3_600_000 } };
-    const simulator = simulatorSource(config.market.seed);
+    const simulator = simulatorSource(seededSimulator(config.market.seed));
     const source: PriceSource = {
       name: simulator.name,
       async init(lastPrices, startTimeMs) {
@@ -189,7 +189,7 @@ forEachDatabase((server) => {
     const candlesStored = async () => (await server.query<{ count: number }>(sql`select count(*)::int as count from market_candles`))[0].count;
     const before = await candlesStored();
     const restarted = new MarketEngine({
-      db: server.db, clock: server.clock, bus: localBus(), source: simulatorSource('restart'), seed: 'another seed',
+      db: server.db, clock: server.clock, bus: localBus(), source: simulatorSource(seededSimulator('restart')), seed: 'another seed',
       tickIntervalMs: 1000, tickRetentionMs: 3_600_000,
     });
     await restarted.init();

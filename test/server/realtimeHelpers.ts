@@ -6,7 +6,7 @@ import type { AddressInfo } from 'node:net';
 import pg from 'pg';
 import WebSocket, { type ClientOptions } from 'ws';
 import type { FastifyInstance } from 'fastify';
-import { MarketEngine, simulatorSource } from '../../server/domain/market/engine.ts';
+import { MarketEngine, seededSimulator, simulatorSource } from '../../server/domain/market/engine.ts';
 import { symbolByCode } from '../../server/domain/market/symbols.ts';
 import { apiPrefix } from '../../src/api/contract/paths.ts';
 import { realtimePath, type ServerMessage } from '../../src/api/contract/market.ts';
@@ -160,7 +160,7 @@ export async function refusedUpgrade(url: string, options: ClientOptions = {}): 
 export async function startTestEngine(server: TestServer, symbols = ['BTCUSDT', 'ETHUSDT']) {
   const specs = symbols.map((symbol) => symbolByCode.get(symbol)!);
   const engine = new MarketEngine({
-    db: server.db, clock: server.clock, bus: server.marketBus, source: simulatorSource('realtime-test', specs),
+    db: server.db, clock: server.clock, bus: server.marketBus, source: simulatorSource(seededSimulator('realtime-test'), specs),
     seed: 'realtime-test', tickIntervalMs: 1000, tickRetentionMs: 3_600_000, specs,
   });
   await engine.init();

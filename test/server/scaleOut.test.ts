@@ -14,7 +14,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadConfig, type Config } from '../../server/config.ts';
 import { openDatabase, type Database } from '../../server/db/client.ts';
 import { seed } from '../../server/db/seed.ts';
-import { simulatorSource } from '../../server/domain/market/engine.ts';
+import { seededSimulator, simulatorSource } from '../../server/domain/market/engine.ts';
 import { engineLockKey } from '../../server/domain/market/leader.ts';
 import { symbolByCode } from '../../server/domain/market/symbols.ts';
 import { startInstance, type Instance } from '../../server/instance.ts';
@@ -59,7 +59,7 @@ describe.skipIf(!adminUrl || !redisReachable)('two instances on one PostgreSQL a
     databases.push(database);
     const instance = await startInstance({
       config, database, keys, clock, logger: false, marketChannel, lockRetryIntervalMs: 100, engineSpecs: specs,
-      priceSource: () => simulatorSource('scale-test', specs),
+      priceSource: () => simulatorSource(seededSimulator('scale-test'), specs),
     });
     instances.push(instance);
     return instance;

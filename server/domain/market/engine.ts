@@ -2,14 +2,15 @@
 // every period and the 24 h statistics, stores ticks and candles, and publishes one update per
 // batch on the bus. Only one instance runs it (the holder of the engine lock). Time comes from
 // the injected clock and `tickOnce` can be driven by tests, so the engine is deterministic.
-import { candlePeriods, type CandlePeriod } from '../../../src/api/contract/market.ts';
+import { candlePeriods, simulatorSourceName, type CandlePeriod } from '../../../src/api/contract/market.ts';
 import type { Db } from '../../db/client.ts';
 import type { Clock } from '../../lib/time.ts';
 import { reopensAtMs, tradingWindowStartMs } from './calendar.ts';
 import { applyTick, periodStart, type CandleUnits, type TickLike } from './candles.ts';
 import type { MarketBus, TickerState } from './bus.ts';
 import { buildHistory, continueHistory, type History } from './history.ts';
-import { SymbolSimulator } from './simulator.ts';
+import { seededSimulatorRandom, SymbolSimulator } from './simulator.ts';
+import { secureRandom, type RandomSource } from './secureRandom.ts';
 import {
   insertCandles, insertTicks, type RecordedTick, loadCandlesBetween, loadLastTickTimes, loadLatestCandles, pruneTicks, storedCandleSeries, upsertCandles,
 } from './store.ts';
@@ -23,19 +24,34 @@ export interface PriceSource {
   ticksAt(timeMs: number): Promise<TickLike[]>;
 }
 
-export function simulatorSource(seed: string, specs: SymbolSpec[] = symbolSpecs): PriceSource {
+/** Makes the random source of one symbol's simulated path, started at `startTimeMs`. */
+export type SimulatorRandom = (symbol: string, startTimeMs: number) => RandomSource;
+
+/** The live feed's choice: every symbol's path draws from its own secure generator. */
+export const secureSimulatorRandom: SimulatorRandom = () => secureRandom();
+
+/** Tests and benchmarks only: replayable paths from a seed (see seededSimulatorRandom). */
+export const seededSimulator = (seed: string): SimulatorRandom => (symbol, startTimeMs) => seededSimulatorRandom(seed, symbol, startTimeMs);
+
+/**
+ * The simulated feed. Its ticks name their source `simulator` (the wire's simulatorSourceName), so
+ * every stored tick, receipt and ticker says the price is simulated.
+ */
+export function simulatorSource(random: SimulatorRandom = secureSimulatorRandom, specs: SymbolSpec[] = symbolSpecs): PriceSource {
   const simulators: SymbolSimulator[] = [];
   return {
-    name: 'simulator',
+    name: simulatorSourceName,
     async init(lastPrices, startTimeMs) {
       simulators.length = 0;
-      for (const spec of specs) simulators.push(new SymbolSimulator(spec, seed, startTimeMs, lastPrices.get(spec.symbol)));
+      for (const spec of specs) {
+        simulators.push(new SymbolSimulator(spec, random(spec.symbol, startTimeMs), startTimeMs, lastPrices.get(spec.symbol)));
+      }
     },
     async ticksAt(timeMs) {
       const ticks: TickLike[] = [];
       for (const simulator of simulators) {
         const tick = simulator.step(timeMs);
-        if (tick) ticks.push(tick);
+        if (tick) ticks.push({ ...tick, source: simulatorSourceName });
       }
       return ticks;
     },
@@ -47,6 +63,7 @@ export interface EngineOptions {
   clock: Clock;
   bus: MarketBus;
   source: PriceSource;
+  /** Seeds the back-filled and continued history only (MARKET_SEED); live ticks come from `source`. */
   seed: string;
   tickIntervalMs: number;
   tickRetentionMs: number;

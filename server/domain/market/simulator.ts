@@ -1,13 +1,19 @@
-// The default price source: a deterministic simulator. Each symbol follows geometric Brownian
-// motion at its class's annualised volatility, with occasional jumps (compound Poisson), on the
-// time of its market's trading calendar. A seeded generator makes it replayable: the same seed,
-// start price and tick times give the same ticks, so settlements can be checked after the fact.
+// The default price source: a simulator. Each symbol follows geometric Brownian motion at its
+// class's annualised volatility, with occasional jumps (compound Poisson), on the time of its
+// market's trading calendar. Its random source is injected: the live feed draws from a secure
+// generator (secureRandom.ts), because a seeded one can be recovered from public ticks and the
+// next tick predicted (issue 18); seeded generators drive back-filled history, tests and
+// benchmarks only. Settlements are checked after the fact against the recorded ticks, not by replay.
 // Floats are used for the model only; every price that leaves here is an integer on the tick grid.
 import { isMarketOpen, tradingSecondsPerYear } from './calendar.ts';
+import type { RandomSource } from './secureRandom.ts';
 import { parsePrice, type SymbolSpec } from './symbols.ts';
 
-/** A small, fast, well-distributed 32-bit generator (mulberry32), seeded per symbol. */
-export function seededRandom(seed: number): () => number {
+/**
+ * A small, fast, well-distributed 32-bit generator (mulberry32). Predictable by design: for
+ * back-filled history, tests and benchmarks, never for a live price anything settles against.
+ */
+export function seededRandom(seed: number): RandomSource {
   let state = seed >>> 0;
   return () => {
     state = (state + 0x6d2b79f5) >>> 0;
@@ -25,14 +31,23 @@ export function hashSeed(text: string): number {
   return hash >>> 0;
 }
 
-export function standardNormal(random: () => number): number {
+/**
+ * The seeded generator a simulator of `symbol` started at `startTimeMs` had before issue 18. Tests
+ * and benchmarks use it for replayable ticks; the attack test uses it to show the live feed no
+ * longer follows it.
+ */
+export function seededSimulatorRandom(seed: string, symbol: string, startTimeMs: number): RandomSource {
+  return seededRandom(hashSeed(`${seed}:${symbol}:${startTimeMs}`));
+}
+
+export function standardNormal(random: RandomSource): number {
   // Box–Muller; 1 - u keeps the logarithm finite.
   const u = 1 - random();
   const v = random();
   return Math.sqrt(-2 * Math.log(u)) * Math.cos(2 * Math.PI * v);
 }
 
-export function poisson(random: () => number, mean: number): number {
+export function poisson(random: RandomSource, mean: number): number {
   const limit = Math.exp(-mean);
   let count = 0;
   for (let product = random(); product > limit; product *= random()) count += 1;
@@ -41,14 +56,17 @@ export function poisson(random: () => number, mean: number): number {
 
 export interface SimulatedTick { symbol: string; timeMs: number; priceUnits: bigint; volumeUnits: bigint }
 
-/** One symbol's path. `step` advances it to a later time and returns the tick there, if open. */
+/**
+ * One symbol's path. `step` advances it to a later time and returns the tick there, if open.
+ * `random` is the path's own generator: secure for the live feed, seeded only in tests.
+ */
 export class SymbolSimulator {
-  readonly #random: () => number;
+  readonly #random: RandomSource;
   #logPrice: number;
   #lastTimeMs: number;
 
-  constructor(readonly spec: SymbolSpec, seed: string, startTimeMs: number, startPriceUnits?: bigint) {
-    this.#random = seededRandom(hashSeed(`${seed}:${spec.symbol}:${startTimeMs}`));
+  constructor(readonly spec: SymbolSpec, random: RandomSource, startTimeMs: number, startPriceUnits?: bigint) {
+    this.#random = random;
     const units = startPriceUnits ?? parsePrice(spec.startPrice, spec.pricePrecision);
     this.#logPrice = Math.log(Number(units));
     this.#lastTimeMs = startTimeMs;

@@ -1,11 +1,12 @@
 // Chooses the price source from configuration: "simulator" (default) or "ccxt:<exchange id>",
-// where the venue quotes the crypto symbols and the simulator keeps forex and metals.
+// where the venue quotes the crypto symbols and the simulator keeps forex and metals. The live
+// simulator always draws from the secure generator: no configuration makes live ticks seeded.
 import { ccxtSource, compositeSource, type TickerVenue } from './ccxtSource.ts';
-import { simulatorSource, type PriceSource } from './engine.ts';
+import { secureSimulatorRandom, simulatorSource, type PriceSource } from './engine.ts';
 import { symbolSpecs } from './symbols.ts';
 
-export async function createPriceSource(feed: string, seed: string): Promise<PriceSource> {
-  if (feed === 'simulator') return simulatorSource(seed);
+export async function createPriceSource(feed: string): Promise<PriceSource> {
+  if (feed === 'simulator') return simulatorSource();
   const match = /^ccxt:([a-z0-9]+)$/.exec(feed);
   if (!match) throw new Error(`MARKET_FEED must be "simulator" or "ccxt:<exchange id>", not "${feed}"`);
   const { default: ccxt } = await import('ccxt');
@@ -14,6 +15,6 @@ export async function createPriceSource(feed: string, seed: string): Promise<Pri
   const venue = new Exchange({ enableRateLimit: true });
   return compositeSource([
     ccxtSource(venue, symbolSpecs.filter((spec) => spec.class === 'crypto')),
-    simulatorSource(seed, symbolSpecs.filter((spec) => spec.class !== 'crypto')),
+    simulatorSource(secureSimulatorRandom, symbolSpecs.filter((spec) => spec.class !== 'crypto')),
   ]);
 }

@@ -124,5 +124,6 @@ export function toTicker(spec: SymbolSpec, state: TickerState): Ticker {
     low24h: price(state.low24h), volume24h: formatUnits(state.volume24h, spec.volumePrecision),
     quoteVolume24h: price(state.quoteVolume24h), change24h: price(change), changePercent24h: formatUnits(basisPoints, 2),
     open: state.open, time: state.timeMs, ...(state.reopensAtMs === undefined ? {} : { reopensAt: state.reopensAtMs }),
+    source: state.source,
   };
 }

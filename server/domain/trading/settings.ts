@@ -39,7 +39,7 @@ const defaultLeverages = (spec: SymbolSpec) =>
 
 export function defaultSymbolSettings(spec: SymbolSpec): SymbolSettingsRow {
   return {
-    symbol: spec.symbol, enabled: contractCapable(spec), leverages: defaultLeverages(spec),
+    symbol: spec.symbol, enabled: contractCapable(spec), leverages: defaultLeverages(spec), simulatedFeedRealTrading: true,
     quantityMin: 1n, quantityMax: 10n ** BigInt(quantityPrecisionOf(spec) + 9),
     marginMin: usdt(1n), marginMax: usdt(1_000_000n), feePpm: 500, maintenancePpm: 5000,
     spreadUnits: defaultSpread(spec), updatedAt: new Date(0),

@@ -44,8 +44,16 @@ export const Ticker = Type.Object({
   time: Type.Integer(),
   /** Extension: when a closed market reopens, ms since the epoch; absent while it trades. */
   reopensAt: Type.Optional(Type.Integer()),
+  /**
+   * Extension (issue 18): where the last price came from, as on recorded ticks: "simulator" for
+   * the simulated feed (the app then says "Simulated prices"), or a venue such as "ccxt:binance".
+   */
+  source: Type.Optional(Type.String()),
 });
 export type Ticker = Static<typeof Ticker>;
+
+/** The `source` of every price the simulated feed makes (tickers, last prices, recorded ticks). */
+export const simulatorSourceName = 'simulator';
 
 export const SymbolListQuery = Type.Object({ class: Type.Optional(SymbolClass) }, { additionalProperties: false });
 export const SymbolQuery = Type.Object({ symbol: SymbolCode }, { additionalProperties: false });

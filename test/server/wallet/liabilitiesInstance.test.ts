@@ -10,7 +10,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadConfig, type Config } from '../../../server/config.ts';
 import { openDatabase, type Database } from '../../../server/db/client.ts';
 import { seed } from '../../../server/db/seed.ts';
-import { simulatorSource } from '../../../server/domain/market/engine.ts';
+import { seededSimulator, simulatorSource } from '../../../server/domain/market/engine.ts';
 import { symbolByCode } from '../../../server/domain/market/symbols.ts';
 import type { Timer } from '../../../server/domain/wallet/liabilities.ts';
 import { startInstance, type Instance } from '../../../server/instance.ts';
@@ -47,7 +47,7 @@ describe.skipIf(!adminUrl)('daily publication on two instances', () => {
     const { timer, fire } = manualTimer();
     const instance = await startInstance({
       config, database, keys, clock, logger: false, lockRetryIntervalMs: 100, engineSpecs: specs, readyWaitMs: 50,
-      priceSource: () => simulatorSource('liab-test', specs), liabilityTimer: timer,
+      priceSource: () => simulatorSource(seededSimulator('liab-test'), specs), liabilityTimer: timer,
     });
     instances.push(instance);
     return { instance, fire };
