@@ -11,7 +11,7 @@ import type { FieldsByCode } from '../../components/form/fieldErrors.ts';
 import { FormError } from '../../components/form/FormError.tsx';
 import { useFormFailure } from '../../components/form/useFormFailure.ts';
 import { useGoogleSecretLoginMutation, useLoginSecondStepMutation } from '../session/twoFactorApi.ts';
-import { SecondFactorField, secondFactorOf, SecondFactorSwitch, type SecondFactorValues } from './SecondFactorFields.tsx';
+import { SecondFactorField, secondFactorOf, SecondFactorSwitch, type SecondFactorValues } from '../session/SecondFactorFields.tsx';
 import { useCompleteLogin } from './useCompleteLogin.ts';
 import '../session/twoFactorTexts.ts';
 
