@@ -1,8 +1,11 @@
 // Deposits: a user sends coins to the platform's address, then applies with the amount and a
 // proof; nothing moves until an operator approves. Approval is one transaction: the request row is
-// locked, the ledger credits the user's spot account from deposit clearing under the transfer id
-// "recharge:<id>" (so even a repeated approval could not credit twice), the row records the
-// decision and the audit entry is written. Rejection records the reason the user sees.
+// locked, the approval is recorded (approvals.ts: a deposit that, with the user's deposits credited
+// in the last 24 hours, passes the currency's threshold needs two different operators, and waits
+// under review after the first), the approval that completes it has the ledger credit the user's
+// spot account from deposit clearing under the transfer id "recharge:<id>" (so even a repeated
+// approval could not credit twice), the row records the decision and the audit entry is written.
+// Rejection by any operator records the reason the user sees.
 import { and, count, desc, eq, inArray, or, type SQL } from 'drizzle-orm';
 import type {
   AdminRechargeRecord, DepositAddress, RechargeApplyBody, RechargeRecord,
@@ -16,7 +19,8 @@ import { openAccounts, systemShard } from '../ledger/accounts.ts';
 import { formatAmount } from '../ledger/amounts.ts';
 import { postTransfers } from '../ledger/transfers.ts';
 import { parseUserAmount, requireDepositNetwork } from './currencies.ts';
-import { ownUpload } from './uploads.ts';
+import { addApproval, approvalsOf, approvalsRequiredFor } from './approvals.ts';
+import { ownUpload } from '../uploads.ts';
 
 export interface PageOf<T> { records: T[]; total: number; size: number; current: number; pages: number }
 export interface PageQuery { pageNo?: number; pageSize?: number }
@@ -57,9 +61,11 @@ export async function applyRecharge(db: Db, userId: bigint, body: RechargeApplyB
   const proof = await ownUpload(db, userId, body.proofFileId);
   if (proof.purpose !== 'deposit_proof') throw notFound('file_not_found', 'No such file.');
   await refuseDuplicate(db, proof.id, body);
+  // A first count for the back office's list; each approval counts again under the user's lock.
+  const approvalsRequired = await approvalsRequiredFor(db, { kind: 'deposit', userId, currency: body.currency, scale, amount }, now);
   const [row] = await db.insert(walletRecharges).values({
     userId, currency: body.currency, network: body.network, amount, depositAddress: found.depositAddress,
-    proofFileId: proof.id, txHash: body.txHash ?? null, status: recordStatus.underReview, createdAt: now,
+    proofFileId: proof.id, txHash: body.txHash ?? null, status: recordStatus.underReview, approvalsRequired, createdAt: now,
   }).returning();
   return toRecord(row, scale);
 }
@@ -112,21 +118,33 @@ export async function listMyRecharges(db: Executor, userId: bigint, query: PageQ
 const accountName = (user: typeof users.$inferSelect) =>
   user.email ?? (user.phone ? `+${user.phoneCountryCode} ${user.phone}` : user.username ?? `#${user.id}`);
 
-function toAdminRecord(row: RechargeRow, scale: number, user: typeof users.$inferSelect): AdminRechargeRecord {
+type ApprovalList = AdminRechargeRecord['approvals'];
+
+function toAdminRecord(row: RechargeRow, scale: number, user: typeof users.$inferSelect, approvals: ApprovalList): AdminRechargeRecord {
   return {
     ...toRecord(row, scale), userId: String(row.userId), userAccount: accountName(user),
     proofAdminUrl: `/api/admin/files/${row.proofFileId}`, decidedBy: row.decidedBy === null ? null : String(row.decidedBy),
+    approvalsRequired: row.approvalsRequired, approvals,
   };
 }
 
-/** Every user's deposit requests for operators, by status, newest first. */
-export async function listRecharges(db: Executor, query: PageQuery & { status?: number }): Promise<PageOf<AdminRechargeRecord>> {
-  const where = query.status === undefined ? undefined : eq(walletRecharges.status, query.status);
+/** Every user's deposit requests for operators, by status, newest first, with the approvals so far. */
+export async function listRecharges(db: Executor, query: PageQuery & { status?: number; id?: bigint }): Promise<PageOf<AdminRechargeRecord>> {
+  const where = and(query.status === undefined ? undefined : eq(walletRecharges.status, query.status),
+    query.id === undefined ? undefined : eq(walletRecharges.id, query.id));
   const { rows, total, pageNo, pageSize } = await listRows(db, where, query);
+  const approvals = await approvalsOf(db, 'deposit', rows.map((row) => row.recharge.id));
   return {
-    records: rows.map((row) => toAdminRecord(row.recharge, row.scale, row.user)), total, size: pageSize, current: pageNo,
-    pages: pages(total, pageSize),
+    records: rows.map((row) => toAdminRecord(row.recharge, row.scale, row.user, approvals.get(row.recharge.id) ?? [])),
+    total, size: pageSize, current: pageNo, pages: pages(total, pageSize),
   };
+}
+
+/** One request as operators see it (after a decision). */
+async function adminRecord(db: Executor, id: bigint): Promise<AdminRechargeRecord> {
+  const { records: [record] } = await listRecharges(db, { id, pageSize: 1 });
+  if (!record) throw notFound('not_found', 'No such deposit request.');
+  return record;
 }
 
 /** What the decision functions write to the audit log, in their transaction. */
@@ -161,35 +179,58 @@ async function lockUndecided(tx: Tx, id: bigint): Promise<{ row: RechargeRow; sc
 
 const auditState = (record: RechargeRecord) => ({ status: record.status, amount: record.amount, currency: record.currency, reason: record.reason });
 
-/** Credits the deposit to the user's spot balance and marks the request delivered. */
-export async function approveRecharge(db: Db, id: bigint, decision: Decision): Promise<RechargeRecord> {
-  return db.transaction(async (tx) => {
+/**
+ * Records the operator's approval; the one that completes what the deposit needs credits it to
+ * the user's spot balance and marks it delivered. A first of two leaves it under review (the user
+ * sees nothing change) with the approval audited. Answers the request as operators see it.
+ */
+export async function approveRecharge(db: Db, id: bigint, decision: Decision): Promise<AdminRechargeRecord> {
+  await db.transaction(async (tx) => {
     const { row, scale } = await lockUndecided(tx, id);
     const now = decision.clock.now();
-    const [clearing, spot] = await openAccounts(tx, [
-      { ledger: 'real', asset: row.currency, kind: 'deposit_clearing', shard: systemShard(`user:${row.userId}`) },
-      { ledger: 'real', asset: row.currency, kind: 'spot', ownerUserId: row.userId },
-    ]);
-    const posted = await postTransfers(tx, [{
-      id: rechargeTransferId(row.id), debitAccountId: clearing, creditAccountId: spot, amountAtomic: row.amount,
-      kind: 'deposit', reference: `recharge:${row.id}`, remark: `${row.currency} ${row.network}`,
-    }], decision.clock);
-    if (!posted.ok) {
-      // The only refusal a credit from clearing can meet is the asset's per-transfer ceiling.
-      throw badRequest(posted.refusal === 'amount_exceeds_asset_limit' ? 'amount_too_large' : 'invalid_request',
-        `The deposit cannot be credited (${posted.refusal}).`);
+    const outcome = await addApproval(tx, {
+      kind: 'deposit', id: row.id, userId: row.userId, currency: row.currency, scale, amount: row.amount,
+      approvalsRequired: row.approvalsRequired,
+    }, decision.operatorId, now);
+    const before = { ...auditState(toRecord(row, scale)), approvalsRequired: row.approvalsRequired, approvals: outcome.approvals - 1 };
+    if (!outcome.reached) {
+      await tx.update(walletRecharges).set({ approvalsRequired: outcome.approvalsRequired }).where(eq(walletRecharges.id, row.id));
+      await decision.audit(tx, {
+        operatorId: decision.operatorId, action: 'recharge.approve', targetType: 'recharge', targetId: String(row.id), userId: row.userId,
+        before, after: { ...before, approvalsRequired: outcome.approvalsRequired, approvals: outcome.approvals, waitingForSecondOperator: true },
+      });
+      return;
     }
+    await credit(tx, row, decision);
     const [updated] = await tx.update(walletRecharges)
-      .set({ status: recordStatus.delivered, decidedBy: decision.operatorId, decidedAt: now })
+      .set({ status: recordStatus.delivered, approvalsRequired: outcome.approvalsRequired, decidedBy: decision.operatorId, decidedAt: now })
       .where(eq(walletRecharges.id, row.id)).returning();
-    const before = toRecord(row, scale);
-    const after = toRecord(updated, scale);
     await decision.audit(tx, {
-      operatorId: decision.operatorId, action: 'recharge.approve', targetType: 'recharge', targetId: String(row.id),
-      userId: row.userId, before: auditState(before), after: { ...auditState(after), transferId: rechargeTransferId(row.id) },
+      operatorId: decision.operatorId, action: 'recharge.approve', targetType: 'recharge', targetId: String(row.id), userId: row.userId,
+      before, after: {
+        ...auditState(toRecord(updated, scale)), approvalsRequired: outcome.approvalsRequired, approvals: outcome.approvals,
+        transferId: rechargeTransferId(row.id),
+      },
     });
-    return after;
   });
+  return adminRecord(db, id);
+}
+
+/** The ledger credit of an approved deposit, from the user's deposit clearing to their spot account. */
+async function credit(tx: Tx, row: RechargeRow, decision: Decision) {
+  const [clearing, spot] = await openAccounts(tx, [
+    { ledger: 'real', asset: row.currency, kind: 'deposit_clearing', shard: systemShard(`user:${row.userId}`) },
+    { ledger: 'real', asset: row.currency, kind: 'spot', ownerUserId: row.userId },
+  ]);
+  const posted = await postTransfers(tx, [{
+    id: rechargeTransferId(row.id), debitAccountId: clearing, creditAccountId: spot, amountAtomic: row.amount,
+    kind: 'deposit', reference: `recharge:${row.id}`, remark: `${row.currency} ${row.network}`,
+  }], decision.clock);
+  if (!posted.ok) {
+    // The only refusal a credit from clearing can meet is the asset's per-transfer ceiling.
+    throw badRequest(posted.refusal === 'amount_exceeds_asset_limit' ? 'amount_too_large' : 'invalid_request',
+      `The deposit cannot be credited (${posted.refusal}).`);
+  }
 }
 
 /** Marks the request rejected with the reason the user reads; no money moves. */

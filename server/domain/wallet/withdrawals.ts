@@ -4,75 +4,33 @@
 // what stops fifty requests at once from overdrawing); a rejection or a failed payout voids it
 // (the money is back); a payout posts it and moves the fee on from clearing to the fees account
 // in the same batch. Every operator decision locks the request's row, refuses a decided request
-// before anything moves, and is audited in the same transaction.
+// before anything moves, and is audited in the same transaction. Two different operators approve
+// once the user's withdrawals approved in the last 24 hours plus this one pass the currency's
+// threshold (approvals.ts, shared with deposits).
 import { randomBytes } from 'node:crypto';
 import { and, count, desc, eq, inArray, type SQL } from 'drizzle-orm';
-import type {
-  AdminWithdrawal, Withdrawal, WithdrawalApplyBody, WithdrawalSetting, WithdrawalStatus,
-} from '../../../src/api/contract/withdrawals.ts';
-import { users, withdrawalApprovals, withdrawals, withdrawalSettings } from '../../db/schema.ts';
+import type { AdminWithdrawal, Withdrawal, WithdrawalApplyBody, WithdrawalStatus } from '../../../src/api/contract/withdrawals.ts';
+import { users, withdrawals } from '../../db/schema.ts';
 import type { Db, Executor, Tx } from '../../db/client.ts';
 import type { Clock } from '../../lib/time.ts';
 import { AppError, assert, badRequest, conflict, notFound } from '../../lib/errors.ts';
-import { formatAmount, parseAmount } from '../ledger/amounts.ts';
+import { formatAmount } from '../ledger/amounts.ts';
 import { systemAccountId, userAccountId } from '../ledger/accounts.ts';
 import { postTransfers } from '../ledger/transfers.ts';
 import type { TransferRequest } from '../ledger/rules.ts';
 import { recordAudit } from '../audit.ts';
-import type { AccountDeps } from '../accounts.ts';
-import { loadCurrencies, loadCurrency, parseUserAmount, requireNetwork } from './currencies.ts';
+import type { AccountDeps } from '../identity/contacts.ts';
+import { loadCurrency, parseUserAmount, requireNetwork } from './currencies.ts';
+import { addApproval, approvalsOf, approvalsRequiredFor } from './approvals.ts';
 import { destinationNotFound, findOwnDestination, hasDestination, maskCardNumber } from './destinations.ts';
 import { checkWithdrawPassword, hasWithdrawPassword } from './withdrawPassword.ts';
-import { checkWithdrawalLimit } from '../identity/kycLevels.ts';
+import { checkWithdrawalLimit } from './withdrawalLimit.ts';
 import { requireGoogleCode } from '../identity/twoFactor.ts';
 
 /** The network of a bank payout: withdrawals to cards are offered for a currency once an operator adds it. */
 export const bankNetwork = 'BANK';
 
 export const withdrawalStatus = { underReview: 0, rejected: -1, paidOut: 2, failed: -2 } as const;
-
-/**
- * Above these amounts (whole units) a withdrawal needs two different operators' approval, until
- * an operator sets a currency's own threshold (withdrawal_settings). A currency without either
- * always needs two.
- */
-const defaultDualApprovalAbove: Record<string, string> = { USDT: '10000', USDC: '10000', BTC: '0.1', ETH: '3' };
-
-export async function dualApprovalThreshold(db: Executor, currency: string, scale: number): Promise<bigint> {
-  const [row] = await db.select().from(withdrawalSettings).where(eq(withdrawalSettings.currency, currency)).limit(1);
-  if (row) return row.dualApprovalAbove;
-  const text = defaultDualApprovalAbove[currency];
-  const parsed = text === undefined ? undefined : parseAmount(text, scale);
-  return parsed?.ok ? parsed.atomic : 0n;
-}
-
-/** Every wallet currency's two-operator threshold, as the back office shows it. */
-export async function listDualApprovalThresholds(db: Executor): Promise<WithdrawalSetting[]> {
-  const settings: WithdrawalSetting[] = [];
-  for (const currency of await loadCurrencies(db)) {
-    settings.push({ currency: currency.code, dualApprovalAbove: formatAmount(await dualApprovalThreshold(db, currency.code, currency.scale), currency.scale) });
-  }
-  return settings;
-}
-
-/** Sets a currency's two-operator threshold, audited in the same transaction. Requests already made keep theirs. */
-export async function setDualApprovalThreshold(db: Db, clock: Clock, operatorId: bigint, code: string, aboveText: string): Promise<WithdrawalSetting> {
-  const currency = await loadCurrency(db, code);
-  if (!currency) throw notFound('currency_unknown', `The currency ${code} is not offered.`);
-  const parsed = parseAmount(aboveText, currency.scale);
-  if (!parsed.ok) throw new AppError(400, parsed.refusal, 'Please enter the threshold as a plain amount of the currency.', { scale: currency.scale });
-  const before = await dualApprovalThreshold(db, code, currency.scale);
-  const now = clock.now();
-  await db.transaction(async (tx) => {
-    await tx.insert(withdrawalSettings).values({ currency: code, dualApprovalAbove: parsed.atomic, updatedAt: now })
-      .onConflictDoUpdate({ target: withdrawalSettings.currency, set: { dualApprovalAbove: parsed.atomic, updatedAt: now } });
-    await recordAudit(tx, {
-      operatorId, action: 'withdrawal.settings', targetType: 'currency', targetId: code,
-      before: { dualApprovalAbove: formatAmount(before, currency.scale) }, after: { dualApprovalAbove: formatAmount(parsed.atomic, currency.scale) },
-    }, clock);
-  });
-  return { currency: code, dualApprovalAbove: formatAmount(parsed.atomic, currency.scale) };
-}
 
 const reference = (id: bigint) => `withdrawal:${id}`;
 /** The shard key of the clearing account: the same for a request's hold and its fee transfer. */
@@ -114,7 +72,8 @@ export async function applyWithdrawal(deps: AccountDeps, userId: bigint, body: W
     throw new AppError(400, 'amount_below_minimum', `The minimum withdrawal is ${minimum} ${currency.code}.`, { minimum });
   }
   const fee = network.withdrawalFee;
-  const approvalsRequired = amount > await dualApprovalThreshold(db, currency.code, currency.scale) ? 2 : 1;
+  // What the user had approved in the last 24 hours counts with this amount; each approval counts again.
+  const approvalsRequired = await approvalsRequiredFor(db, { kind: 'withdrawal', userId, currency: currency.code, scale: currency.scale, amount }, clock.now());
   await checkWithdrawPassword(deps, userId, body.withdrawPassword);
   // Last, as it uses the code up: a wrong withdrawal password does not cost the user their code.
   await requireGoogleCode(deps, userId, body.googleCode);
@@ -209,17 +168,14 @@ export async function listWithdrawals(db: Executor, query: WithdrawalQuery) {
 async function toAdminRecords(db: Executor, rows: WithdrawalRow[]): Promise<AdminWithdrawal[]> {
   if (rows.length === 0) return [];
   const formatted = await formatRows(db, rows);
-  const ids = rows.map((row) => row.id);
-  const approvals = await db.select().from(withdrawalApprovals).where(inArray(withdrawalApprovals.withdrawalId, ids))
-    .orderBy(withdrawalApprovals.createdAt);
+  const approvals = await approvalsOf(db, 'withdrawal', rows.map((row) => row.id));
   const owners = await db.select({ id: users.id, email: users.email, phone: users.phone, code: users.phoneCountryCode, username: users.username })
     .from(users).where(inArray(users.id, [...new Set(rows.map((row) => row.userId))]));
   const accountOf = new Map(owners.map((owner) => [owner.id, owner.email ?? (owner.phone ? `+${owner.code} ${owner.phone}` : owner.username ?? '')]));
   return rows.map((row, index) => ({
     ...formatted[index], userId: row.userId.toString(), account: accountOf.get(row.userId) ?? '', cardNumber: row.cardNumber,
     approvalsRequired: row.approvalsRequired,
-    approvals: approvals.filter((approval) => approval.withdrawalId === row.id)
-      .map((approval) => ({ operatorId: approval.operatorId.toString(), time: approval.createdAt.getTime() })),
+    approvals: approvals.get(row.id) ?? [],
     approvedTime: row.approvedAt?.getTime() ?? null,
   }));
 }
@@ -274,22 +230,23 @@ export async function decideWithdrawal(db: Db, clock: Clock, operatorId: bigint,
 
 const auditState = (row: WithdrawalRow) => ({
   status: row.status, amount: row.amount, fee: row.fee, currency: row.currency, network: row.network,
-  approvedAt: row.approvedAt, reason: row.reason, payoutReference: row.payoutReference,
+  approvalsRequired: row.approvalsRequired, approvedAt: row.approvedAt, reason: row.reason, payoutReference: row.payoutReference,
 });
 
 async function approve(tx: Tx, before: WithdrawalRow, operatorId: bigint, now: Date): Promise<WithdrawalRow> {
   if (before.approvedAt !== null) {
     throw conflict('withdrawal_fully_approved', 'This withdrawal is approved already; it can now be marked paid or failed.');
   }
-  const added = await tx.insert(withdrawalApprovals).values({ withdrawalId: before.id, operatorId, createdAt: now })
-    .onConflictDoNothing().returning({ operatorId: withdrawalApprovals.operatorId });
-  if (added.length === 0) {
-    throw conflict('withdrawal_approved_by_you', 'You have approved this withdrawal already; a second operator must approve it.');
-  }
-  const [{ approvals }] = await tx.select({ approvals: count() }).from(withdrawalApprovals)
-    .where(eq(withdrawalApprovals.withdrawalId, before.id));
-  if (approvals < before.approvalsRequired) return before;
-  const [after] = await tx.update(withdrawals).set({ approvedAt: now }).where(eq(withdrawals.id, before.id)).returning();
+  const scale = (await loadCurrency(tx, before.currency))?.scale;
+  assert(scale !== undefined, `currency ${before.currency} of withdrawal ${before.id} is known`);
+  const outcome = await addApproval(tx, {
+    kind: 'withdrawal', id: before.id, userId: before.userId, currency: before.currency, scale, amount: before.amount,
+    approvalsRequired: before.approvalsRequired,
+  }, operatorId, now);
+  if (!outcome.reached && outcome.approvalsRequired === before.approvalsRequired) return before;
+  const [after] = await tx.update(withdrawals)
+    .set({ approvalsRequired: outcome.approvalsRequired, ...(outcome.reached ? { approvedAt: now } : {}) })
+    .where(eq(withdrawals.id, before.id)).returning();
   return after;
 }
 

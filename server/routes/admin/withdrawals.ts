@@ -1,5 +1,6 @@
 // /api/admin/withdrawals: the review queue and the four decisions (approve, reject, paid, failed)
-// for finance and admin operators, and the two-operator threshold per currency (set by admins).
+// for finance and admin operators, and the two-operator threshold per currency (set by admins;
+// it governs deposits too, under its first path and name).
 // Each decision is audited in its own transaction (domain/wallet/withdrawals.ts) and shows on the
 // user's record with its outcome and reason.
 import type { FastifyInstance } from 'fastify';
@@ -12,9 +13,8 @@ import {
 import { operatorOnly } from '../../plugins/operatorAuth.ts';
 import { ok } from '../../lib/envelope.ts';
 import type { Services } from '../../services.ts';
-import {
-  decideWithdrawal, listDualApprovalThresholds, listWithdrawals, setDualApprovalThreshold, type Decision,
-} from '../../domain/wallet/withdrawals.ts';
+import { decideWithdrawal, listWithdrawals, type Decision } from '../../domain/wallet/withdrawals.ts';
+import { listDualApprovalThresholds, setDualApprovalThreshold } from '../../domain/wallet/approvals.ts';
 
 type Params = Static<typeof AdminWithdrawalParams>;
 

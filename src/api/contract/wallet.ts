@@ -220,6 +220,10 @@ export const AdminRechargeRecord = Type.Object({
   /** Where an operator reads the proof. */
   proofAdminUrl: Type.String(),
   decidedBy: Type.Union([Type.String(), Type.Null()]),
+  /** Two when the amount, with the user's deposits credited in the last 24 hours, passes the currency's threshold. */
+  approvalsRequired: Type.Integer(),
+  /** The operators who approved so far; the approval that reaches `approvalsRequired` credits the deposit. */
+  approvals: Type.Array(Type.Object({ operatorId: Type.String(), time: Type.Integer() })),
 });
 export type AdminRechargeRecord = Static<typeof AdminRechargeRecord>;
 export const RecordIdParams = Type.Object({ id: Type.String({ minLength: 1, maxLength: 20, pattern: '^[1-9][0-9]{0,18}$' }) });

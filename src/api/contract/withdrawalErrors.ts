@@ -7,4 +7,6 @@ export const withdrawalErrorCodes = [
   'destination_not_found', 'destination_currency_mismatch', 'destination_required', 'withdraw_password_required',
   'withdraw_password_invalid', 'withdraw_password_no_contact', 'withdrawal_not_found', 'withdrawal_not_approved',
   'withdrawal_fully_approved', 'withdrawal_approved_by_you', 'withdrawal_unavailable',
+  // Deposits share the two-operator approval of withdrawals (server/domain/wallet/approvals.ts).
+  'deposit_approved_by_you',
 ] as const;
