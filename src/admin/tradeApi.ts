@@ -12,6 +12,8 @@ import { adminApi } from './api.ts';
 export type AdminSymbolSettings = SymbolTradeSettings & {
   /** False: quoted in a currency contracts cannot settle in (USDJPY…): it cannot be enabled. */
   contractCapable: boolean;
+  /** Whether real (not demo) trading may use this symbol's simulated prices (issue 18). */
+  simulatedFeedRealTrading: boolean;
   updateTime: number;
 };
 export type AdminSecondSet = SecondContractSet & { contractCapable: boolean; updateTime: number };

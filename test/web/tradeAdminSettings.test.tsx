@@ -29,7 +29,7 @@ vi.mock('../../src/api/crypto.ts', () => ({
 const btc: AdminSymbolSettings = {
   symbol: 'BTCUSDT', enabled: true, leverages: [1, 2, 5, 10, 20, 50, 100], pricePrecision: 2, quantityPrecision: 4,
   quantityMin: '0.0001', quantityMax: '100000.0000', marginMin: '1.000000', marginMax: '1000000.000000', feeRate: '0.0005',
-  maintenanceMarginRate: '0.005', spread: '13.46', open: true, contractCapable: true, updateTime: 0,
+  maintenanceMarginRate: '0.005', spread: '13.46', open: true, contractCapable: true, simulatedFeedRealTrading: true, updateTime: 0,
 };
 const jpy: AdminSymbolSettings = { ...btc, symbol: 'USDJPY', enabled: false, contractCapable: false, pricePrecision: 3, quantityPrecision: 2 };
 
@@ -132,6 +132,10 @@ describe('symbol settings drawer', () => {
     setField(drawer, 'Leverage choices', '25, 1, 3');
     setField(drawer, /^Fee rate/, '0.0008');
     expect(await within(drawer).findByText('0.08 %')).toBeTruthy();
+    // Issue 18: the operator closes real trading on this symbol's simulated prices.
+    const simulatedFeed = within(drawer).getByRole('switch', { name: 'Real trading on simulated prices' });
+    expect(simulatedFeed.getAttribute('aria-checked')).toBe('true');
+    fireEvent.click(simulatedFeed);
     refuseNext = { error: 'trade_settings_invalid', message: 'Each leverage may be offered only once.' };
     fireEvent.click(screen.getByTestId('symbol-save'));
     expect(await within(drawer).findByTestId('symbol-error')).toHaveProperty('textContent', 'Each leverage may be offered only once.');
@@ -142,7 +146,7 @@ describe('symbol settings drawer', () => {
     expect(sent[1].url).toBe('/api/admin/trade/symbols/BTCUSDT');
     expect(body).toEqual({
       enabled: true, leverages: [25, 1, 3], quantityMin: '0.0001', quantityMax: '100000.0000', marginMin: '1.000000',
-      marginMax: '1000000.000000', feeRate: '0.0008', maintenanceMarginRate: '0.005', spread: '13.46',
+      marginMax: '1000000.000000', feeRate: '0.0008', maintenanceMarginRate: '0.005', spread: '13.46', simulatedFeedRealTrading: false,
     });
   });
 });

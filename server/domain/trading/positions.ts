@@ -29,7 +29,7 @@ import type { MarketView } from '../market/view.ts';
 import { parseUserAmount } from '../wallet/currencies.ts';
 import { ledgerOf, tradingAccounts } from './accounts.ts';
 import { positionToWire, tickIdsOf, unitsOf, type PositionRow } from './positionWire.ts';
-import { contractCapable, quantityPrecisionOf, symbolSettingsOf, type SymbolSettingsRow } from './settings.ts';
+import { checkFeedAllowsRealTrading, contractCapable, quantityPrecisionOf, symbolSettingsOf, type SymbolSettingsRow } from './settings.ts';
 import { lastTickAt, retainTicks, tickFreshnessMs, ticksByIds } from './ticks.ts';
 import type { UserEventBus } from './userEvents.ts';
 
@@ -173,6 +173,7 @@ export async function createPosition(deps: PositionDeps, userId: bigint, body: C
   const now = clock.now();
   const nowMs = now.getTime();
   const { spec, settings, tick } = await tradableNow(db, body.symbol, nowMs);
+  checkFeedAllowsRealTrading(settings, tick, ledger === 'demo');
   if (!settings.leverages.includes(body.leverage)) {
     throw new AppError(400, 'leverage_not_offered', `Leverage ${body.leverage}× is not offered on ${spec.symbol}.`,
       { leverages: [...settings.leverages].sort((a, b) => a - b) });

@@ -22,7 +22,7 @@ import { isMarketOpen, reopensAtMs } from '../market/calendar.ts';
 import { symbolByCode } from '../market/symbols.ts';
 import { parseUserAmount } from '../wallet/currencies.ts';
 import { ledgerOf, tradingAccounts } from './accounts.ts';
-import { loadSecondSets, secondSetOf, secondSetToWire } from './settings.ts';
+import { checkFeedAllowsRealTrading, loadSecondSets, secondSetOf, secondSetToWire, symbolSettingsOf } from './settings.ts';
 import { lastTickAt, tickFreshnessMs, tickRef, ticksByIds } from './ticks.ts';
 import type { UserEventBus } from './userEvents.ts';
 import type { RecordedTick } from '../market/store.ts';
@@ -106,7 +106,8 @@ export interface SecondDeps {
 
 /**
  * Buys a second contract. Checks, in order: the symbol (known, with an enabled set), the market
- * (open), the price (a recorded tick no older than tickFreshnessMs), the duration (offered), the
+ * (open), the price (a recorded tick no older than tickFreshnessMs; for real money, not a simulated
+ * one where the operator has switched that off), the duration (offered), the
  * stake (within the set's bounds); then one transaction records the order and holds the stake.
  * The same clientOrderId with the same fields answers the first order without checking again.
  */
@@ -133,6 +134,7 @@ export async function buySecondContract(deps: SecondDeps, userId: bigint, body: 
   if (!last || nowMs - last.timeMs > tickFreshnessMs) {
     throw badRequest('price_unavailable', `There is no current price for ${body.symbol}; please try again in a moment.`);
   }
+  if (body.demo !== true) checkFeedAllowsRealTrading(await symbolSettingsOf(db, body.symbol), last, false);
   const duration = set.durations.find((offered) => offered.seconds === body.duration);
   if (!duration) {
     const offered = [...set.durations].map((d) => d.seconds).sort((a, b) => a - b);

@@ -7,6 +7,8 @@ import { formatAmount } from '../../../src/api/contract/amounts.ts';
 import { formatRate, marginScale } from '../../../src/api/contract/tradingMath.ts';
 import { secondContractSets, swapSettings, tradeSymbolSettings } from '../../db/schema.ts';
 import type { Executor } from '../../db/client.ts';
+import { simulatorSourceName } from '../../../src/api/contract/market.ts';
+import { AppError } from '../../lib/errors.ts';
 import { isMarketOpen, reopensAtMs } from '../market/calendar.ts';
 import { parsePrice, symbolByCode, symbolSpecs, type SymbolSpec } from '../market/symbols.ts';
 
@@ -75,6 +77,20 @@ export async function loadSymbolSettings(db: Executor): Promise<SymbolSettingsRo
 export async function symbolSettingsOf(db: Executor, symbol: string): Promise<SymbolSettingsRow | undefined> {
   const [row] = await db.select().from(tradeSymbolSettings).where(eq(tradeSymbolSettings.symbol, symbol)).limit(1);
   return row;
+}
+
+/**
+ * Refuses a real (not demo) open, second contract or swap priced by a simulated tick on a symbol
+ * whose operator has closed real trading on simulated prices (issue 18). Demo trading and venue
+ * prices always pass; closing what is already open is never refused here.
+ */
+export function checkFeedAllowsRealTrading(settings: Pick<SymbolSettingsRow, 'symbol' | 'simulatedFeedRealTrading'> | undefined,
+  tick: { source: string }, demo: boolean) {
+  if (demo || tick.source !== simulatorSourceName) return;
+  if (settings?.simulatedFeedRealTrading !== false) return;
+  throw new AppError(400, 'simulated_feed_trading_disabled',
+    `Prices of ${settings.symbol} are simulated, and real trading on simulated prices is switched off for it. Demo trading stays open.`,
+    { symbol: settings.symbol });
 }
 
 export async function loadSecondSets(db: Executor): Promise<SecondSetRow[]> {

@@ -22,6 +22,8 @@ import {
 export type AdminSymbolSettings = SymbolTradeSettings & {
   /** False: quoted in a currency contracts cannot settle in (USDJPY…); it cannot be enabled. */
   contractCapable: boolean;
+  /** Whether real (not demo) trading may use this symbol's simulated prices (issue 18). */
+  simulatedFeedRealTrading: boolean;
   updateTime: number;
 };
 export type AdminSecondSet = SecondContractSet & { contractCapable: boolean; updateTime: number };
@@ -75,7 +77,9 @@ export function adminSymbolSettings(row: SymbolSettingsRow, nowMs: number): Admi
   const wire = symbolSettingsToWire(row, nowMs);
   const spec = symbolByCode.get(row.symbol);
   if (!wire || !spec) return undefined;
-  return { ...wire, contractCapable: contractCapable(spec), updateTime: row.updatedAt.getTime() };
+  return {
+    ...wire, contractCapable: contractCapable(spec), simulatedFeedRealTrading: row.simulatedFeedRealTrading, updateTime: row.updatedAt.getTime(),
+  };
 }
 
 export async function listSymbolSettings(db: Executor, nowMs: number): Promise<AdminSymbolSettings[]> {
@@ -130,6 +134,8 @@ export function validateSymbolSettings(symbol: string, body: SymbolSettingsBody)
   if (spread.atomic > int8Max) throw refuse('spread', 'The spread is too large.');
   return {
     enabled: body.enabled, leverages: sorted, quantityMin, quantityMax, marginMin, marginMax, feePpm, maintenancePpm, spreadUnits: spread.atomic,
+    // Absent: the stored choice stays (a client that predates the field cannot switch it by omission).
+    ...(body.simulatedFeedRealTrading === undefined ? {} : { simulatedFeedRealTrading: body.simulatedFeedRealTrading }),
   };
 }
 

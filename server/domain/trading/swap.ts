@@ -27,7 +27,7 @@ import type { TransferRequest } from '../ledger/rules.ts';
 import type { RecordedTick } from '../market/store.ts';
 import { symbolByCode } from '../market/symbols.ts';
 import { loadCurrencies, parseUserAmount } from '../wallet/currencies.ts';
-import { loadSwapSettings, swapSettingsToWire } from './settings.ts';
+import { checkFeedAllowsRealTrading, loadSwapSettings, swapSettingsToWire, symbolSettingsOf } from './settings.ts';
 import { lastTickAt, retainTicks, tickFreshnessMs, tickRef, ticksByIds } from './ticks.ts';
 
 export type SwapOrderRow = typeof swapOrders.$inferSelect;
@@ -70,6 +70,7 @@ async function midOf(db: Executor, code: string, nowMs: number): Promise<{ mid: 
   if (!tick || nowMs - tick.timeMs > tickFreshnessMs || tick.priceUnits <= 0n) {
     throw new AppError(409, 'price_unavailable', `There is no current price of ${code}. Please try again in a moment.`, { symbol });
   }
+  checkFeedAllowsRealTrading(await symbolSettingsOf(db, symbol), tick, false);
   return { mid: { stable: false, priceUnits: tick.priceUnits, pricePrecision: spec.pricePrecision }, tick };
 }
 
@@ -179,6 +180,10 @@ export async function executeSwap(db: Db, clock: Clock, userId: bigint, quoteId:
   if (quote.usedAt !== null) throw quoteUsed();
   // An operator who switches swaps off stops the quotes already handed out as well.
   if (!(await loadSwapSettings(db)).enabled) throw swapUnavailable();
+  // So does one who closes real trading on a symbol's simulated prices (issue 18).
+  for (const tick of (await ticksByIds(db, quote.tickIds.map((id) => BigInt(id)))).values()) {
+    checkFeedAllowsRealTrading(await symbolSettingsOf(db, tick.symbol), tick, false);
+  }
   const now = clock.now();
   if (now.getTime() >= quote.expiresAt.getTime()) {
     throw new AppError(409, 'quote_expired', 'The quote has expired. Please ask for a new one.', { expiresAt: quote.expiresAt.getTime() });

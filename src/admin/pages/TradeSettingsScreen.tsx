@@ -100,7 +100,7 @@ const useIsAdmin = () => useMeQuery().data?.role === 'admin';
 
 interface SymbolFields {
   enabled: boolean; leverages: string; quantityMin: string; quantityMax: string; marginMin: string; marginMax: string;
-  feeRate: string; maintenanceMarginRate: string; spread: string;
+  feeRate: string; maintenanceMarginRate: string; spread: string; simulatedFeedRealTrading: boolean;
 }
 
 export function SymbolDrawer({ item, onClose }: { item?: AdminSymbolSettings; onClose(): void }) {
@@ -117,7 +117,7 @@ export function SymbolDrawer({ item, onClose }: { item?: AdminSymbolSettings; on
       form.setFieldsValue({
         enabled: item.enabled, leverages: item.leverages.join(', '), quantityMin: item.quantityMin, quantityMax: item.quantityMax,
         marginMin: item.marginMin, marginMax: item.marginMax, feeRate: item.feeRate, maintenanceMarginRate: item.maintenanceMarginRate,
-        spread: item.spread,
+        spread: item.spread, simulatedFeedRealTrading: item.simulatedFeedRealTrading,
       });
       setFailure('');
     }
@@ -141,6 +141,7 @@ export function SymbolDrawer({ item, onClose }: { item?: AdminSymbolSettings; on
       enabled: fields.enabled, leverages, quantityMin: fields.quantityMin.trim(), quantityMax: fields.quantityMax.trim(),
       marginMin: fields.marginMin.trim(), marginMax: fields.marginMax.trim(), feeRate: fields.feeRate.trim(),
       maintenanceMarginRate: fields.maintenanceMarginRate.trim(), spread: fields.spread.trim(),
+      simulatedFeedRealTrading: fields.simulatedFeedRealTrading,
     };
     setFailure('');
     const answer = await update({ symbol: item.symbol, body });
@@ -196,6 +197,10 @@ export function SymbolDrawer({ item, onClose }: { item?: AdminSymbolSettings; on
         <Form.Item name="spread" label={t`Spread (in the symbol's price; half on each side)`} rules={[amountRule(pp, true)]}>
           <Input inputMode="decimal" />
         </Form.Item>
+        <Form.Item name="simulatedFeedRealTrading" label={t`Real trading on simulated prices`} valuePropName="checked"
+          extra={t`While this symbol's prices come from the simulator: whether real contracts, second contracts and swaps may use them. Demo trading stays open either way.`}>
+          <Switch aria-label={t`Real trading on simulated prices`} data-testid="symbol-simulated-feed" />
+        </Form.Item>
       </Form>
       <Typography.Paragraph type="secondary">{t`Running positions keep the rates they opened with; a change applies to new positions.`}</Typography.Paragraph>
       {failure && <Alert type="error" showIcon role="alert" title={failure} data-testid="symbol-error" />}
@@ -221,6 +226,8 @@ function ContractsTab() {
           { key: 'symbol', title: t`Symbol`, fixed: 'left', render: (_, item) => <strong>{item.symbol}</strong> },
           { key: 'enabled', title: t`Contracts`, render: (_, item) => onOff(item) },
           { key: 'market', title: t`Market`, render: (_, item) => (item.open ? t`Open` : t`Closed`) },
+          { key: 'simulatedFeed', title: t`Real trading on simulated prices`, render: (_, item) => (item.simulatedFeedRealTrading
+            ? <Tag color="success">{t`Allowed`}</Tag> : <Tag color="warning">{t`Not allowed`}</Tag>) },
           { key: 'leverages', title: t`Leverage choices`, render: (_, item) => <span data-testid="leverages">{item.leverages.map((value) => `${value}×`).join(' ')}</span> },
           { key: 'quantity', title: t`Quantity`, render: (_, item) => <span className="admin-amount">{formatAmount(item.quantityMin)} – {formatAmount(item.quantityMax)}</span> },
           { key: 'margin', title: t`Margin (USDT)`, render: (_, item) => <span className="admin-amount">{formatAmount(item.marginMin)} – {formatAmount(item.marginMax)}</span> },

@@ -380,6 +380,11 @@ export const SymbolSettingsBody = Type.Object({
   feeRate: PriceText,
   maintenanceMarginRate: PriceText,
   spread: PriceText,
+  /**
+   * Extension (issue 18): whether real (not demo) contracts, second contracts and swaps may use
+   * this symbol while its price comes from the simulator. Absent: the stored choice is kept.
+   */
+  simulatedFeedRealTrading: Type.Optional(Type.Boolean()),
 }, { additionalProperties: false });
 export type SymbolSettingsBody = Static<typeof SymbolSettingsBody>;
 

@@ -33,6 +33,7 @@ registerErrorMessages({
   quote_used: msg`This quote has already been used.`,
   demo_positions_open: msg`Close your demo positions and wait for your demo contracts to settle before resetting.`,
   balance_insufficient: msg`The balance does not cover the amount and the fee.`,
+  simulated_feed_trading_disabled: msg`This symbol's prices are simulated and real trading on them is switched off. Demo trading is still open.`,
 });
 
 export const prepareTradeTexts = () => loadFeatureCatalog('trade',
