@@ -92,7 +92,8 @@ export async function startInstance(options: InstanceOptions): Promise<Instance>
   const liabilityPublisher = dailyLiabilityPublisher({
     db: database.db, clock, isLeading: () => leadership.leading, checkIntervalMs: options.liabilityCheckIntervalMs,
     timer: options.liabilityTimer, onError: logError('proof of liabilities not published'),
-    onPublished: (root) => log?.info(`proof of liabilities published: root ${root.root}, ${root.leafCount} users`),
+    // The leaf count is the padded tree size (a power of two), never the number of users.
+    onPublished: (root) => log?.info(`proof of liabilities published: root ${root.root}, ${root.leafCount} leaves (padded)`),
   });
   liabilityPublisher.start();
   // At start-up the leader back-fills, loads and publishes the market before the instance takes

@@ -128,6 +128,13 @@ describe('proof of liabilities', () => {
     const proof = answer.proof!;
     expect(proof.balances.find((balance) => balance.currency === 'USDT')?.amount).toBe('100.000000');
     expect(verify(answer.root!, proof, userId)).toBe(true);
+    // The tree is padded with zero leaves to a power of two (at least 16): leafCount is that size,
+    // not the number of users, and every path climbs the full height of it.
+    const leafCount = answer.root!.leafCount;
+    expect(leafCount).toBeGreaterThanOrEqual(16);
+    expect(Number.isInteger(Math.log2(leafCount))).toBe(true);
+    expect(proof.path).toHaveLength(Math.log2(leafCount));
+    expect(proof.index).toBeLessThan(leafCount);
 
     // The verifier can fail: a changed balance, salt, sibling, sum, or someone else's id does not verify.
     const flip = (hex: string) => (hex[0] === '0' ? '1' : '0') + hex.slice(1);

@@ -12,7 +12,9 @@ import { api } from '../../src/api/api.ts';
 import { paths } from '../../src/api/contract/paths.ts';
 import { formatAmount } from '../../src/api/contract/amounts.ts';
 import { liabilityPaths, type LiabilityProof, type LiabilityProofResult, type LiabilityRoot } from '../../src/api/contract/liabilities.ts';
-import { buildLevels, leafIdOf, pathOf, rootHash, toHex, type TreeAsset } from '../../src/api/contract/liabilityTree.ts';
+import {
+  buildLevels, leafIdOf, paddedLeafCount, pathOf, rootHash, toHex, type TreeAsset, type TreeBottomInput,
+} from '../../src/api/contract/liabilityTree.ts';
 import { userSlice } from '../../src/features/session/userSlice.ts';
 import LiabilityProofCard from '../../src/features/wallet/LiabilityProofCard.tsx';
 import { proofStateOf } from '../../src/features/wallet/liabilityProof.ts';
@@ -25,22 +27,31 @@ vi.mock('../../src/api/crypto.ts', () => ({
 const assets: TreeAsset[] = [{ currency: 'BTC', scale: 8 }, { currency: 'USDT', scale: 6 }];
 const publishedAt = Date.UTC(2026, 10, 20, 8, 30);
 
-/** A publication of five users built with the shared tree code; the proof of user `who`. */
+/**
+ * A publication of five users built with the shared tree code, padded as the server pads it (zero
+ * padding leaves up to a power of two, the users' leaves among them); the proof of user `who`.
+ */
 function publication(who: string): LiabilityProofResult {
   const users = ['41', '42', '43', '44', '45'].map((id, i) => ({
     id, salt: new Uint8Array(32).fill(i + 1), balances: [BigInt(i) * 1_000n, BigInt(i + 1) * 2_500_000n],
   }));
   const leaves = users.map((user) => ({ salt: user.salt, leafId: leafIdOf(user.salt, user.id), balances: user.balances }));
-  const levels = buildLevels(assets.length, leaves);
+  const leafCount = paddedLeafCount(users.length);
+  const bottom: TreeBottomInput[] = Array.from({ length: leafCount }, (_, i) => ({ padding: true as const, salt: new Uint8Array(32).fill(100 + i) }));
+  // The users sit at every third position, so padding leaves are their siblings on the way up.
+  const positions = leaves.map((_, i) => i * 3);
+  leaves.forEach((leaf, i) => { bottom[positions[i]] = leaf; });
+  const levels = buildLevels(assets.length, bottom);
   const top = levels[levels.length - 1][0];
   const root: LiabilityRoot = {
-    id: '9', time: publishedAt, root: toHex(rootHash(assets, top)), leafCount: users.length, trigger: 'daily',
+    id: '9', time: publishedAt, root: toHex(rootHash(assets, top)), leafCount, trigger: 'daily',
     totals: assets.map((asset, i) => ({ currency: asset.currency, scale: asset.scale, total: formatAmount(top.sums[i], asset.scale) })),
   };
-  const index = users.findIndex((user) => user.id === who);
+  const userIndex = users.findIndex((user) => user.id === who);
+  const index = positions[userIndex];
   const proof: LiabilityProof = {
-    userId: who, index, salt: toHex(users[index].salt), leafId: toHex(leaves[index].leafId),
-    balances: users[index].balances.map((balance, i) => ({ currency: assets[i].currency, amount: formatAmount(balance, assets[i].scale) })),
+    userId: who, index, salt: toHex(users[userIndex].salt), leafId: toHex(leaves[userIndex].leafId),
+    balances: users[userIndex].balances.map((balance, i) => ({ currency: assets[i].currency, amount: formatAmount(balance, assets[i].scale) })),
     path: pathOf(levels, index).map((node) => ({ hash: toHex(node.hash), sums: node.sums.map((sum, i) => formatAmount(sum, assets[i].scale)) })),
   };
   return { root, proof };
@@ -104,8 +115,8 @@ describe('LiabilityProofCard', () => {
     expect(verified.textContent).toBe(`Your balances are included in the published total of ${expectedTime('en-US')}.`);
     const root = answer.root!;
     expect(screen.getByTestId('liability-root').textContent).toBe(root.root);
-    // Five leaves: three levels of siblings.
-    expect(screen.getByTestId('liability-path-length').textContent).toBe('3');
+    // Five users padded to sixteen leaves: four levels of siblings.
+    expect(screen.getByTestId('liability-path-length').textContent).toBe('4');
     const usdt = within(screen.getByTestId('liability-asset-USDT'));
     expect(usdt.getByText('5.000000')).toBeTruthy();
     expect(usdt.getByText(root.totals[1].total.replace(/^(\d+)(\d{3})\./, '$1,$2.'))).toBeTruthy();

@@ -12,12 +12,15 @@
 //
 // Who is in the tree: every registered (non-guest) user at the moment the balances are read, with
 // zeros where they hold nothing, and any guest holding real money. The balances are read by one
-// SELECT, so on PostgreSQL they are one consistent snapshot.
+// SELECT, so on PostgreSQL they are one consistent snapshot. Padding leaves (zero, salted, tagged
+// apart from users' leaves) bring the bottom level to a power of two, so the published leaf count
+// does not say how many users there are; they are shuffled in with the users' leaves.
 import { randomBytes, randomInt } from 'node:crypto';
 import { and, count, desc, eq, or, sql } from 'drizzle-orm';
 import { setImmediate as yieldToEventLoop } from 'node:timers/promises';
 import {
-  fromHex, leafIdOf, leafNode, padNode, parentNode, rootHash, toHex, type TreeAsset, type TreeLeafInput, type TreeNode,
+  bottomNode, fromHex, leafIdOf, padNode, paddedLeafCount, parentNode, rootHash, toHex,
+  type TreeAsset, type TreeBottomInput, type TreeLeafInput, type TreeNode,
 } from '../../../src/api/contract/liabilityTree.ts';
 import type {
   LiabilityProofResult, LiabilityRoot, LiabilityRootPage, LiabilityRootsQuery, LiabilityTrigger,
@@ -40,7 +43,7 @@ const hashesPerSlice = 2_000;
  * The same levels as liabilityTree.ts's buildLevels, built in slices so that a tree of a hundred
  * thousand users (seconds of hashing) never holds the event loop for more than a few milliseconds.
  */
-export async function buildLevelsInSlices(assetCount: number, leaves: readonly TreeLeafInput[]): Promise<TreeNode[][]> {
+export async function buildLevelsInSlices(assetCount: number, leaves: readonly TreeBottomInput[]): Promise<TreeNode[][]> {
   let hashed = 0;
   const slice = async () => {
     hashed += 1;
@@ -48,8 +51,7 @@ export async function buildLevelsInSlices(assetCount: number, leaves: readonly T
   };
   const bottom: TreeNode[] = [];
   for (const leaf of leaves) {
-    if (leaf.balances.length !== assetCount) throw new RangeError('a leaf carries one balance per asset');
-    bottom.push(leafNode(leaf));
+    bottom.push(bottomNode(assetCount, leaf));
     await slice();
   }
   const levels: TreeNode[][] = [bottom.length ? bottom : [padNode(assetCount)]];
@@ -70,7 +72,7 @@ export interface PublishOptions {
   trigger: LiabilityTrigger;
   /** The operator who asked (audited); absent for the daily publication. */
   operatorId?: bigint;
-  /** 32 random bytes per leaf; tests may fix them. */
+  /** 32 random bytes per leaf (padding leaves too); tests may fix them. */
   randomSalt?: () => Uint8Array;
   /** A random integer in [0, max): the shuffle of the leaves. */
   randomBelow?: (max: number) => number;
@@ -143,16 +145,18 @@ export async function publishLiabilities(db: Db, options: PublishOptions): Promi
   // only the writes share one.
   const publishedAt = options.clock.now();
   const { assets, users } = await readBalances(db);
-  const entries: Array<TreeLeafInput & { userId: bigint }> = [];
+  const entries: Array<(TreeLeafInput & { userId: bigint }) | { padding: true; salt: Uint8Array }> = [];
   for (const [userId, balances] of users) {
     const salt = randomSalt();
-    entries.push({ userId, salt, leafId: leafIdOf(salt, userId.toString()), balances: assets.map((asset) => balances.get(asset.currency) ?? 0n) });
+    const balancesInOrder = assets.map((asset) => balances.get(asset.currency) ?? 0n);
+    if (balancesInOrder.some((balance) => balance < 0n)) throw new Error(`user ${userId} has a negative counted balance`);
+    entries.push({ userId, salt, leafId: leafIdOf(salt, userId.toString()), balances: balancesInOrder });
     if (entries.length % hashesPerSlice === 0) await yieldToEventLoop();
   }
-  for (const entry of entries) {
-    if (entry.balances.some((balance) => balance < 0n)) throw new Error(`user ${entry.userId} has a negative counted balance`);
-  }
-  // Fisher–Yates: the position of a leaf says nothing about who it is or when they joined.
+  const leafCount = paddedLeafCount(entries.length);
+  while (entries.length < leafCount) entries.push({ padding: true, salt: randomSalt() });
+  // Fisher–Yates: the position of a leaf says nothing about who it is, when they joined, or whether
+  // it is padding at all.
   for (let i = entries.length - 1; i > 0; i -= 1) {
     const j = randomBelow(i + 1);
     [entries[i], entries[j]] = [entries[j], entries[i]];
@@ -162,7 +166,7 @@ export async function publishLiabilities(db: Db, options: PublishOptions): Promi
   return db.transaction(async (tx) => {
     const [row] = await tx.insert(liabilityRoots).values({
       root: toHex(rootHash(assets, top)),
-      leafCount: entries.length,
+      leafCount,
       assets,
       totals: sumsText(top.sums),
       trigger: options.trigger,
@@ -170,13 +174,15 @@ export async function publishLiabilities(db: Db, options: PublishOptions): Promi
       day: utcDay(publishedAt),
       publishedAt,
     }).returning();
-    const nodeRows = levels.flatMap((level, levelIndex) => (entries.length === 0 ? [] : level).map((node, position) => ({
+    const nodeRows = levels.flatMap((level, levelIndex) => level.map((node, position) => ({
       rootId: row.id, level: levelIndex, position, hash: toHex(node.hash), sums: sumsText(node.sums),
     })));
     for (let i = 0; i < nodeRows.length; i += insertBatch) await tx.insert(liabilityNodes).values(nodeRows.slice(i, i + insertBatch));
-    const leafRows = entries.map((entry, position) => ({
+    // Only users' leaves are kept as leaves (a user asks for their own); padding leaves live on as
+    // nodes of the bottom level, which is all a sibling on someone's path needs.
+    const leafRows = entries.flatMap((entry, position) => ('padding' in entry ? [] : [{
       rootId: row.id, userId: entry.userId, position, salt: toHex(entry.salt), leafId: toHex(entry.leafId),
-    }));
+    }]));
     for (let i = 0; i < leafRows.length; i += insertBatch) await tx.insert(liabilityLeaves).values(leafRows.slice(i, i + insertBatch));
     const published = toRoot(row);
     if (options.operatorId !== undefined) {

@@ -45,7 +45,7 @@ export function LiabilitiesScreen() {
           { key: 'time', title: t`Balances read at`, render: (_, root) => <span className="admin-time">{formatTime(root.time)}</span> },
           { key: 'trigger', title: t`Published by`, render: (_, root) => (root.trigger === 'daily'
             ? <Tag>{t`Daily schedule`}</Tag> : <Tag color="blue">{t`Operator`}</Tag>) },
-          { key: 'users', title: t`Users`, align: 'right', render: (_, root) => formatCount(root.leafCount) },
+          { key: 'leaves', title: t`Leaves (padded)`, align: 'right', render: (_, root) => formatCount(root.leafCount) },
           { key: 'totals', title: t`Totals`, render: (_, root) => (
             <Space orientation="vertical" size={0}>
               {root.totals.map((total) => <span key={total.currency} className="admin-amount">{formatAmount(total.total)} {total.currency}</span>)}

@@ -12,17 +12,23 @@
 // invalid, and there is no sign bit: a negative balance cannot be written, so it can never offset
 // another user's balance inside a sum. The assets of a publication are in the order of its
 // `totals` (ascending currency code); every leaf and node carries one value per asset, zero where a
-// user holds none. ASCII tags separate the four kinds of hash from each other.
+// user holds none. ASCII tags separate the kinds of hash from each other.
 //
 //   leafId  = SHA-256( "BPOL-USER" ‖ salt[32] ‖ ASCII decimal user id )
 //   leaf    = SHA-256( "BPOL-LEAF" ‖ salt[32] ‖ leafId[32] ‖ u128(balance₁) ‖ … ‖ u128(balanceₙ) )
 //   node    = SHA-256( "BPOL-NODE" ‖ left[32] ‖ u128(leftSum₁) … u128(leftSumₙ)
 //                                  ‖ right[32] ‖ u128(rightSum₁) … u128(rightSumₙ) )
 //             with the node's sums = left sums + right sums, asset by asset;
+//   padding = SHA-256( "BPOL-PADLEAF" ‖ salt[32] ), sums all zero: a padding leaf. The bottom level
+//             holds the users' leaves and as many padding leaves as bring the count to the next
+//             power of two (at least 16), shuffled together, so the published leafCount is that
+//             power of two and not the number of users. Its own tag keeps anyone from passing a
+//             padding leaf off as a user's leaf; its random salt makes it look, as a sibling, like
+//             any user's leaf with zero balances;
 //   pad     = SHA-256( "BPOL-PAD" ), sums all zero: the partner of the last node of a level that
-//             has an odd count (so a lone node never passes up unhashed); levels are built
-//             until one node is left, the top node (the leaf itself for a single user, the pad
-//             for none);
+//             has an odd count (so a lone node never passes up unhashed; with the power-of-two
+//             bottom level it no longer occurs, but publications made before padding have it);
+//             levels are built until one node is left, the top node;
 //   root    = SHA-256( "BPOL-ROOT" ‖ u16(n) ‖ for each asset: u8(len) ‖ ASCII code ‖ u8(scale)
 //                      ‖ topNode[32] ‖ u128(total₁) … u128(totalₙ) )
 //
@@ -63,6 +69,7 @@ export const liabilityTags = {
   leaf: 'BPOL-LEAF',
   node: 'BPOL-NODE',
   pad: 'BPOL-PAD',
+  paddingLeaf: 'BPOL-PADLEAF',
   root: 'BPOL-ROOT',
 } as const;
 
@@ -88,7 +95,10 @@ export const LiabilityRoot = Type.Object({
   time: Type.Integer(),
   /** The published root hash (the "root" formula above). */
   root: Hex32,
-  /** Users in the tree (padding not counted). */
+  /**
+   * Leaves in the tree, padding leaves included: the number of users rounded up to a power of two
+   * (at least 16), so a publication does not reveal how many users the platform has.
+   */
   leafCount: Type.Integer({ minimum: 0 }),
   /** Per asset, ascending currency code: the order of the values in every leaf and node. */
   totals: Type.Array(LiabilityTotal),

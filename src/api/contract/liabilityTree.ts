@@ -13,6 +13,16 @@ export const u128Limit = 1n << 128n;
 export interface TreeAsset { currency: string; scale: number }
 export interface TreeNode { hash: Uint8Array; sums: bigint[] }
 export interface TreeLeafInput { salt: Uint8Array; leafId: Uint8Array; balances: bigint[] }
+/** A padding leaf: no user behind it, zero balances, only its own random salt. */
+export interface TreePaddingInput { padding: true; salt: Uint8Array }
+/** What the bottom level is built from: users' leaves and padding leaves, in their shuffled order. */
+export type TreeBottomInput = TreeLeafInput | TreePaddingInput;
+
+/**
+ * The fewest leaves a publication has: below it even the power-of-two rounding would say a young
+ * platform has one, two or three users.
+ */
+export const paddedLeafCountMin = 16;
 
 const tag = (text: string) => utf8ToBytes(text);
 
@@ -46,6 +56,36 @@ export function leafNode(leaf: TreeLeafInput): TreeNode {
   };
 }
 
+/**
+ * A padding leaf: SHA-256("BPOL-PADLEAF" ‖ salt), its sums zero. The tag differs from a user's
+ * leaf ("BPOL-LEAF" over salt, leafId and balances), so no user can present a padding leaf as
+ * their own; the random salt makes it look like any other zero-balance leaf to whoever sees it
+ * as a sibling, so a proof does not show where the users end.
+ */
+export function paddingLeafNode(salt: Uint8Array, assetCount: number): TreeNode {
+  if (salt.length !== 32) throw new RangeError('a salt is 32 bytes');
+  return { hash: sha256(concatBytes(tag(liabilityTags.paddingLeaf), salt)), sums: new Array<bigint>(assetCount).fill(0n) };
+}
+
+/** The node of one bottom input, a user's leaf or a padding leaf. */
+export function bottomNode(assetCount: number, input: TreeBottomInput): TreeNode {
+  if ('padding' in input) return paddingLeafNode(input.salt, assetCount);
+  if (input.balances.length !== assetCount) throw new RangeError('a leaf carries one balance per asset');
+  return leafNode(input);
+}
+
+/**
+ * How many leaves a publication over `userCount` users has: the next power of two at or above it,
+ * and at least paddedLeafCountMin. The rest are padding leaves, so the published `leafCount` says
+ * only the power of two the number of users falls under, never the number itself.
+ */
+export function paddedLeafCount(userCount: number): number {
+  if (!Number.isSafeInteger(userCount) || userCount < 0) throw new RangeError('a user count is a non-negative integer');
+  let size = paddedLeafCountMin;
+  while (size < userCount) size *= 2;
+  return size;
+}
+
 /** The parent of two nodes: its hash covers both children's hashes and sums; its sums add up. */
 export function parentNode(left: TreeNode, right: TreeNode): TreeNode {
   if (left.sums.length !== right.sums.length) throw new RangeError('children carry different asset counts');
@@ -76,11 +116,8 @@ export function rootHash(assets: readonly TreeAsset[], top: TreeNode): Uint8Arra
 }
 
 /** Every level of the tree, leaves first; the last level holds the top node alone. */
-export function buildLevels(assetCount: number, leaves: readonly TreeLeafInput[]): TreeNode[][] {
-  const bottom = leaves.map((leaf) => {
-    if (leaf.balances.length !== assetCount) throw new RangeError('a leaf carries one balance per asset');
-    return leafNode(leaf);
-  });
+export function buildLevels(assetCount: number, leaves: readonly TreeBottomInput[]): TreeNode[][] {
+  const bottom = leaves.map((leaf) => bottomNode(assetCount, leaf));
   const levels: TreeNode[][] = [bottom.length ? bottom : [padNode(assetCount)]];
   while (levels[levels.length - 1].length > 1) {
     const level = levels[levels.length - 1];

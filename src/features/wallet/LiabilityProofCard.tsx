@@ -121,6 +121,9 @@ export default function LiabilityProofCard({ hidden = false }: { hidden?: boolea
           <p className="liability-explain">
             {t`Every day the platform publishes a fingerprint (root) of all users' balances and their totals per asset. Your browser checked your own balances against it; other users' balances stay private.`}
           </p>
+          <p className="liability-explain">
+            {t`The tree is filled up with empty leaves to a power of two, so its size does not tell how many users there are.`}
+          </p>
           <dl className="liability-facts">
             <div className="liability-fact liability-fact-wide">
               <dt>{t`Published root`}</dt>
@@ -131,7 +134,7 @@ export default function LiabilityProofCard({ hidden = false }: { hidden?: boolea
               <dd><time dateTime={new Date(root.time).toISOString()}>{timeOf(root)}</time></dd>
             </div>
             <div className="liability-fact">
-              <dt>{t`Accounts in the total`}</dt>
+              <dt>{t`Leaves in the tree`}</dt>
               <dd>{formatDecimal(root.leafCount, 0, intl)}</dd>
             </div>
             {proof && (

@@ -6,7 +6,7 @@
 import { describe, expect, it } from 'vitest';
 import { sql } from 'drizzle-orm';
 import { liabilityAdminPaths, liabilityPaths, type LiabilityProofResult, type LiabilityRoot } from '../../../src/api/contract/liabilities.ts';
-import { verifyLiabilityProof } from '../../../src/api/contract/liabilityTree.ts';
+import { paddedLeafCount, paddedLeafCountMin, verifyLiabilityProof } from '../../../src/api/contract/liabilityTree.ts';
 import { openAccounts, systemShard, type UserAccountKind } from '../../../server/domain/ledger/accounts.ts';
 import { postTransfers } from '../../../server/domain/ledger/transfers.ts';
 import { dailyLiabilityPublisher, type Timer } from '../../../server/domain/wallet/liabilities.ts';
@@ -91,7 +91,10 @@ forEachDatabase((server) => {
       const counted = await countedTotals(server);
       for (const total of published.totals) expect(atomicOf(total.total)).toBe(counted.get(total.currency) ?? 0n);
       expect(published.totals.map((total) => total.currency)).toEqual([...published.totals.map((total) => total.currency)].sort());
-      expect(published.leafCount).toBe(await server.count('users'));
+      // The leaf count is the user count padded to a power of two: it does not reveal the users.
+      const userCount = await server.count('users');
+      expect(published.leafCount).toBe(paddedLeafCount(userCount));
+      expect(published.leafCount).toBeGreaterThan(userCount);
 
       for (const [account, id, expected] of [
         [alice, aliceId, { USDT: '1.750000', BTC: '0.00012345', ETH: '0.000000000000000000' }],
@@ -137,6 +140,38 @@ forEachDatabase((server) => {
       expect(second.root!.id).toBe(again.id);
       expect(second.proof!.salt).not.toBe(answer.proof!.salt);
       expect(second.root!.root).not.toBe(published.root);
+    });
+
+    it('pads the tree to a power of two with zero leaves, shuffled in, so the leaf count does not change with each new user', async () => {
+      const opToken = await operatorLogin(server, await createOperator(server, 'finance'));
+      const publish = async () => expectOk(await server.post(liabilityAdminPaths.publish, {}, { token: opToken })).body.result as LiabilityRoot;
+      const users = async () => (await server.query<{ users: number }>(sql`select count(*)::int as users from users where not is_guest`))[0].users;
+      // Enough users that the tree is past its minimum size, then one more: the published count stays.
+      while (await users() < paddedLeafCountMin + 1) await server.registerByEmail();
+      const before = await publish();
+      const newcomer = await server.registerByEmail();
+      server.clock.advance(1_000);
+      const after = await publish();
+      const userCount = await users();
+      expect(after.leafCount).toBe(paddedLeafCount(userCount));
+      expect(before.leafCount).toBe(after.leafCount);
+      expect(Number.isInteger(Math.log2(after.leafCount))).toBe(true);
+
+      // Every bottom position holds a node; users' leaves are kept only for users, the rest are padding.
+      const [stored] = await server.query<{ nodes: number; leaves: number; zero: number }>(sql`select
+          (select count(*)::int from liability_nodes where root_id = ${BigInt(after.id)} and level = 0) as nodes,
+          (select count(*)::int from liability_leaves where root_id = ${BigInt(after.id)}) as leaves,
+          (select count(*)::int from liability_nodes n where n.root_id = ${BigInt(after.id)} and n.level = 0
+             and not exists (select 1 from liability_leaves l where l.root_id = n.root_id and l.position = n.position)
+             and n.sums::text !~ '[1-9]') as zero`);
+      expect(stored).toEqual({ nodes: after.leafCount, leaves: userCount, zero: after.leafCount - userCount });
+      // Padding leaves do not sit at the end: the users' positions spread over the whole level.
+      const [spread] = await server.query<{ last: number }>(sql`select max(position)::int as last from liability_leaves where root_id = ${BigInt(after.id)}`);
+      expect(spread.last).toBeGreaterThanOrEqual(userCount);
+
+      const answer = await proofOf(server, newcomer.token);
+      expect(answer.proof!.path).toHaveLength(Math.log2(after.leafCount));
+      expect(verifyLiabilityProof(answer.root!, answer.proof!, answer.proof!.userId)).toMatchObject({ ok: true });
     });
 
     it('keeps and lists the published roots, newest first, to users and operators', async () => {

@@ -5,7 +5,8 @@ import { createHash } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
 import {
-  buildLevels, leafIdOf, pathOf, rootHash, toHex, u128, u128Limit, verifyLiabilityProof, type TreeAsset,
+  buildLevels, leafIdOf, leafNode, paddedLeafCount, paddedLeafCountMin, paddingLeafNode, pathOf, rootHash, toHex, u128, u128Limit,
+  verifyLiabilityProof, type TreeAsset, type TreeBottomInput,
 } from '../../../src/api/contract/liabilityTree.ts';
 import { formatAmount } from '../../../src/api/contract/amounts.ts';
 import type { LiabilityProof, LiabilityRoot } from '../../../src/api/contract/liabilities.ts';
@@ -113,14 +114,78 @@ describe('liability tree', () => {
     expect(root.totals[0].total).toBe('0.00000006');
   });
 
+  it('pads to the next power of two, at least the minimum, so the leaf count hides the user count', () => {
+    expect(paddedLeafCountMin).toBe(16);
+    expect([0, 1, 15, 16, 17, 32, 33, 4_101].map(paddedLeafCount)).toEqual([16, 16, 16, 16, 32, 32, 64, 8_192]);
+    expect(() => paddedLeafCount(-1)).toThrow(RangeError);
+    expect(() => paddedLeafCount(1.5)).toThrow(RangeError);
+  });
+
+  it('hashes a padding leaf with its own tag and salt, zero sums, unlike any user leaf with that salt', () => {
+    const salt = new Uint8Array(32).fill(9);
+    const padding = paddingLeafNode(salt, assets.length);
+    expect(toHex(padding.hash)).toBe(createHash('sha256').update('BPOL-PADLEAF').update(salt).digest('hex'));
+    expect(padding.sums).toEqual([0n, 0n, 0n]);
+    const asUser = leafNode({ salt, leafId: leafIdOf(salt, '1'), balances: [0n, 0n, 0n] });
+    expect(toHex(asUser.hash)).not.toBe(toHex(padding.hash));
+    // Two padding leaves with different salts look unrelated, as two users' leaves do.
+    expect(toHex(paddingLeafNode(new Uint8Array(32).fill(10), assets.length).hash)).not.toBe(toHex(padding.hash));
+  });
+
+  it('every user of a padded tree verifies, the totals are unchanged, and a padding position cannot be claimed', () => {
+    fc.assert(fc.property(users, fc.array(fc.nat(), { minLength: 64, maxLength: 64 }), (list, order) => {
+      const size = paddedLeafCount(list.length);
+      const bottom: Array<TreeBottomInput & { userIndex?: number }> = list.map((item, userIndex) => ({
+        salt: item.salt, leafId: leafIdOf(item.salt, item.id), balances: item.balances, userIndex,
+      }));
+      for (let i = list.length; i < size; i += 1) bottom.push({ padding: true, salt: new Uint8Array(32).fill(i % 251) });
+      // A shuffle from the generated numbers, as the server shuffles with its random source.
+      for (let i = bottom.length - 1; i > 0; i -= 1) {
+        const j = order[i % order.length] % (i + 1);
+        [bottom[i], bottom[j]] = [bottom[j], bottom[i]];
+      }
+      const levels = buildLevels(assets.length, bottom);
+      expect(levels[0]).toHaveLength(size);
+      const top = levels[levels.length - 1][0];
+      const root: LiabilityRoot = {
+        id: '1', time: 0, root: toHex(rootHash(assets, top)), leafCount: size, trigger: 'operator',
+        totals: assets.map((asset, i) => ({ currency: asset.currency, scale: asset.scale, total: formatAmount(top.sums[i], asset.scale) })),
+      };
+      for (let i = 0; i < assets.length; i += 1) expect(top.sums[i]).toBe(list.reduce((sum, item) => sum + item.balances[i], 0n));
+      const wire = (node: { hash: Uint8Array; sums: bigint[] }) => ({ hash: toHex(node.hash), sums: node.sums.map((sum, i) => formatAmount(sum, assets[i].scale)) });
+      bottom.forEach((input, index) => {
+        if ('padding' in input) {
+          // Someone holding a padding leaf's salt still cannot pass it off as a user's zero leaf.
+          const leafId = leafIdOf(input.salt, '4242');
+          const claim: LiabilityProof = {
+            userId: '4242', index, salt: toHex(input.salt), leafId: toHex(leafId),
+            balances: assets.map((asset) => ({ currency: asset.currency, amount: formatAmount(0n, asset.scale) })),
+            path: pathOf(levels, index).map(wire),
+          };
+          expect(verifyLiabilityProof(root, claim).ok).toBe(false);
+          return;
+        }
+        const item = list[input.userIndex!];
+        const proof: LiabilityProof = {
+          userId: item.id, index, salt: toHex(item.salt), leafId: toHex(input.leafId),
+          balances: item.balances.map((value, i) => ({ currency: assets[i].currency, amount: formatAmount(value, assets[i].scale) })),
+          path: pathOf(levels, index).map(wire),
+        };
+        expect(proof.path).toHaveLength(Math.log2(size));
+        expect(verifyLiabilityProof(root, proof, item.id)).toMatchObject({ ok: true });
+      });
+    }), { numRuns: 30 });
+  });
+
   it('builds the same tree on the server in slices as the shared code at once', async () => {
     for (const n of [0, 1, 2, 3, 7, 4_101]) {
       const leaves = Array.from({ length: n }, (_, i) => {
         const salt = new Uint8Array(32).fill(i % 251);
         return { salt, leafId: leafIdOf(salt, String(i + 1)), balances: [BigInt(i), 1n, BigInt(i * 7)] };
       });
-      const sliced = await buildLevelsInSlices(assets.length, leaves);
-      const whole = buildLevels(assets.length, leaves);
+      const withPadding: TreeBottomInput[] = [...leaves, ...Array.from({ length: n % 5 }, (_, i) => ({ padding: true as const, salt: new Uint8Array(32).fill(i + 1) }))];
+      const sliced = await buildLevelsInSlices(assets.length, withPadding);
+      const whole = buildLevels(assets.length, withPadding);
       expect(sliced.map((level) => level.map((node) => toHex(node.hash)))).toEqual(whole.map((level) => level.map((node) => toHex(node.hash))));
       expect(sliced[sliced.length - 1][0].sums).toEqual(whole[whole.length - 1][0].sums);
     }
