@@ -179,6 +179,9 @@ export async function buildApp(options: BuildOptions): Promise<BuiltApp> {
   });
 
   const marketBus = options.marketBus ?? localBus();
+  // An instance whose Redis connections are down says so at once, before any call has failed on
+  // them (a follower cut off from the bus would otherwise answer "ok" while getting no prices).
+  signals.redisConnected = () => marketBus.connected && (options.redis === undefined || options.redis.status === 'ready');
   const market = new MarketView(database.db, marketBus);
   app.addHook('onClose', async () => market.close());
 

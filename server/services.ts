@@ -35,4 +35,6 @@ export interface Services {
 export interface HealthSignals {
   /** When a Redis call last failed (the limiter then used this instance's counters). */
   redisFailedAtMs: number | undefined;
+  /** Whether the market bus and the Redis client are connected now (set once the app has its bus). */
+  redisConnected?: () => boolean;
 }

@@ -6,6 +6,10 @@ import { redisClient } from './redisClient.ts';
 
 export interface RedisChannel {
   publish(text: string): Promise<void>;
+  /** Whether both connections are up right now (a cut or refused connection is not). */
+  readonly ready: boolean;
+  /** Asks Redis on both connections; rejects when either does not answer within the command timeout. */
+  ping(): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -32,6 +36,12 @@ export async function redisChannel(url: string, channel: string, onMessage: (tex
   return {
     async publish(text) {
       await publisher.publish(channel, text);
+    },
+    get ready() {
+      return publisher.status === 'ready' && subscriber.status === 'ready';
+    },
+    async ping() {
+      await Promise.all([publisher.ping(), subscriber.ping()]);
     },
     async close() {
       await Promise.allSettled([subscriber.quit(), publisher.quit()]);

@@ -13,7 +13,7 @@ const healthDatabaseTimeoutMs = 2_000;
 
 /**
  * For load balancers: 200 with `ready: true` when the market view has data and the database
- * answers (within two seconds), else 503 saying which is missing. It needs the market view, so
+ * answers (within two seconds), else 503 saying which is missing; `redis` is 'ok' or 'degraded'. It needs the market view, so
  * the market routes register it.
  */
 export function healthRoute(app: FastifyInstance, services: Services, market: { readonly ready: boolean }) {
@@ -26,8 +26,12 @@ export function healthRoute(app: FastifyInstance, services: Services, market: { 
     clearTimeout(timer);
     const nowMs = services.clock.now().getTime();
     const redisFailedAtMs = services.signals.redisFailedAtMs;
-    // Informational: while Redis fails, limits use this instance's counters and the instance still serves.
-    const redis = redisFailedAtMs !== undefined && nowMs - redisFailedAtMs < 60_000 ? 'degraded' : 'ok';
+    // Informational: while Redis fails, limits use this instance's counters, the leader still feeds
+    // its own sockets, and the instance still serves. Degraded when a call failed in the last
+    // minute or when a Redis connection (the market bus's or the limiter's) is down right now.
+    const failedRecently = redisFailedAtMs !== undefined && nowMs - redisFailedAtMs < 60_000;
+    const connected = services.signals.redisConnected?.() ?? true;
+    const redis = failedRecently || !connected ? 'degraded' : 'ok';
     const status = { market: market.ready, database, redis, serverTime: nowMs };
     if (status.market && status.database) return ok({ ready: true, ...status });
     return reply.status(503).send(failure(503, 'Not ready.', { error: 'not_ready', ready: false, ...status }));

@@ -48,6 +48,7 @@ function timedBus(inner: MarketBus, samples: number[]): MarketBus {
       samples.push(performance.now() - started);
     },
     subscribe: (listener) => inner.subscribe(listener),
+    get connected() { return inner.connected; },
     close: () => inner.close(),
   };
 }

@@ -30,8 +30,15 @@ export interface MarketUpdate {
 export type UpdateListener = (update: MarketUpdate) => void;
 
 export interface MarketBus {
+  /**
+   * Hands the update to this instance's listeners at once, whatever the bus between instances
+   * does, and then (with Redis) to the other instances: the engine's own sockets never depend on
+   * Redis.
+   */
   publish(update: MarketUpdate): Promise<void>;
   subscribe(listener: UpdateListener): () => void;
+  /** Whether updates reach the other instances right now; the in-process bus always does. */
+  readonly connected: boolean;
   close(): Promise<void>;
 }
 
@@ -45,6 +52,7 @@ export function localBus(): MarketBus {
       listeners.add(listener);
       return () => listeners.delete(listener);
     },
+    connected: true,
     async close() {
       listeners.clear();
     },
