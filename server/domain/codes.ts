@@ -37,6 +37,7 @@ const purposeText: Record<CodePurpose, string> = {
   reset: 'to reset your password',
   withdrawPassword: 'to set your withdrawal password',
   googleUnbind: 'to unbind Google Authenticator',
+  addLogin: 'to add a way to log in to your account',
 };
 
 /**

@@ -17,11 +17,11 @@ import type { Services } from '../services.ts';
 const agent = (request: FastifyRequest) => request.headers['user-agent'];
 
 export function appRoutes(app: FastifyInstance, services: Services) {
-  // A withdrawal-password or Google-unbinding code goes only to the logged-in user's own address
+  // A withdrawal-password, Google-unbinding or add-a-login code goes only to the logged-in user's own address
   // (wallet/withdrawPassword.ts).
   app.get<{ Querystring: Static<typeof GetEmailCaptchaQuery> }>(paths.emailCaptcha,
     { schema: { querystring: GetEmailCaptchaQuery } }, async (request) => {
-      if (request.query.type === 'withdrawPassword' || request.query.type === 'googleUnbind') {
+      if (request.query.type === 'withdrawPassword' || request.query.type === 'googleUnbind' || request.query.type === 'addLogin') {
         const session = await requireSession(services, request);
         return ok(await sendWithdrawPasswordCode(services, session.userId, { channel: 'email', email: request.query.email }, request.ip,
           request.query.type));
@@ -32,7 +32,7 @@ export function appRoutes(app: FastifyInstance, services: Services) {
   app.get<{ Querystring: Static<typeof GetPhoneCaptchaQuery> }>(paths.phoneCaptcha,
     { schema: { querystring: GetPhoneCaptchaQuery } }, async (request) => {
       const { phone, countryCode, type } = request.query;
-      if (type === 'withdrawPassword' || type === 'googleUnbind') {
+      if (type === 'withdrawPassword' || type === 'googleUnbind' || type === 'addLogin') {
         const session = await requireSession(services, request);
         return ok(await sendWithdrawPasswordCode(services, session.userId, { channel: 'sms', phone, countryCode }, request.ip, type));
       }

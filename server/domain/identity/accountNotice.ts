@@ -1,5 +1,6 @@
 // Notices about an account's own security (ASVS 5.0 V6.3.7): a login from a new device, Google
-// Authenticator bound, unbound or reset by support, a passkey added or removed. Each goes to the
+// Authenticator bound, unbound or reset by support, a passkey, OpenID login or wallet added or
+// removed, a passkey flagged as possibly copied, every other way in removed. Each goes to the
 // account's e-mail, or else its phone, through the message sender, and carries the time in UTC and
 // what to do if it was not the owner. An account with neither (a wallet or guest account) has no
 // address to tell. A notice that cannot be delivered never undoes what it tells of.
@@ -7,7 +8,7 @@ import { eq } from 'drizzle-orm';
 import { users } from '../../db/schema.ts';
 import type { Executor } from '../../db/client.ts';
 import type { MessageSender, OutgoingMessage } from '../delivery.ts';
-import { contactOf } from '../wallet/withdrawPassword.ts';
+import { contactOf } from './contacts.ts';
 
 export interface NoticeDeps { sender: MessageSender }
 
@@ -39,4 +40,13 @@ export const accountNotices = {
     + 'If you did not ask for this, contact support at once.',
   passkeyAdded: (name: string, at: Date) => `A passkey "${name}" was added to your Bourse account at ${utcMinute(at)}. ${notYou}`,
   passkeyRemoved: (name: string, at: Date) => `The passkey "${name}" was removed from your Bourse account at ${utcMinute(at)}. ${notYou}`,
+  passkeyFlagged: (name: string, at: Date) => `A login with your passkey "${name}" was refused at ${utcMinute(at)}: its signature `
+    + 'counter went backwards, so the passkey may have been copied. It is no longer accepted; remove it in Account security, '
+    + 'change your password and end the other sessions.',
+  identityLinked: (provider: string, at: Date) => `A ${provider} login was linked to your Bourse account at ${utcMinute(at)}. ${notYou}`,
+  identityUnlinked: (provider: string, at: Date) => `A ${provider} login was removed from your Bourse account at ${utcMinute(at)}. ${notYou}`,
+  walletLinked: (address: string, at: Date) => `The wallet ${address} was linked to your Bourse account at ${utcMinute(at)}. ${notYou}`,
+  walletUnlinked: (address: string, at: Date) => `The wallet ${address} was removed from your Bourse account at ${utcMinute(at)}. ${notYou}`,
+  otherWaysInRemoved: (at: Date) => `Every passkey, linked login and other session of your Bourse account was removed at ${utcMinute(at)}: `
+    + 'only your password opens it now. If this was not you, reset your password at once.',
 };

@@ -171,7 +171,8 @@ export const passwordPolicy = (limits: Limits): ThrottlePolicy => ({
 });
 
 const throttleKey = (accountKey: string, callerIp: string) => `throttle:login:${accountKey}|${callerIp}`;
-const passwordChangeKey = (userId: bigint) => `throttle:password-change:${userId}`;
+/** The user's password-change throttle, which the fresh proof of stepUp.ts shares: one budget of guesses per session holder. */
+export const passwordChangeKey = (userId: bigint) => `throttle:password-change:${userId}`;
 
 export function tooManyAttempts(retryAfterMs: number) {
   const retryAfterSeconds = Math.max(1, Math.ceil(retryAfterMs / 1000));

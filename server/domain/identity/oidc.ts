@@ -9,6 +9,13 @@
 // account takes the ID token's e-mail only when the provider says it is verified AND no account
 // uses it; it never logs in to or joins an existing e-mail account by its e-mail claim (that
 // account's owner links the provider from the security page instead).
+//
+// Bound to the browser (issue 18, RFC 9700 §4.7): the state alone proves nothing about who opens
+// the callback, so an attacker could have a victim complete the attacker's login (login CSRF) or
+// link the victim's identity to the attacker's account. oidcStart therefore hands the route a random
+// binding value for an HttpOnly cookie and keeps only its SHA-256 with the flow; the callback is
+// accepted only with that cookie. A link also needs a fresh proof at the start (stepUp.ts) and the
+// session that started it still alive at the callback.
 import { createHash } from 'node:crypto';
 import { and, eq, gt, isNull, sql } from 'drizzle-orm';
 import * as client from 'openid-client';
@@ -16,19 +23,26 @@ import type { OidcProvider } from '../../../src/api/contract/security.ts';
 import { apiPrefix } from '../../../src/api/contract/paths.ts';
 import { externalLoginPaths } from '../../../src/api/contract/security.ts';
 import type { OidcProviderConfig } from '../../config.ts';
-import { oidcLoginStates, userOidcIdentities, users } from '../../db/schema.ts';
+import type { FreshProof } from '../../../src/api/contract/security.ts';
+import { oidcLoginStates, sessions, userOidcIdentities, users } from '../../db/schema.ts';
+import type { Executor } from '../../db/client.ts';
 import { AppError, badRequest } from '../../lib/errors.ts';
 import type { Services } from '../../services.ts';
+import type { ActiveSession } from '../sessions.ts';
+import { accountNotices, sendAccountNotice } from './accountNotice.ts';
 import { startSession, type LoginOrigin } from './login.ts';
+import { withFreshProof } from './stepUp.ts';
 import { createExternalAccount, limitAccountCreation, unusablePasswordHash, type ExternalLoginDeps } from './siwe.ts';
 
 export type OidcDeps = ExternalLoginDeps & Pick<Services, 'oidcProviders'>;
 
-const stateLifetimeMs = 10 * 60_000;
+/** How long a flow waits for its callback; the browser-binding cookie lives as long. */
+export const stateLifetimeMs = 10 * 60_000;
 const startsPerIpPerMinute = 30;
 const callbacksPerIpPerMinute = 30;
 
-const hashState = (state: string) => createHash('sha256').update(state).digest('hex');
+const sha256 = (value: string) => createHash('sha256').update(value).digest('hex');
+const hashState = sha256;
 export const oidcRedirectUri = (publicOrigin: string) => `${publicOrigin}${apiPrefix}${externalLoginPaths.oidcCallback}`;
 
 export const listProviders = (deps: Pick<OidcDeps, 'oidcProviders'>): OidcProvider[] =>
@@ -61,8 +75,15 @@ function configurationOf(provider: OidcProviderConfig): Promise<client.Configura
   return found;
 }
 
-/** Starts an authorization request; `linkUserId` when the logged-in user links the identity. */
-export async function oidcStart(deps: OidcDeps, providerId: string, callerIp: string, linkUserId?: bigint, returnTo?: string) {
+/** A logged-in user's link: the session that starts it and the fresh proof it carries. */
+export interface OidcLink { session: ActiveSession; proof: FreshProof }
+
+/**
+ * Starts an authorization request (`link` when the logged-in user links the identity). Answers the
+ * provider's URL and the browser-binding value, which the route sets as a cookie and which never
+ * reaches the database.
+ */
+export async function oidcStart(deps: OidcDeps, providerId: string, callerIp: string, link?: OidcLink, returnTo?: string) {
   await deps.limiter.hit(`oidc-start-ip:${callerIp}`, startsPerIpPerMinute, 60_000);
   const provider = providerOf(deps, providerId);
   let configuration: client.Configuration;
@@ -74,16 +95,20 @@ export async function oidcStart(deps: OidcDeps, providerId: string, callerIp: st
   const state = client.randomState();
   const nonce = client.randomNonce();
   const codeVerifier = client.randomPKCECodeVerifier();
+  const browserBinding = client.randomState();
   const now = deps.clock.now();
-  await deps.db.insert(oidcLoginStates).values({
-    stateHash: hashState(state), provider: provider.id, codeVerifier, nonce, linkUserId: linkUserId ?? null,
+  const storeFlow = (db: Executor) => db.insert(oidcLoginStates).values({
+    stateHash: hashState(state), provider: provider.id, codeVerifier, nonce, linkUserId: link?.session.userId ?? null,
+    linkSessionId: link?.session.sessionId ?? null, browserBindingHash: sha256(browserBinding),
     returnTo: returnTo ?? null, expiresAt: new Date(now.getTime() + stateLifetimeMs), createdAt: now,
   });
+  if (link) await withFreshProof(deps, link.session.userId, link.proof, callerIp, storeFlow);
+  else await storeFlow(deps.db);
   const authorizationUrl = client.buildAuthorizationUrl(configuration, {
     redirect_uri: oidcRedirectUri(deps.publicOrigin), scope: 'openid email', response_type: 'code',
     state, nonce, code_challenge: await client.calculatePKCECodeChallenge(codeVerifier), code_challenge_method: 'S256',
   });
-  return { authorizationUrl: authorizationUrl.href };
+  return { authorizationUrl: authorizationUrl.href, browserBinding };
 }
 
 /**
@@ -100,18 +125,29 @@ export class OidcCallbackError extends Error {
 
 const stateInvalid = () => new OidcCallbackError('oidc_state_invalid', '/login');
 
+/** Whether the session that started a link is still alive (not ended, expired or idle too long). */
+async function sessionAlive(deps: OidcDeps, db: Executor, sessionId: bigint, userId: bigint) {
+  const [row] = await db.select().from(sessions).where(and(eq(sessions.id, sessionId), eq(sessions.userId, userId))).limit(1);
+  const nowMs = deps.clock.now().getTime();
+  return row !== undefined && row.revokedAt === null && row.expiresAt.getTime() > nowMs
+    && nowMs - row.lastUsedAt.getTime() <= deps.limits.sessionIdleMs;
+}
+
 /**
  * Completes an authorization response. `query` is the callback's query string as received (the
- * checks of openid-client read it whole).
+ * checks of openid-client read it whole); `browserBinding` the cookie oidcStart set in this browser.
  */
-export async function oidcCallback(deps: OidcDeps, query: URLSearchParams, origin: LoginOrigin): Promise<OidcOutcome> {
+export async function oidcCallback(deps: OidcDeps, query: URLSearchParams, origin: LoginOrigin,
+  browserBinding: string | undefined): Promise<OidcOutcome> {
   await deps.limiter.hit(`oidc-callback-ip:${origin.callerIp}`, callbacksPerIpPerMinute, 60_000);
   const state = query.get('state');
-  if (!state) throw stateInvalid();
+  if (!state || !browserBinding) throw stateInvalid();
   const now = deps.clock.now();
-  // Spent before anything else: whatever follows, this state cannot be presented again.
+  // Spent before anything else: whatever follows, this state cannot be presented again. Only the
+  // browser holding the binding cookie spends it, so a foreign attempt leaves the owner's flow alive.
   const [flow] = await deps.db.update(oidcLoginStates).set({ usedAt: now })
-    .where(and(eq(oidcLoginStates.stateHash, hashState(state)), isNull(oidcLoginStates.usedAt), gt(oidcLoginStates.expiresAt, now)))
+    .where(and(eq(oidcLoginStates.stateHash, hashState(state)), eq(oidcLoginStates.browserBindingHash, sha256(browserBinding)),
+      isNull(oidcLoginStates.usedAt), gt(oidcLoginStates.expiresAt, now)))
     .returning();
   if (!flow) throw stateInvalid();
   const linking = flow.linkUserId !== null;
@@ -139,7 +175,12 @@ export async function oidcCallback(deps: OidcDeps, query: URLSearchParams, origi
 
   if (linking) {
     const userId = flow.linkUserId!;
-    await deps.db.transaction(async (tx) => {
+    const added = await deps.db.transaction(async (tx) => {
+      // The session that asked must still be there: a link started before a logout, a password
+      // change or "end other sessions" is not completed by whoever holds the callback.
+      if (flow.linkSessionId === null || !(await sessionAlive(deps, tx, flow.linkSessionId, userId))) {
+        throw new OidcCallbackError('oidc_session_ended', failTo);
+      }
       const [identity] = await tx.select().from(userOidcIdentities)
         .where(and(eq(userOidcIdentities.issuer, issuer), eq(userOidcIdentities.subject, subject))).limit(1);
       if (identity && identity.userId !== userId) throw new OidcCallbackError('identity_linked_elsewhere', failTo);
@@ -148,7 +189,9 @@ export async function oidcCallback(deps: OidcDeps, query: URLSearchParams, origi
           provider: provider.id, issuer, subject, userId, email: email ?? null, createdAt: now,
         });
       }
+      return !identity;
     });
+    if (added) await sendAccountNotice(deps, deps.db, userId, accountNotices.identityLinked(provider.name, now));
     return { kind: 'linked', returnTo: flow.returnTo ?? '/anquanZhongxin' };
   }
 

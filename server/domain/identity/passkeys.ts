@@ -7,8 +7,12 @@
 // verified, and stays used whatever the verification says, so an answer can never be replayed or
 // retried against the same challenge. A credential's signature counter only moves forward
 // (@simplewebauthn refuses a counter that did not grow, unless the authenticator keeps none, and
-// the update is conditional on the counter read). Every login opens its session through
-// startSession; a failed login on a known credential goes to the owner's login history.
+// the update is conditional on the counter read). A counter that went backwards under a valid
+// signature means the credential may have been copied: the passkey is flagged (refused from then on,
+// shown as flagged in the list) and the owner told. Adding a passkey needs a fresh proof
+// (stepUp.ts) at registerOptions, whose challenge then carries it to the registration. Every login
+// opens its session through startSession; a failed login on a known credential goes to the owner's
+// login history.
 import { createHmac, randomBytes } from 'node:crypto';
 import { and, asc, count, eq, gt, isNull } from 'drizzle-orm';
 import {
@@ -16,13 +20,15 @@ import {
   type AuthenticationResponseJSON, type AuthenticatorTransport, type RegistrationResponseJSON,
 } from '@simplewebauthn/server';
 import type {
-  PasskeyInfo, PasskeyLoginBody, PasskeyOptions, PasskeyRegisterBody,
+  FreshProof, PasskeyInfo, PasskeyLoginBody, PasskeyOptions, PasskeyRegisterBody,
 } from '../../../src/api/contract/security.ts';
+import type { Executor } from '../../db/client.ts';
 import { userPasskeys, users, webauthnChallenges } from '../../db/schema.ts';
 import { AppError, badRequest, notFound, unauthorized } from '../../lib/errors.ts';
 import type { CodeDeps } from '../codes.ts';
 import { accountNotices, sendAccountNotice } from './accountNotice.ts';
 import { recordFailedLogin, startSession, tokenOrSecondStep, type LoginOrigin } from './login.ts';
+import { withFreshProof } from './stepUp.ts';
 
 export interface PasskeyDeps extends CodeDeps {
   /** Where users open the app: the only accepted origin, its hostname the relying party id. */
@@ -49,10 +55,11 @@ const verificationFailed = (message = 'The passkey could not be verified. Please
 export const userHandle = (deps: Pick<CodeDeps, 'pepper'>, userId: bigint) =>
   createHmac('sha256', deps.pepper).update(`webauthn-user:${userId}`).digest().subarray(0, 32);
 
-async function storeChallenge(deps: PasskeyDeps, challenge: string, purpose: 'register' | 'login', userId?: bigint) {
+async function storeChallenge(deps: PasskeyDeps, challenge: string, purpose: 'register' | 'login', userId?: bigint,
+  db: Executor = deps.db) {
   const id = randomBytes(18).toString('base64url');
   const now = deps.clock.now();
-  await deps.db.insert(webauthnChallenges).values({
+  await db.insert(webauthnChallenges).values({
     id, challenge, purpose, userId, expiresAt: new Date(now.getTime() + challengeTtlMs), createdAt: now,
   });
   return id;
@@ -72,8 +79,11 @@ async function takeChallenge(deps: PasskeyDeps, id: string, purpose: 'register' 
   return row.challenge;
 }
 
-/** Options to create a passkey for the logged-in user (the device offers none it already holds). */
-export async function registerOptions(deps: PasskeyDeps, userId: bigint): Promise<PasskeyOptions> {
+/**
+ * Options to create a passkey for the logged-in user (the device offers none it already holds),
+ * once `proof` passes (stepUp.ts): the challenge is stored in the transaction that spends it.
+ */
+export async function registerOptions(deps: PasskeyDeps, userId: bigint, proof: FreshProof = {}, callerIp = ''): Promise<PasskeyOptions> {
   await deps.limiter.hit(`passkey-register-options:${userId}`, deps.limits.loginAttemptsPerIpPerMinute, 60_000);
   const [user] = await deps.db.select().from(users).where(eq(users.id, userId)).limit(1);
   if (!user) throw unauthorized();
@@ -91,7 +101,9 @@ export async function registerOptions(deps: PasskeyDeps, userId: bigint): Promis
     authenticatorSelection: { residentKey: 'required', userVerification: 'required' },
     timeout: challengeTtlMs,
   });
-  return { challengeId: await storeChallenge(deps, options.challenge, 'register', userId), options: { ...options } };
+  const challengeId = await withFreshProof(deps, userId, proof, callerIp,
+    (tx) => storeChallenge(deps, options.challenge, 'register', userId, tx));
+  return { challengeId, options: { ...options } };
 }
 
 /** Verifies a new passkey against the user's registration challenge and keeps it. */
@@ -134,6 +146,7 @@ function toInfo(row: PasskeyRow): PasskeyInfo {
     id: row.credentialId, name: row.name ?? 'Passkey', createdAt: row.createdAt.getTime(),
     lastUsedAt: row.lastUsedAt?.getTime() ?? null, backedUp: row.backedUp,
     deviceType: row.deviceType === 'multiDevice' ? 'multiDevice' : 'singleDevice',
+    flaggedAt: row.flaggedAt?.getTime() ?? null,
   };
 }
 
@@ -176,6 +189,10 @@ export async function passkeyLogin(deps: PasskeyDeps, body: PasskeyLoginBody, or
     await recordFailedLogin(deps, stored.userId, 'passkey', origin);
     throw verificationFailed();
   };
+  if (stored.flaggedAt) {
+    await recordFailedLogin(deps, stored.userId, 'passkey', origin);
+    throw verificationFailed('This passkey may have been copied and is no longer accepted. Log in another way and remove it in Account security.');
+  }
   const response = body.response as unknown as AuthenticationResponseJSON;
   if (response.response.userHandle !== undefined
     && response.response.userHandle !== userHandle(deps, stored.userId).toString('base64url')) {
@@ -196,6 +213,9 @@ export async function passkeyLogin(deps: PasskeyDeps, body: PasskeyLoginBody, or
     backedUp = verified.authenticationInfo.credentialBackedUp;
   } catch (error) {
     if (error instanceof AppError) throw error;
+    if (await counterWentBack(deps, response, expectedChallenge, stored)) {
+      await flagCopiedPasskey(deps, stored);
+    }
     return refuse();
   }
   const token = await deps.db.transaction(async (tx) => {
@@ -210,4 +230,37 @@ export async function passkeyLogin(deps: PasskeyDeps, body: PasskeyLoginBody, or
   await limiter.release(`passkey-fail-ip:${origin.callerIp}`);
   // A passkey with user verification is two factors already: startSession answers a token.
   return tokenOrSecondStep(token);
+}
+
+/**
+ * Whether a refused assertion carries a valid signature whose counter is not above the stored one:
+ * verified again as if no counter were stored, so only the holder of the key (the device or a copy
+ * of it) can get a passkey flagged, never someone who merely knows its id.
+ */
+async function counterWentBack(deps: PasskeyDeps, response: AuthenticationResponseJSON, expectedChallenge: string,
+  stored: PasskeyRow): Promise<boolean> {
+  if (stored.counter === 0n) return false;
+  try {
+    const again = await verifyAuthenticationResponse({
+      response, expectedChallenge, expectedOrigin: deps.publicOrigin, expectedRPID: rpId(deps), requireUserVerification: true,
+      credential: {
+        id: stored.credentialId, publicKey: new Uint8Array(Buffer.from(stored.publicKey, 'base64url')), counter: 0,
+        transports: (stored.transports as AuthenticatorTransport[] | null) ?? undefined,
+      },
+    });
+    return again.verified && BigInt(again.authenticationInfo.newCounter) <= stored.counter;
+  } catch {
+    return false;
+  }
+}
+
+/** Flags the passkey once and tells its owner (a second backwards counter adds no second notice). */
+async function flagCopiedPasskey(deps: PasskeyDeps, stored: PasskeyRow) {
+  const now = deps.clock.now();
+  const flagged = await deps.db.update(userPasskeys).set({ flaggedAt: now })
+    .where(and(eq(userPasskeys.credentialId, stored.credentialId), isNull(userPasskeys.flaggedAt)))
+    .returning({ name: userPasskeys.name });
+  if (flagged.length === 1) {
+    await sendAccountNotice(deps, deps.db, stored.userId, accountNotices.passkeyFlagged(flagged[0].name ?? 'Passkey', now));
+  }
 }

@@ -13,14 +13,16 @@ import { randomBytes } from 'node:crypto';
 import { and, eq, gt, isNull } from 'drizzle-orm';
 import { recoverMessageAddress } from 'viem';
 import { parseSiweMessage } from 'viem/siwe';
-import type { SiweNonceResult } from '../../../src/api/contract/security.ts';
+import type { FreshProof, SiweNonceResult } from '../../../src/api/contract/security.ts';
 import type { Executor } from '../../db/client.ts';
 import { siweNonces, userWallets, users } from '../../db/schema.ts';
 import { badRequest, conflict } from '../../lib/errors.ts';
 import type { Services } from '../../services.ts';
-import { newInviteCode } from '../accounts.ts';
+import { newInviteCode } from './accounts.ts';
 import { hashPassword } from '../passwords.ts';
+import { accountNotices, sendAccountNotice } from './accountNotice.ts';
 import { startSession, tokenOrSecondStep, type LoginOrigin } from './login.ts';
+import { withFreshProof } from './stepUp.ts';
 
 export type ExternalLoginDeps = Pick<Services, 'db' | 'limits' | 'clock' | 'limiter' | 'sender' | 'pepper' | 'publicOrigin'>;
 
@@ -153,10 +155,15 @@ export async function siweLogin(deps: ExternalLoginDeps, message: string, signat
   }));
 }
 
-/** Links the signing wallet to the logged-in user (the nonce must have been asked for by that user's session). */
-export async function siweLink(deps: ExternalLoginDeps, userId: bigint, message: string, signature: string, callerIp: string) {
+/**
+ * Links the signing wallet to the logged-in user (the nonce must have been asked for by that user's
+ * session) once `proof` passes (stepUp.ts); the nonce and any code of the proof are spent in the
+ * transaction that links, so a refusal leaves both for another try. The owner is told.
+ */
+export async function siweLink(deps: ExternalLoginDeps, userId: bigint, message: string, signature: string, callerIp: string,
+  proof: FreshProof = {}) {
   const verified = await verifyMessage(deps, message, signature, callerIp);
-  await deps.db.transaction(async (tx) => {
+  const added = await withFreshProof(deps, userId, proof, callerIp, async (tx) => {
     await spendNonce(deps, tx, verified.nonce, userId);
     const [wallet] = await tx.select().from(userWallets).where(eq(userWallets.address, verified.address)).limit(1);
     if (wallet && wallet.userId !== userId) {
@@ -166,6 +173,8 @@ export async function siweLink(deps: ExternalLoginDeps, userId: bigint, message:
       const now = deps.clock.now();
       await tx.insert(userWallets).values({ address: verified.address, userId, chainId: verified.chainId, createdAt: now });
     }
+    return !wallet;
   });
+  if (added) await sendAccountNotice(deps, deps.db, userId, accountNotices.walletLinked(verified.address, deps.clock.now()));
   return { address: verified.address };
 }

@@ -45,7 +45,7 @@ const notYourAddress = () => badRequest('invalid_request',
  */
 export async function sendWithdrawPasswordCode(deps: AccountDeps, userId: bigint, request:
   { channel: 'email'; email: string } | { channel: 'sms'; phone: string; countryCode: string }, callerIp: string,
-  purpose: 'withdrawPassword' | 'googleUnbind' = 'withdrawPassword') {
+  purpose: 'withdrawPassword' | 'googleUnbind' | 'addLogin' = 'withdrawPassword') {
   const user = await requireUser(deps.db, userId);
   const contact = contactOf(user, request.channel);
   if (!contact) throw user.email || user.phone ? notYourAddress() : noContact();

@@ -3,7 +3,7 @@
 import type { FastifyInstance } from 'fastify';
 import { Empty } from '../../../src/api/contract/common.ts';
 import {
-  passkeyPaths, PasskeyLoginBody, PasskeyRegisterBody, PasskeyRemoveBody,
+  passkeyPaths, PasskeyLoginBody, PasskeyRegisterBody, PasskeyRegisterOptionsBody, PasskeyRemoveBody,
 } from '../../../src/api/contract/security.ts';
 import * as passkeys from '../../domain/identity/passkeys.ts';
 import { ok } from '../../lib/envelope.ts';
@@ -11,10 +11,13 @@ import { requireSession } from '../../plugins/auth.ts';
 import type { Services } from '../../services.ts';
 
 export function passkeyRoutes(app: FastifyInstance, services: Services) {
-  app.post(passkeyPaths.registerOptions, { schema: { body: Empty } }, async (request) => {
-    const session = await requireSession(services, request);
-    return ok(await passkeys.registerOptions(services, session.userId));
-  });
+  // Adding a passkey needs a fresh proof (domain/identity/stepUp.ts), checked before the challenge is issued.
+  app.post<{ Body: PasskeyRegisterOptionsBody }>(passkeyPaths.registerOptions, { schema: { body: PasskeyRegisterOptionsBody } },
+    async (request) => {
+      const session = await requireSession(services, request);
+      const { password, googleCode, recoveryCode, emailCode, phoneCode } = request.body;
+      return ok(await passkeys.registerOptions(services, session.userId, { password, googleCode, recoveryCode, emailCode, phoneCode }, request.ip));
+    });
 
   app.post<{ Body: PasskeyRegisterBody }>(passkeyPaths.register, { schema: { body: PasskeyRegisterBody } },
     async (request) => {

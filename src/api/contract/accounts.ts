@@ -11,6 +11,8 @@ export const CodePurpose = Type.Union([
   Type.Literal('withdrawPassword'),
   // Unbinding Google Authenticator: the same, to the account's own address only.
   Type.Literal('googleUnbind'),
+  // A fresh proof before adding a way into the account (security.ts FreshProof): the same.
+  Type.Literal('addLogin'),
 ]);
 export type CodePurpose = Static<typeof CodePurpose>;
 export const AccountType = Type.Union([Type.Literal('email'), Type.Literal('phone')]);

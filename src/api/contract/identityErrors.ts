@@ -12,6 +12,8 @@ export const externalLoginErrorCodes = [
   'siwe_message_invalid', 'siwe_nonce_invalid', 'siwe_domain_mismatch', 'siwe_signature_invalid', 'siwe_expired',
   'wallet_linked_elsewhere', 'oidc_provider_unknown', 'oidc_state_invalid', 'oidc_callback_invalid',
   'identity_linked_elsewhere', 'oidc_provider_refused', 'linked_login_not_found', 'last_login_method',
+  // A way in is added with a fresh proof (security.ts FreshProof); a link's session must outlive its flow.
+  'password_required', 'oidc_session_ended',
 ] as const;
 export const passkeyErrorCodes = [
   'passkey_challenge_invalid', 'passkey_verification_failed', 'passkey_not_found', 'passkey_unknown',

@@ -41,6 +41,10 @@ export const externalLoginPaths = {
   /** Ours: the user's linked wallets and OpenID identities; unlink one. */
   linkedLogins: '/user/appUser/linkedLogins',
   unlinkLogin: '/user/appUser/unlinkLogin',
+  /** Ours: every way into the account but the password: passkeys, wallets, identities, other sessions. */
+  waysIn: '/user/appUser/waysIn',
+  /** Ours: { FreshProof } removes them all in one step (after a password change or reset). */
+  removeOtherWaysIn: '/user/appUser/removeOtherWaysIn',
 } as const;
 
 export const passkeyPaths = {
@@ -150,12 +154,34 @@ export const GoogleAuthState = Type.Object({
 });
 export type GoogleAuthState = Static<typeof GoogleAuthState>;
 
+// ── A fresh proof to add a way in (owner: external logins) ──
+// Adding a passkey (registerOptions), linking an OpenID identity (oidcStart with link) or a wallet
+// (linkWallet), and removing every other way in need more than the session: with Google
+// Authenticator bound, its code or a recovery code; otherwise the password, or a code sent to the
+// account's own e-mail or phone (getEmailCaptcha / getPhoneCaptcha type=addLogin: how an account
+// whose password nobody knows proves itself); an account with none of these (a wallet or provider
+// account without e-mail) needs the session alone. Missing: password_required or
+// google_code_required; wrong: credentials_invalid, google_code_invalid, recovery_code_invalid or
+// code_invalid. A refusal changes nothing.
+const SixDigits = Type.String({ minLength: 6, maxLength: 6, pattern: '^[0-9]{6}$' });
+export const FreshProofFields = {
+  password: Type.Optional(Type.String({ minLength: 1, maxLength: 64 })),
+  googleCode: Type.Optional(GoogleCode),
+  recoveryCode: Type.Optional(RecoveryCode),
+  emailCode: Type.Optional(SixDigits),
+  phoneCode: Type.Optional(SixDigits),
+};
+export const FreshProof = Type.Object(FreshProofFields, { additionalProperties: false });
+export type FreshProof = Static<typeof FreshProof>;
+
 // ── Wallet and OpenID Connect (owner: external logins) ──
 // Sign-In with Ethereum (EIP-4361): the app asks for a nonce and the message's fields, the wallet
 // signs the message text (personal_sign), the server checks domain, URI, nonce (single use, five
 // minutes), time bounds and the signature (EOA, offline). OpenID Connect: authorization code with
-// PKCE (S256), state and nonce kept on the server; the callback sets a short-lived `token` cookie
-// and sends the browser back to the app (#/home, or #/login?oidcError=<code> on failure).
+// PKCE (S256), state and nonce kept on the server; the answer to oidcStart sets an HttpOnly cookie
+// binding the flow to this browser (RFC 9700 §4.7), which the callback requires (a client must keep
+// it, as a browser does); the callback sets a short-lived `token` cookie and sends the browser back
+// to the app (#/home, or #/login?oidcError=<code> on failure).
 
 /** An Ethereum address as the wallet writes it (any case; stored lower-cased). */
 export const EthAddress = Type.String({ pattern: '^0x[0-9a-fA-F]{40}$' });
@@ -175,6 +201,13 @@ export const SiweBody = Type.Object({
   signature: Type.String({ pattern: '^0x[0-9a-fA-F]{130}$' }),
 }, { additionalProperties: false });
 export type SiweBody = Static<typeof SiweBody>;
+/** linkWallet: the signed message and the fresh proof (see FreshProof). */
+export const SiweLinkBody = Type.Object({
+  message: Type.String({ minLength: 1, maxLength: 2000 }),
+  signature: Type.String({ pattern: '^0x[0-9a-fA-F]{130}$' }),
+  ...FreshProofFields,
+}, { additionalProperties: false });
+export type SiweLinkBody = Static<typeof SiweLinkBody>;
 /** siweLink's answer: the linked address (lower case). */
 export const SiweLinkResult = Type.Object({ address: Type.String() });
 
@@ -187,6 +220,8 @@ export const OidcStartBody = Type.Object({
   link: Type.Optional(Type.Boolean()),
   /** Where in the app to land after success: a hash route such as "/security" (default "/home"). */
   returnTo: Type.Optional(Type.String({ pattern: '^/[A-Za-z0-9/_-]{0,100}$' })),
+  /** With link: the fresh proof (see FreshProof). */
+  ...FreshProofFields,
 }, { additionalProperties: false });
 export type OidcStartBody = Static<typeof OidcStartBody>;
 export const OidcStartResult = Type.Object({ authorizationUrl: Type.String() });
@@ -218,6 +253,21 @@ export const UnlinkLoginBody = Type.Object({
 }, { additionalProperties: false });
 export type UnlinkLoginBody = Static<typeof UnlinkLoginBody>;
 
+/** waysIn: what besides the password opens the account (shown after a password change or reset). */
+export const WaysInResult = Type.Object({
+  passkeys: Type.Integer(), wallets: Type.Integer(), identities: Type.Integer(),
+  /** Live sessions other than the caller's. */
+  otherSessions: Type.Integer(),
+  /** Whether the password (e-mail, phone or guest name) opens the account: without it nothing is removed. */
+  hasPasswordLogin: Type.Boolean(),
+});
+export type WaysInResult = Static<typeof WaysInResult>;
+/** removeOtherWaysIn's answer: how many of each were removed or ended. */
+export const WaysInRemoved = Type.Object({
+  passkeys: Type.Integer(), wallets: Type.Integer(), identities: Type.Integer(), otherSessions: Type.Integer(),
+});
+export type WaysInRemoved = Static<typeof WaysInRemoved>;
+
 // ── Passkeys (owner: passkeys) ──
 // A passkey's credential id is base64url (WebAuthn's rawId); the browser's answers (attestation
 // or assertion, base64url fields) are passed through as @simplewebauthn/browser produces them and
@@ -233,6 +283,10 @@ const WebAuthnAnswer = <T extends Parameters<typeof Type.Object>[0]>(fields: T) 
   clientExtensionResults: Type.Record(Type.String(), Type.Unknown()),
   authenticatorAttachment: Type.Optional(Type.Union([Type.Literal('platform'), Type.Literal('cross-platform')])),
 });
+
+/** registerOptions: the fresh proof that lets a passkey be added (see FreshProof). */
+export const PasskeyRegisterOptionsBody = FreshProof;
+export type PasskeyRegisterOptionsBody = FreshProof;
 
 /** registerOptions and loginOptions answer: the options for navigator.credentials and their challenge's id. */
 export const PasskeyOptions = Type.Object({
@@ -279,6 +333,11 @@ export const PasskeyInfo = Type.Object({
   /** Whether the passkey is synced to the user's other devices (backup state). */
   backedUp: Type.Boolean(),
   deviceType: Type.Union([Type.Literal('singleDevice'), Type.Literal('multiDevice')]),
+  /**
+   * When a login showed this passkey's signature counter going backwards (ms; absent or null if
+   * never): the credential may have been copied, and the owner should remove it.
+   */
+  flaggedAt: Type.Optional(Type.Union([Type.Number(), Type.Null()])),
 });
 export type PasskeyInfo = Static<typeof PasskeyInfo>;
 
