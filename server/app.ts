@@ -39,7 +39,7 @@ import { tradeRoutes } from './routes/trade/index.ts';
 import { identityRoutes } from './routes/identity/index.ts';
 import { resolveSession } from './domain/sessions.ts';
 import { localUserEvents, type UserEventBus } from './domain/trading/userEvents.ts';
-import { localDiskStorage } from './domain/wallet/uploads.ts';
+import { localDiskStorage } from './domain/uploads.ts';
 import { localBus, type MarketBus } from './domain/market/bus.ts';
 import { MarketView } from './domain/market/view.ts';
 import {

@@ -6,7 +6,7 @@ import type { Clock } from './lib/time.ts';
 import type { RateLimiter } from './lib/rateLimiter.ts';
 import type { MessageSender } from './domain/delivery.ts';
 import type { ReplayStore } from './lib/replayStore.ts';
-import type { UploadStorage } from './domain/wallet/uploads.ts';
+import type { UploadStorage } from './domain/uploads.ts';
 import type { UserEventBus } from './domain/trading/userEvents.ts';
 
 export interface Services {

@@ -1,4 +1,4 @@
-// Files users upload (deposit proofs now; identity documents later). The type is read from the
+// Files users upload (deposit proofs and identity documents). The type is read from the
 // file's first bytes, never from its name or the browser's word; images are decoded and encoded
 // afresh, which drops every metadata block (EXIF with the phone's GPS position, XMP, comments) and
 // anything hidden after the image; each file gets a random id and a random stored name. The bytes
@@ -10,11 +10,11 @@ import path from 'node:path';
 import { randomBytes } from 'node:crypto';
 import { and, eq } from 'drizzle-orm';
 import sharp from 'sharp';
-import { uploadUrl, type UploadPurpose, type UploadResult } from '../../../src/api/contract/wallet.ts';
-import type { Executor } from '../../db/client.ts';
-import { uploads } from '../../db/schema.ts';
-import { AppError, notFound } from '../../lib/errors.ts';
-import { openBytes, sealBytes } from '../../lib/secretBox.ts';
+import { uploadUrl, type UploadPurpose, type UploadResult } from '../../src/api/contract/wallet.ts';
+import type { Executor } from '../db/client.ts';
+import { uploads } from '../db/schema.ts';
+import { AppError, notFound } from '../lib/errors.ts';
+import { openBytes, sealBytes } from '../lib/secretBox.ts';
 
 /** Where upload bytes are kept. Names are the random names this module makes, never user text. */
 export interface UploadStorage {

@@ -8,7 +8,8 @@ import {
   PhoneLoginBody, RegisterBody, ResetPasswordBody,
 } from '../../src/api/contract/accounts.ts';
 import { paths } from '../../src/api/contract/paths.ts';
-import * as accounts from '../domain/accounts.ts';
+import * as accounts from '../domain/identity/accounts.ts';
+import { passwordLogin } from '../domain/identity/passwordLogin.ts';
 import { sendWithdrawPasswordCode } from '../domain/wallet/withdrawPassword.ts';
 import { requireSession } from '../plugins/auth.ts';
 import { ok } from '../lib/envelope.ts';
@@ -44,7 +45,7 @@ export function appRoutes(app: FastifyInstance, services: Services) {
 
   app.post<{ Body: Static<typeof LoginBody> }>(paths.login, { schema: { body: LoginBody } }, async (request) => {
     const { account, password, countryCode } = request.body;
-    return ok({ token: await accounts.passwordLogin(services, account, password, countryCode, request.ip, agent(request)) });
+    return ok({ token: await passwordLogin(services, account, password, countryCode, request.ip, agent(request)) });
   });
 
   app.post<{ Body: Static<typeof EmailLoginBody> }>(paths.emailLogin, { schema: { body: EmailLoginBody } },

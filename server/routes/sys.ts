@@ -4,7 +4,7 @@ import type { FastifyInstance } from 'fastify';
 import multipart from '@fastify/multipart';
 import { Type, type Static } from '@sinclair/typebox';
 import { uploadPurposes, walletPaths, type UploadPurpose } from '../../src/api/contract/wallet.ts';
-import { fileMissing, fileTooLarge, ownUpload, saveUpload, uploadAnswer, uploadBytesMax } from '../domain/wallet/uploads.ts';
+import { fileMissing, fileTooLarge, ownUpload, saveUpload, uploadAnswer, uploadBytesMax } from '../domain/uploads.ts';
 import { requireSession } from '../plugins/auth.ts';
 import { badRequest } from '../lib/errors.ts';
 import { ok } from '../lib/envelope.ts';

@@ -4,7 +4,7 @@ import type { Static } from '@sinclair/typebox';
 import { ActiveReportQuery, ChangePasswordBody, PersonalDataBody } from '../../src/api/contract/accounts.ts';
 import { Empty } from '../../src/api/contract/common.ts';
 import { paths } from '../../src/api/contract/paths.ts';
-import * as accounts from '../domain/accounts.ts';
+import * as accounts from '../domain/identity/accounts.ts';
 import { requireSession } from '../plugins/auth.ts';
 import { ok } from '../lib/envelope.ts';
 import type { Services } from '../services.ts';

@@ -1,92 +1,30 @@
-// Accounts: registration by e-mail or phone code, the four ways to log in (password, e-mail code,
-// phone code, guest), password reset and change, personal data. Every write is one transaction;
-// every user error is an AppError with a stable code and changes nothing. Requests about an
-// e-mail or phone answer alike whether an account uses it or not (only its mailbox learns which),
-// every password guess is taken from an atomic throttle before argon2 checks it, and a password
-// is hashed only once every cheaper check (limits, code) has passed.
+// Accounts: registration by e-mail or phone code, logging in by e-mail or phone code and as a
+// guest (the password login is passwordLogin.ts), password reset and change, personal data. Every
+// write is one transaction; every user error is an AppError with a stable code and changes nothing.
+// Requests about an e-mail or phone answer alike whether an account uses it or not (only its
+// mailbox learns which), every password guess is taken from an atomic throttle before argon2
+// checks it, and a password is hashed only once every cheaper check (limits, code) has passed.
 import { randomInt } from 'node:crypto';
-import { and, count, eq, type SQL } from 'drizzle-orm';
+import { and, count, eq } from 'drizzle-orm';
 import {
   birthdayAgeYears, birthdayRange,
   type AccountType, type CodePurpose, type GuestLoginResult, type PersonalDataBody, type RegisterBody, type ResetPasswordBody,
   type UserInfo,
-} from '../../src/api/contract/accounts.ts';
-import { sessions, users, withdrawPasswords } from '../db/schema.ts';
-import type { Executor } from '../db/client.ts';
-import type { Limits } from '../config.ts';
-import { AppError, badRequest, conflict, unauthorized } from '../lib/errors.ts';
-import type { ThrottlePolicy } from '../lib/rateLimiter.ts';
-import { formatServerTime } from '../lib/time.ts';
-import { invalidCode, sendCode, transactionWithCode, type CodeDeps, type CodeTarget } from './codes.ts';
-import {
-  assertStrongPassword, decoyPasswordHash, generatePassword, hashPassword, lookAlikeFreeAlphabet, verifyPassword,
-} from './passwords.ts';
-import { normalisePhone, type NormalisedPhone } from './phoneNumbers.ts';
-import { recordFailedLogin, startSession, tokenOrSecondStep } from './identity/login.ts';
-import { requireGoogleCode, requireSecondFactorIn } from './identity/twoFactor.ts';
-import { revokeSession, revokeUserSessions, type ActiveSession } from './sessions.ts';
-import { userKycLevel } from './identity/kycLevels.ts';
+} from '../../../src/api/contract/accounts.ts';
+import { sessions, users, withdrawPasswords } from '../../db/schema.ts';
+import type { Executor } from '../../db/client.ts';
+import { AppError, badRequest, conflict, unauthorized } from '../../lib/errors.ts';
+import { formatServerTime } from '../../lib/time.ts';
+import { invalidCode, sendCode, transactionWithCode } from '../codes.ts';
+import { assertStrongPassword, generatePassword, hashPassword, lookAlikeFreeAlphabet, verifyPassword } from '../passwords.ts';
+import { revokeSession, revokeUserSessions, type ActiveSession } from '../sessions.ts';
+import { findUser, guestName, identify, identifyLogin, type AccountDeps, type UserRow } from './contacts.ts';
+import { userKycLevel } from './kycLevels.ts';
+import { startSession, recordFailedLogin, tokenOrSecondStep } from './login.ts';
+import { liftLoginLockout, passwordPolicy, tooManyAttempts } from './passwordLogin.ts';
+import { requireGoogleCode, requireSecondFactorIn } from './twoFactor.ts';
 
-export type AccountDeps = CodeDeps;
-type UserRow = typeof users.$inferSelect;
-
-const emailPattern = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
-const phonePattern = /^[0-9]{4,15}$/;
 const hourMs = 3_600_000;
-const dayMs = 24 * hourMs;
-/** How long an address that logged in to an account stays known to the account-wide ceiling. */
-const knownClientMs = 30 * dayMs;
-
-interface Identity { target: CodeTarget; where: SQL; phone?: NormalisedPhone }
-
-/**
- * Normalises an e-mail or phone account to the stored form and the condition that finds it:
- * e-mail in lower case without the root dot of its domain ("a@b.com." is "a@b.com"), phone in
- * E.164 (phoneNumbers.ts).
- */
-function identify(accountType: AccountType, account: string, countryCode?: string): Identity {
-  if (accountType === 'email') {
-    const email = account.trim().toLowerCase().replace(/\.+$/, '');
-    if (!emailPattern.test(email) || email.length > 254) {
-      throw badRequest('invalid_request', 'Please enter a valid e-mail address.');
-    }
-    return { target: { channel: 'email', target: email, address: email }, where: eq(users.email, email) };
-  }
-  if (!countryCode) throw badRequest('invalid_request', 'Please choose the country code of the phone number.');
-  const phone = normalisePhone(account, countryCode);
-  if (!phone) throw badRequest('invalid_request', 'Please enter a valid phone number.');
-  return {
-    target: { channel: 'sms', target: `+${phone.countryCode} ${phone.nationalNumber}`, address: phone.e164 },
-    where: and(eq(users.phone, phone.nationalNumber), eq(users.phoneCountryCode, phone.countryCode))!,
-    phone,
-  };
-}
-
-/** Guest names are stored and compared in lower case: "Bob" and "bob" are one account. */
-const guestName = (account: string) => account.trim().toLowerCase();
-
-/**
- * Resolves what a password-login form sends: an e-mail, a phone number (with country code) or a
- * guest name. `key` names the account the way it is looked up, so every spelling of one account
- * (case, spaces, trunk prefix) shares one throttle.
- */
-function identifyLogin(account: string, countryCode?: string): { where: SQL; key: string } {
-  const trimmed = account.trim();
-  if (trimmed.includes('@')) return loginIdentity(identify('email', trimmed));
-  if (phonePattern.test(trimmed) && countryCode) return loginIdentity(identify('phone', trimmed, countryCode));
-  return { where: eq(users.username, guestName(trimmed)), key: `guest:${guestName(trimmed)}` };
-}
-
-const loginIdentity = (identity: Identity) => ({ where: identity.where, key: `${identity.target.channel}:${identity.target.target}` });
-
-async function findUser(db: Executor, where: SQL) {
-  const [row] = await db.select().from(users).where(where).limit(1);
-  return row;
-}
-
-/** The account a login form names (e-mail, phone with country code, or guest name), if any. */
-export const findLoginUser = (deps: AccountDeps, account: string, countryCode?: string) =>
-  findUser(deps.db, identifyLogin(account, countryCode).where);
 
 export async function accountExists(deps: AccountDeps, account: string, countryCode?: string) {
   return (await findUser(deps.db, identifyLogin(account, countryCode).where)) !== undefined;
@@ -163,85 +101,8 @@ export async function register(deps: AccountDeps, body: RegisterBody, callerIp: 
     }, () => hashPassword(body.password)));
 }
 
-export const passwordPolicy = (limits: Limits): ThrottlePolicy => ({
-  attemptsFree: limits.passwordAttemptsFree,
-  lockoutBaseMs: limits.passwordLockoutBaseMs,
-  lockoutMaxMs: limits.passwordLockoutMaxMs,
-  forgetAfterMs: dayMs,
-});
-
-const throttleKey = (accountKey: string, callerIp: string) => `throttle:login:${accountKey}|${callerIp}`;
 /** The user's password-change throttle, which the fresh proof of stepUp.ts shares: one budget of guesses per session holder. */
 export const passwordChangeKey = (userId: bigint) => `throttle:password-change:${userId}`;
-
-export function tooManyAttempts(retryAfterMs: number) {
-  const retryAfterSeconds = Math.max(1, Math.ceil(retryAfterMs / 1000));
-  const wait = retryAfterSeconds < 120 ? `${retryAfterSeconds} seconds` : `${Math.ceil(retryAfterSeconds / 60)} minutes`;
-  return new AppError(429, 'too_many_attempts',
-    `Too many wrong passwords. Please try again in ${wait}, or reset your password.`, { retryAfterSeconds });
-}
-
-const isRateLimited = (error: unknown): error is AppError => error instanceof AppError && error.statusCode === 429;
-
-/**
- * Takes one password guess on an account from an address, before the password is checked. The
- * lockout is per account and address, so an attacker slows only their own address and the owner
- * logs in from theirs; an address also has a ceiling across accounts, and an account one across
- * addresses past which only addresses that logged in to it before may guess. Each step is one
- * atomic hit, so guesses in parallel cannot all pass a check and then all be counted.
- */
-async function takeLoginAttempt(deps: AccountDeps, accountKey: string, callerIp: string) {
-  const { limiter, limits } = deps;
-  const taken = await limiter.takeAttempt(throttleKey(accountKey, callerIp), passwordPolicy(limits));
-  if (!taken.allowed) throw tooManyAttempts(taken.retryAfterMs);
-  await limiter.hit(`login-fail-ip:${callerIp}`, limits.loginFailuresPerIpPerHour, hourMs);
-  try {
-    await limiter.hit(`login-fail-account:${accountKey}`, limits.loginFailuresPerAccountPerHour, hourMs);
-  } catch (error) {
-    if (!isRateLimited(error)) throw error;
-    const known = await limiter.count(`login-known:${accountKey}|${callerIp}`, knownClientMs) > 0;
-    if (!known) throw tooManyAttempts(Number(error.extra.retryAfterSeconds ?? 3600) * 1000);
-  }
-}
-
-/** A right password: the guess is given back to every ceiling and the address becomes known. */
-async function loginSucceeded(deps: AccountDeps, accountKey: string, callerIp: string) {
-  const { limiter } = deps;
-  await limiter.reset(throttleKey(accountKey, callerIp));
-  await limiter.release(`login-fail-ip:${callerIp}`);
-  await limiter.release(`login-fail-account:${accountKey}`);
-  await limiter.hit(`login-known:${accountKey}|${callerIp}`, Number.MAX_SAFE_INTEGER, knownClientMs);
-}
-
-/**
- * The password step of a password login (and of the Google-code login, identity/twoFactor.ts),
- * under the login throttles: answers the user whose password this is.
- */
-export async function checkLoginPassword(deps: AccountDeps, account: string, password: string,
-  countryCode: string | undefined, callerIp: string, userAgent?: string): Promise<UserRow> {
-  await deps.limiter.hit(`login-ip:${callerIp}`, deps.limits.loginAttemptsPerIpPerMinute, 60_000);
-  const identity = identifyLogin(account, countryCode);
-  await takeLoginAttempt(deps, identity.key, callerIp);
-  const user = await findUser(deps.db, identity.where);
-  const valid = await verifyPassword(user?.passwordHash ?? await decoyPasswordHash(), password);
-  if (!user || !valid) {
-    if (user) await recordFailedLogin(deps, user.id, 'password', { callerIp, userAgent });
-    throw badRequest('credentials_invalid', 'The account or password is wrong.');
-  }
-  await loginSucceeded(deps, identity.key, callerIp);
-  return user;
-}
-
-/**
- * An account with Google Authenticator bound is answered google_code_required once the password
- * is right, with no session but a login ticket (login.ts): the form then completes it with
- * loginSecondStep, or (a client of the spec alone) calls googleSecretLogin with the password and a code.
- */
-export async function passwordLogin(deps: AccountDeps, account: string, password: string,
-  countryCode: string | undefined, callerIp: string, userAgent?: string) {
-  const user = await checkLoginPassword(deps, account, password, countryCode, callerIp, userAgent);
-  return tokenOrSecondStep(await startSession(deps, deps.db, user.id, 'password', { callerIp, userAgent }));
-}
 
 /**
  * A login code reaches only an account's own address (a notice goes to an address nobody uses),
@@ -319,9 +180,7 @@ export async function resetPassword(deps: AccountDeps, body: ResetPasswordBody, 
       await revokeUserSessions(tx, deps.clock, user.id);
       return user.id;
     }, () => hashPassword(body.password));
-  const accountKey = loginIdentity(identity).key;
-  await deps.limiter.reset(throttleKey(accountKey, callerIp));
-  await deps.limiter.reset(`login-fail-account:${accountKey}`);
+  await liftLoginLockout(deps, identity, callerIp);
   await deps.limiter.reset(passwordChangeKey(userId));
 }
 

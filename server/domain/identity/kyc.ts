@@ -16,7 +16,7 @@ import { AppError, badRequest, conflict, notFound } from '../../lib/errors.ts';
 import type { Clock } from '../../lib/time.ts';
 import type { RateLimiter } from '../../lib/rateLimiter.ts';
 import { recordAudit } from '../audit.ts';
-import { uploadAnswer, type UploadRow, type UploadStorage } from '../wallet/uploads.ts';
+import { uploadAnswer, type UploadRow, type UploadStorage } from '../uploads.ts';
 import { userKycLevel } from './kycLevels.ts';
 
 export interface KycDeps { db: Db; clock: Clock; limiter: RateLimiter }

@@ -1,23 +1,14 @@
 // What each verification level unlocks (issue 11): level 0 (unverified), 1 (basic approved) and
 // 2 (advanced approved). The back office edits the settings (kyc_level_settings); a level without
-// a row has the defaults below. The server enforces the daily withdrawal limit: a withdrawal whose
-// USDT value plus the value of the user's withdrawals of the same UTC day (every one not rejected
-// and not failed) exceeds the limit of the user's level is refused with kyc_level_required.
-//
-// Values in USDT: USDT and USDC count 1:1; another currency at the last recorded tick of
-// <CODE>USDT (market_ticks), else at the operator's USDT rate of the currency; a currency with
-// neither cannot be valued, so a user with a limit is refused (conservatively) until verified to
-// a level without one. Values are rounded up, so a limit is never passed by rounding.
-import { and, eq, gte, notInArray, sql } from 'drizzle-orm';
+// a row has the defaults below. Identity keeps the levels and each user's level; the wallet asks
+// them when it enforces the daily withdrawal limit (wallet/withdrawalLimit.ts).
+import { and, eq, sql } from 'drizzle-orm';
 import type { KycLevel } from '../../../src/api/contract/identity.ts';
 import type { Db, Executor } from '../../db/client.ts';
-import { kycApplications, kycLevelSettings, ledgerAssets, users, withdrawals } from '../../db/schema.ts';
+import { kycApplications, kycLevelSettings, ledgerAssets } from '../../db/schema.ts';
 import { AppError, badRequest } from '../../lib/errors.ts';
 import type { Clock } from '../../lib/time.ts';
 import { formatAmount, parseAmount } from '../ledger/amounts.ts';
-import { symbolByCode } from '../market/symbols.ts';
-import { lastTickAt } from '../trading/ticks.ts';
-import { loadCurrency } from '../wallet/currencies.ts';
 import { recordAudit } from '../audit.ts';
 
 export const kycLevelNumbers = [0, 1, 2] as const;
@@ -26,7 +17,7 @@ export type KycLevelNumber = (typeof kycLevelNumbers)[number];
 /** The scale USDT amounts are kept in when the ledger has no USDT asset (it always has). */
 const usdtScaleDefault = 6;
 
-interface LevelSetting { level: KycLevelNumber; withdrawDailyLimit: bigint | null; loanLimit: bigint; productsOpen: boolean }
+export interface LevelSetting { level: KycLevelNumber; withdrawDailyLimit: bigint | null; loanLimit: bigint; productsOpen: boolean }
 
 /** Defaults in whole USDT: unverified 1 000 a day, no loans, no products; basic 50 000 a day; advanced no limit. */
 const defaults: Record<KycLevelNumber, { withdrawDailyLimit: string | null; loanLimit: string; productsOpen: boolean }> = {
@@ -42,7 +33,8 @@ export async function usdtScale(db: Executor): Promise<number> {
 
 const wholeUsdt = (text: string, scale: number) => BigInt(text) * 10n ** BigInt(scale);
 
-async function levelSettings(db: Executor, scale: number): Promise<LevelSetting[]> {
+/** What each level unlocks, in USDT atomic units of `scale`: the stored row, else the defaults. */
+export async function levelSettings(db: Executor, scale: number): Promise<LevelSetting[]> {
   const rows = await db.select().from(kycLevelSettings);
   return kycLevelNumbers.map((level) => {
     const row = rows.find((found) => found.level === level);
@@ -128,78 +120,6 @@ export async function setKycLevel(db: Db, clock: Clock, operatorId: bigint,
     }, clock);
     return toWire(after, scale);
   });
-}
-
-// ─── The daily withdrawal limit ──────────────────────────────────────────────────────────────
-
-const ceilDiv = (a: bigint, b: bigint) => (a + b - 1n) / b;
-
-/**
- * The USDT value (atomic units of `usdtDigits`) of `amount` atomic units of `currency` (of
- * `scale`), rounded up; undefined when the currency has no price (see the file's head).
- */
-export async function usdtValue(db: Executor, currency: string, scale: number, amount: bigint, nowMs: number,
-  usdtDigits: number): Promise<bigint | undefined> {
-  if (currency === 'USDT' || currency === 'USDC') {
-    return usdtDigits >= scale ? amount * 10n ** BigInt(usdtDigits - scale) : ceilDiv(amount, 10n ** BigInt(scale - usdtDigits));
-  }
-  const symbol = `${currency}USDT`;
-  const spec = symbolByCode.get(symbol);
-  let units: bigint | undefined;
-  let precision = 0;
-  if (spec) {
-    const tick = await lastTickAt(db, symbol, nowMs);
-    if (tick && tick.priceUnits > 0n) { units = tick.priceUnits; precision = spec.pricePrecision; }
-  }
-  if (units === undefined) {
-    const row = await loadCurrency(db, currency);
-    const parsed = row?.usdtRate ? parseAmount(row.usdtRate, 18) : undefined;
-    if (parsed?.ok && parsed.atomic > 0n) { units = parsed.atomic; precision = 18; }
-  }
-  if (units === undefined) return undefined;
-  return ceilDiv(amount * units * 10n ** BigInt(usdtDigits), 10n ** BigInt(scale + precision));
-}
-
-const dayMs = 86_400_000;
-
-/**
- * Refuses a withdrawal of `amount` (atomic units of `currency`, of `scale`) that would take the
- * user's withdrawals of this UTC day past their level's limit. Call inside the withdrawal's
- * transaction: the user's row is locked first, so two requests at once are counted one after
- * the other.
- */
-export async function checkWithdrawalLimit(tx: Executor, userId: bigint, currency: string, scale: number, amount: bigint,
-  clock: Clock): Promise<void> {
-  const usdtDigits = await usdtScale(tx);
-  const level = await userKycLevel(tx, userId);
-  const setting = (await levelSettings(tx, usdtDigits))[level];
-  if (setting.withdrawDailyLimit === null) return;
-  await tx.select({ id: users.id }).from(users).where(eq(users.id, userId)).for('update');
-  const now = clock.now();
-  const dayStart = new Date(Math.floor(now.getTime() / dayMs) * dayMs);
-  const today = await tx.select({ currency: withdrawals.currency, amount: sql<string>`sum(${withdrawals.amount})`, scale: ledgerAssets.scale })
-    .from(withdrawals).innerJoin(ledgerAssets, eq(ledgerAssets.code, withdrawals.currency))
-    .where(and(eq(withdrawals.userId, userId), gte(withdrawals.createdAt, dayStart),
-      notInArray(withdrawals.status, [-1, -2])))
-    .groupBy(withdrawals.currency, ledgerAssets.scale);
-  const limit = formatAmount(setting.withdrawDailyLimit, usdtDigits);
-  const refuse = (used: bigint | undefined, message: string) => new AppError(400, 'kyc_level_required', message,
-    { level, limit, ...(used === undefined ? {} : { used: formatAmount(used, usdtDigits) }), verifyPath: '/shenfenRenzheng' });
-  let used = 0n;
-  for (const row of today) {
-    const value = await usdtValue(tx, row.currency, row.scale, BigInt(row.amount), now.getTime(), usdtDigits);
-    if (value === undefined) {
-      throw refuse(undefined, `Your withdrawals today cannot be valued in USDT against your daily limit of ${limit} USDT. Please verify your identity to withdraw more.`);
-    }
-    used += value;
-  }
-  const value = await usdtValue(tx, currency, scale, amount, now.getTime(), usdtDigits);
-  if (value === undefined) {
-    throw refuse(used, `${currency} cannot be valued in USDT against your daily limit of ${limit} USDT. Please verify your identity to withdraw it.`);
-  }
-  if (used + value > setting.withdrawDailyLimit) {
-    throw refuse(used, `Your daily withdrawal limit is ${limit} USDT and you have withdrawn ${formatAmount(used, usdtDigits)} USDT today. Please verify your identity to raise the limit.`);
-  }
 }
 
 /** Whether a level number is one of 0, 1, 2 (route params arrive as text). */

@@ -18,16 +18,16 @@ import type { Executor } from '../../db/client.ts';
 import { AppError, badRequest, conflict, unauthorized } from '../../lib/errors.ts';
 import { openText, sealText } from '../../lib/secretBox.ts';
 import { formatServerTime } from '../../lib/time.ts';
-import { checkLoginPassword, findLoginUser, passwordPolicy, tooManyAttempts, type AccountDeps } from '../accounts.ts';
 import { transactionWithCode } from '../codes.ts';
 import { lookAlikeFreeAlphabet } from '../passwords.ts';
 import { revokeUserSessions, type ActiveSession } from '../sessions.ts';
 import { matchTotp, newTotpSecret } from '../totp.ts';
-import { contactOf } from '../wallet/withdrawPassword.ts';
 import { accountNotices, sendAccountNotice } from './accountNotice.ts';
+import { contactOf, type AccountDeps } from './contacts.ts';
 import {
   googleAuthBound, googleCodeRequired, hashLoginTicket, recordFailedLogin, startSessionAfterSecondFactor, type LoginOrigin,
 } from './login.ts';
+import { checkLoginPassword, findLoginUser, passwordPolicy, tooManyAttempts } from './passwordLogin.ts';
 
 const boxPurpose = 'user-totp';
 const pendingLifetimeMs = 10 * 60_000;

@@ -2,35 +2,24 @@
 // withdrawal. It is set (or set again, when forgotten) with a code sent to the account's own
 // e-mail or phone, so a stolen session alone cannot set one; it is changed with the old one.
 // Every guess, at a withdrawal or a change, comes from one escalating throttle per user, taken
-// before argon2 runs (like login passwords, accounts.ts).
+// before argon2 runs (like login passwords, identity/passwordLogin.ts).
 import { and, eq } from 'drizzle-orm';
 import { users, withdrawPasswords } from '../../db/schema.ts';
 import type { Executor } from '../../db/client.ts';
 import { AppError, badRequest, unauthorized } from '../../lib/errors.ts';
-import { passwordPolicy, tooManyAttempts, type AccountDeps } from '../accounts.ts';
-import { sendCode, transactionWithCode, type CodeTarget } from '../codes.ts';
+import { sendCode, transactionWithCode } from '../codes.ts';
 import { assertStrongPassword, hashPassword, verifyPassword } from '../passwords.ts';
 import { normalisePhone } from '../phoneNumbers.ts';
+import { contactOf, type AccountDeps, type UserRow } from '../identity/contacts.ts';
+import { passwordPolicy, tooManyAttempts } from '../identity/passwordLogin.ts';
 
 const hourMs = 3_600_000;
 const throttleKey = (userId: bigint) => `throttle:withdraw-password:${userId}`;
-
-type UserRow = typeof users.$inferSelect;
 
 async function requireUser(db: Executor, userId: bigint): Promise<UserRow> {
   const [user] = await db.select().from(users).where(eq(users.id, userId)).limit(1);
   if (!user) throw unauthorized();
   return user;
-}
-
-/** Where the user's codes go: their e-mail, else their phone. A guest account has neither. */
-export function contactOf(user: UserRow, channel: 'email' | 'sms'): CodeTarget | undefined {
-  if (channel === 'email' && user.email) return { channel: 'email', target: user.email, address: user.email };
-  if (channel === 'sms' && user.phone && user.phoneCountryCode) {
-    const phone = normalisePhone(user.phone, user.phoneCountryCode);
-    if (phone) return { channel: 'sms', target: `+${phone.countryCode} ${phone.nationalNumber}`, address: phone.e164 };
-  }
-  return undefined;
 }
 
 const noContact = () => badRequest('withdraw_password_no_contact',

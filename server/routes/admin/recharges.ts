@@ -7,7 +7,7 @@ import { Empty } from '../../../src/api/contract/common.ts';
 import { AdminRechargeListQuery, RecordIdParams, RejectBody, walletAdminPaths } from '../../../src/api/contract/wallet.ts';
 import { recordAudit } from '../../domain/audit.ts';
 import { approveRecharge, listRecharges, rejectRecharge, type Decision } from '../../domain/wallet/deposits.ts';
-import { anyUpload, uploadAnswer } from '../../domain/wallet/uploads.ts';
+import { anyUpload, uploadAnswer } from '../../domain/uploads.ts';
 import { operatorOnly } from '../../plugins/operatorAuth.ts';
 import { ok } from '../../lib/envelope.ts';
 import type { Services } from '../../services.ts';

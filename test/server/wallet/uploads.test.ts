@@ -5,7 +5,7 @@ import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import sharp from 'sharp';
 import { walletPaths } from '../../../src/api/contract/wallet.ts';
-import { uploadPixelsMax } from '../../../server/domain/wallet/uploads.ts';
+import { uploadPixelsMax } from '../../../server/domain/uploads.ts';
 import { expectOk, expectRefused, forEachDatabase } from '../helpers.ts';
 import {
   getRaw, pdfDocument, photoWithExif, pngImage, secretPlace, upload, webpImage,
