@@ -12,7 +12,6 @@ import { useCountryCode } from './fields.tsx';
 import { showToast } from '../../components/feedback.tsx';
 import { NewPasswordFields } from '../session/NewPasswordFields.tsx';
 import { SecondFactorField, secondFactorOf, SecondFactorSwitch, type SecondFactorValues } from '../session/SecondFactorFields.tsx';
-import '../session/twoFactorTexts.ts';
 
 interface Values extends SecondFactorValues { account: string; code: string; password: string; passwordAgain: string }
 

@@ -13,7 +13,6 @@ import { useFormFailure } from '../../components/form/useFormFailure.ts';
 import { useGoogleSecretLoginMutation, useLoginSecondStepMutation } from '../session/twoFactorApi.ts';
 import { SecondFactorField, secondFactorOf, SecondFactorSwitch, type SecondFactorValues } from '../session/SecondFactorFields.tsx';
 import { useCompleteLogin } from './useCompleteLogin.ts';
-import '../session/twoFactorTexts.ts';
 
 
 const fieldsByCode: FieldsByCode = {

@@ -1,5 +1,5 @@
 import { useState } from 'react';
-import { Button, Form, Input, Popup } from 'antd-mobile';
+import { Button, Form, Popup } from 'antd-mobile';
 import { useLingui } from '@lingui/react/macro';
 import { useChangePasswordMutation } from '../session/authApi.ts';
 import { rules } from '../session/rules.ts';
@@ -10,7 +10,7 @@ import { PasswordInput } from '../../components/form/PasswordInput.tsx';
 import { useFormFailure } from '../../components/form/useFormFailure.ts';
 import { NewPasswordFields } from '../session/NewPasswordFields.tsx';
 import { useGoogleAuthStateQuery } from '../session/twoFactorApi.ts';
-import '../session/twoFactorTexts.ts';
+import { SecondFactorField } from '../session/SecondFactorFields.tsx';
 
 interface Values { oldPassword: string; newPassword: string; passwordAgain: string; googleCode?: string }
 
@@ -61,11 +61,7 @@ export function ChangePasswordPopup({ visible, onClose, onChanged }: {
         </Form.Item>
         <NewPasswordFields name="newPassword" label={t`New password`} />
         {googleBound ? (
-          <Form.Item name="googleCode" label={t`Google Authenticator code`}
-            rules={[{ required: true, pattern: /^[0-9]{6}$/, message: t`Please enter the 6-digit code` }]}>
-            <Input inputMode="numeric" maxLength={6} autoComplete="one-time-code" placeholder="123456"
-              aria-label={t`Google Authenticator code`} />
-          </Form.Item>
+          <SecondFactorField useRecovery={false} />
         ) : null}
       </Form>
     </Popup>

@@ -4,13 +4,15 @@
 import { useLingui } from '@lingui/react/macro';
 import { PageHeader } from '../../components/PageHeader.tsx';
 import { prepareIdentityTexts } from '../session/identityTexts.ts';
+import { prepareAccountTexts } from '../../lib/catalogs.ts';
 import { TwoFactorSection } from './TwoFactorSection.tsx';
 import { PasskeysSection } from './PasskeysSection.tsx';
 import { LinkedLoginsSection } from './LinkedLoginsSection.tsx';
 import { SessionsSection } from './SessionsSection.tsx';
 import './security.css';
 
-export const prepare = prepareIdentityTexts;
+// The second factor's field (session/SecondFactorFields.tsx) brings its texts in the account catalog.
+export const prepare = async () => { await Promise.all([prepareIdentityTexts(), prepareAccountTexts()]); };
 
 export default function SecurityPage() {
   const { t } = useLingui();

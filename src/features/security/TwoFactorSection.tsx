@@ -17,7 +17,7 @@ import { AddressQr } from '../../components/AddressQr.tsx';
 import {
   useBindGoogleAuthMutation, useGenerateGoogleKeyMutation, useGoogleAuthStateQuery, useUnbindGoogleAuthMutation,
 } from '../session/twoFactorApi.ts';
-import './twoFactorTexts.ts';
+import { SecondFactorField, secondFactorOf, SecondFactorSwitch } from '../session/SecondFactorFields.tsx';
 import './twoFactor.css';
 
 type Stage = { kind: 'state' } | { kind: 'binding'; key: GoogleKey } | { kind: 'recovery'; codes: string[] } | { kind: 'unbinding' };
@@ -162,7 +162,7 @@ function UnbindForm({ onDone, onCancel }: { onDone: () => void; onCancel: () => 
         const addressCode = values.addressCode.trim();
         const result = await unbind({
           ...(email ? { emailCode: addressCode } : { phoneCode: addressCode }),
-          ...(useRecovery ? { recoveryCode: values.recoveryCode?.trim() } : { googleCode: values.googleCode?.trim() }),
+          ...secondFactorOf(values, useRecovery),
         });
         if ('error' in result) {
           failure.show(result.error);
@@ -186,21 +186,8 @@ function UnbindForm({ onDone, onCancel }: { onDone: () => void; onCancel: () => 
           return result?.data?.resendAfterSeconds;
         }} />
       </Form.Item>
-      {useRecovery ? (
-        <Form.Item key="recovery" name="recoveryCode" label={t`Recovery code`}
-          rules={[{ required: true, min: 8, message: t`Please enter a recovery code` }]}>
-          <Input autoComplete="off" autoCapitalize="none" placeholder="xxxxx-xxxxx" aria-label={t`Recovery code`} />
-        </Form.Item>
-      ) : (
-        <Form.Item key="google" name="googleCode" label={t`Google Authenticator code`}
-          rules={[{ required: true, pattern: /^[0-9]{6}$/, message: t`Please enter the 6-digit code` }]}>
-          <Input inputMode="numeric" maxLength={6} autoComplete="one-time-code" placeholder="123456"
-            aria-label={t`Google Authenticator code`} />
-        </Form.Item>
-      )}
-      <Button fill="none" size="small" color="primary" onClick={() => setUseRecovery(!useRecovery)}>
-        {useRecovery ? t`Use the code from the app` : t`Use a recovery code`}
-      </Button>
+      <SecondFactorField useRecovery={useRecovery} />
+      <SecondFactorSwitch useRecovery={useRecovery} onSwitch={() => setUseRecovery(!useRecovery)} />
     </Form>
   );
 }

@@ -1,8 +1,11 @@
-// The second factor's field on the login page's forms (the login's second step, the password
-// reset of a bound account): the 6-digit code from Google Authenticator, or one of the recovery
-// codes, with the button that switches between them.
+// The second factor's field, the one every form that asks for it uses (the login's second step,
+// the password reset and change, unbinding Google Authenticator, a withdrawal and a payout
+// account of a bound account): the 6-digit code from Google Authenticator, or one of the recovery
+// codes, with the button that switches between them. Its texts and the messages of the Google
+// Authenticator error codes are in the account catalog, which every page showing it loads.
 import { Button, Form, Input } from 'antd-mobile';
 import { useLingui } from '@lingui/react/macro';
+import './twoFactorTexts.ts';
 
 export interface SecondFactorValues { googleCode?: string; recoveryCode?: string }
 

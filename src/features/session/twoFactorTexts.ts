@@ -1,6 +1,6 @@
-// The messages of the Google Authenticator error codes met on the login page, in the account
-// catalog (features/session). The security centre registers the same texts from its own catalog
-// (features/security/twoFactorTexts.ts).
+// The messages of the Google Authenticator error codes, in the account catalog. They come with the
+// second factor's field (SecondFactorFields.tsx): every page that can meet these codes shows that
+// field and loads the account catalog (the login, personal, security, withdrawal and payout pages).
 import { msg } from '@lingui/core/macro';
 import { registerErrorMessages } from '../../api/errorMessages.ts';
 

@@ -12,7 +12,7 @@ import type { FieldsByCode } from '../../components/form/fieldErrors.ts';
 import { FormError } from '../../components/form/FormError.tsx';
 import { useFormFailure } from '../../components/form/useFormFailure.ts';
 import { useAddDestinationMutation, useEditDestinationMutation } from './walletApi.ts';
-import './twoFactorTexts.ts';
+import { SecondFactorField } from '../session/SecondFactorFields.tsx';
 
 /** The network of bank payouts (server/domain/wallet/withdrawals.ts): never a chain to bind an address on. */
 export const bankNetwork = 'BANK';
@@ -239,11 +239,7 @@ export function DestinationForm({ currencies, initial, initialType = 'chain', in
           </>
         )}
         {codeAsked && (
-          <Form.Item name="googleCode" label={t`Google Authenticator code`}
-            rules={[{ required: true, pattern: /^[0-9]{6}$/, message: t`Please enter the 6-digit code from Google Authenticator.` }]}>
-            <Input inputMode="numeric" maxLength={6} autoComplete="one-time-code" placeholder="123456"
-              aria-label={t`Google Authenticator code`} />
-          </Form.Item>
+          <SecondFactorField useRecovery={false} />
         )}
       </Form>
     </div>

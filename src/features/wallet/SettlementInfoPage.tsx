@@ -13,9 +13,11 @@ import { DestinationForm, DestinationIcon, DestinationLabel, type DestinationTyp
 import { WithdrawPasswordForm } from './WithdrawPasswordForm.tsx';
 import { useCurrencyListQuery, useDestinationsQuery } from './walletApi.ts';
 import { prepareWalletTexts } from './walletTexts.ts';
+import { prepareAccountTexts } from '../../lib/catalogs.ts';
 import './settlement.css';
 
-export const prepare = prepareWalletTexts;
+// The second factor's field (session/SecondFactorFields.tsx) brings its texts in the account catalog.
+export const prepare = async () => { await Promise.all([prepareWalletTexts(), prepareAccountTexts()]); };
 
 type Sheet = { kind: 'add'; type: DestinationType; currency?: string } | { kind: 'edit'; destination: Destination } | { kind: 'password' };
 

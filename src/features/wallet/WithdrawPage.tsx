@@ -28,12 +28,14 @@ import {
   useApplyWithdrawalMutation, useCurrencyListQuery, useDestinationsQuery, useUserBalanceQuery,
 } from './walletApi.ts';
 import { prepareWalletTexts } from './walletTexts.ts';
+import { prepareAccountTexts } from '../../lib/catalogs.ts';
 import { useGoogleAuthStateQuery } from '../session/twoFactorApi.ts';
-import './twoFactorTexts.ts';
+import { SecondFactorField } from '../session/SecondFactorFields.tsx';
 import './settlement.css';
 import './withdraw.css';
 
-export const prepare = prepareWalletTexts;
+// The second factor's field (session/SecondFactorFields.tsx) brings its texts in the account catalog.
+export const prepare = async () => { await Promise.all([prepareWalletTexts(), prepareAccountTexts()]); };
 
 /** Where the server's refusal of a withdrawal belongs on this page. */
 export type WithdrawErrorPlace = 'password' | 'amount' | 'destination' | 'setup-password' | 'setup-kyc' | 'form';
@@ -372,11 +374,7 @@ export default function WithdrawPage() {
                 <PasswordInput placeholder={t`Withdrawal password`} autoComplete="off" maxLength={64} autoFocus />
               </Form.Item>
               {googleBound ? (
-                <Form.Item name="googleCode" label={t`Google Authenticator code`}
-                  rules={[{ required: true, pattern: /^[0-9]{6}$/, message: t`Please enter the 6-digit code from Google Authenticator.` }]}>
-                  <Input inputMode="numeric" maxLength={6} autoComplete="one-time-code" placeholder="123456"
-                    aria-label={t`Google Authenticator code`} />
-                </Form.Item>
+                <SecondFactorField useRecovery={false} />
               ) : null}
             </Form>
           </div>
