@@ -1,6 +1,7 @@
 // The store: the one api, the user and market slices, persisted into IndexedDB (redux-persist +
 // idb-keyval).
-// The token is mirrored to localStorage `token`; at start it is also taken from the `token` cookie.
+// The token is mirrored to localStorage `token`; at start it is also taken from the `token` cookie,
+// which is deleted as soon as it has been read.
 import { combineReducers, configureStore } from '@reduxjs/toolkit';
 import { setupListeners } from '@reduxjs/toolkit/query';
 import {
@@ -40,9 +41,14 @@ export function createAppStore() {
   });
   setupListeners(store.dispatch);
   const persistor = persistStore(store, null, () => {
+    // The `token` cookie is an OpenID login's hand-over (spec §4): it is read once and deleted at
+    // once, used or not. Left in place it would keep a session token readable for its whole two
+    // minutes and be taken again at the next start, even over a logout or another login.
+    const cookieToken = readCookie(storageKeys.token);
+    if (cookieToken !== null) clearCookie(storageKeys.token);
     // After rehydration: a token in localStorage or the cookie counts when the store has none.
     if (!store.getState().user.token) {
-      const token = readLocal(storageKeys.token) || readCookie(storageKeys.token);
+      const token = readLocal(storageKeys.token) || cookieToken;
       if (token) store.dispatch(loggedIn({ token }));
     }
     // Only now mirror the token, so the empty pre-rehydration state never erases it.
@@ -52,9 +58,6 @@ export function createAppStore() {
       if (token !== mirroredToken) {
         mirroredToken = token;
         writeLocal(storageKeys.token, token || null);
-        // A cookie token has done its work once it is in the store; after a logout, an expiry or
-        // another login it is stale and would only be tried again at the next start.
-        if (readCookie(storageKeys.token) && readCookie(storageKeys.token) !== token) clearCookie(storageKeys.token);
       }
     };
     mirror();
