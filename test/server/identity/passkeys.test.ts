@@ -1,20 +1,26 @@
 // Passkeys (WebAuthn) through the real protocol, with a software authenticator (ES256, attestation
 // "none", built from node:crypto): registration, list, removal, discoverable login, and what is
 // refused — another origin, a replayed or expired challenge, a forged signature, a counter that
-// does not move forward, another user's passkey — each changing nothing.
-import { eq } from 'drizzle-orm';
+// does not move forward, another user's passkey — each changing nothing. Adding a passkey needs a
+// fresh proof (the password, a code to the account's e-mail, or the Google code when bound); a
+// counter that went backwards under a valid signature flags the passkey and tells the owner.
+import { eq, sql } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
-import { passkeyPaths } from '../../../src/api/contract/security.ts';
+import { passkeyPaths, twoFactorPaths } from '../../../src/api/contract/security.ts';
 import { paths } from '../../../src/api/contract/paths.ts';
 import { userPasskeys, webauthnChallenges } from '../../../server/db/schema.ts';
+import { totpCode } from '../../../server/domain/totp.ts';
 import { SoftAuthenticator } from '../../conformance/softAuthenticator.ts';
 import { expectOk, expectRefused, forEachDatabase, type TestServer } from '../helpers.ts';
+
+/** The password registerByEmail gives every account: the fresh proof registerOptions asks for. */
+const password = 'Secret123pass';
 
 forEachDatabase((server: TestServer) => {
   const authenticator = () => new SoftAuthenticator(server.services.publicOrigin);
 
   async function registerPasskey(token: string, device = authenticator(), name?: string) {
-    const options = expectOk(await server.post(passkeyPaths.registerOptions, {}, { token })).body.result;
+    const options = expectOk(await server.post(passkeyPaths.registerOptions, { password }, { token })).body.result;
     const response = device.create(options.options);
     const answer = expectOk(await server.post(passkeyPaths.register, { challengeId: options.challengeId, response, name }, { token }));
     return { device, passkey: answer.body.result, credential: device.credentials[device.credentials.length - 1] };
@@ -29,7 +35,7 @@ forEachDatabase((server: TestServer) => {
   describe('registration', () => {
     it('gives options for this relying party, requiring a resident key and user verification', async () => {
       const { token } = await server.registerByEmail();
-      const { challengeId, options } = expectOk(await server.post(passkeyPaths.registerOptions, {}, { token })).body.result;
+      const { challengeId, options } = expectOk(await server.post(passkeyPaths.registerOptions, { password }, { token })).body.result;
       expect(challengeId).toMatch(/^[A-Za-z0-9_-]{20,}$/);
       expect(options.rp).toEqual({ name: 'Bourse', id: 'localhost' });
       expect(options.authenticatorSelection).toMatchObject({ residentKey: 'required', userVerification: 'required' });
@@ -47,19 +53,19 @@ forEachDatabase((server: TestServer) => {
       expect(passkey.createdAt).toBe(server.clock.now().getTime());
       const list = expectOk(await server.get(passkeyPaths.list, {}, { token })).body.result;
       expect(list).toEqual([passkey]);
-      const next = expectOk(await server.post(passkeyPaths.registerOptions, {}, { token })).body.result;
+      const next = expectOk(await server.post(passkeyPaths.registerOptions, { password }, { token })).body.result;
       expect(next.options.excludeCredentials).toEqual([{ id: passkey.id, type: 'public-key', transports: ['internal'] }]);
     });
 
     it('needs a session', async () => {
-      expectRefused(await server.post(passkeyPaths.registerOptions, {}), 401, 'unauthorized');
+      expectRefused(await server.post(passkeyPaths.registerOptions, { password }), 401, 'unauthorized');
       expectRefused(await server.get(passkeyPaths.list), 401, 'unauthorized');
     });
 
     it('refuses an answer made for another origin, and the challenge is then spent', async () => {
       const { token } = await server.registerByEmail();
       const device = authenticator();
-      const { challengeId, options } = expectOk(await server.post(passkeyPaths.registerOptions, {}, { token })).body.result;
+      const { challengeId, options } = expectOk(await server.post(passkeyPaths.registerOptions, { password }, { token })).body.result;
       expectRefused(await server.post(passkeyPaths.register,
         { challengeId, response: device.create(options, { origin: 'https://bourse.evil.example' }) }, { token }),
       400, 'passkey_verification_failed');
@@ -72,7 +78,7 @@ forEachDatabase((server: TestServer) => {
       const { token } = await server.registerByEmail();
       const other = await server.registerByEmail();
       const device = authenticator();
-      const fresh = async () => expectOk(await server.post(passkeyPaths.registerOptions, {}, { token })).body.result;
+      const fresh = async () => expectOk(await server.post(passkeyPaths.registerOptions, { password }, { token })).body.result;
       let { challengeId, options } = await fresh();
       expectRefused(await server.post(passkeyPaths.register,
         { challengeId, response: device.create(options, { challenge: Buffer.alloc(32, 7).toString('base64url') }) }, { token }),
@@ -94,7 +100,7 @@ forEachDatabase((server: TestServer) => {
 
     it('refuses a malformed answer before looking at it', async () => {
       const { token } = await server.registerByEmail();
-      const { challengeId } = expectOk(await server.post(passkeyPaths.registerOptions, {}, { token })).body.result;
+      const { challengeId } = expectOk(await server.post(passkeyPaths.registerOptions, { password }, { token })).body.result;
       expectRefused(await server.post(passkeyPaths.register, { challengeId, response: { id: 'x' } }, { token }), 400, 'invalid_request');
       expectRefused(await server.post(passkeyPaths.register, { challengeId: 'a b', response: {} }, { token }), 400, 'invalid_request');
     });
@@ -157,21 +163,42 @@ forEachDatabase((server: TestServer) => {
       expect(stored.lastUsedAt).toBeNull();
     });
 
-    it('refuses a signature counter that does not move forward (a cloned authenticator)', async () => {
-      const { token } = await server.registerByEmail();
-      const { device, passkey, credential } = await registerPasskey(token);
+    it('refuses a signature counter that went backwards (a cloned authenticator), flags the passkey and tells the owner', async () => {
+      const owner = await server.registerByEmail();
+      const { device, passkey, credential } = await registerPasskey(owner.token, authenticator(), 'Phone');
       let { challengeId, options } = await loginOptions();
       expectOk(await server.post(passkeyPaths.login, { challengeId, response: device.get(options, credential, { counter: 10 }) }));
-      ({ challengeId, options } = await loginOptions());
-      expectRefused(await server.post(passkeyPaths.login, { challengeId, response: device.get(options, credential, { counter: 10 }) }),
-        400, 'passkey_verification_failed');
+      const sessionsBefore = await server.count('sessions');
       ({ challengeId, options } = await loginOptions());
       expectRefused(await server.post(passkeyPaths.login, { challengeId, response: device.get(options, credential, { counter: 3 }) }),
         400, 'passkey_verification_failed');
+      const stored = await storedPasskey(passkey.id);
+      expect(stored.counter).toBe(10n);
+      expect(stored.flaggedAt?.getTime()).toBe(server.clock.now().getTime());
+      expect(server.outbox(owner.email!).at(-1)?.text).toContain('A login with your passkey "Phone" was refused');
+      const listed = expectOk(await server.get(passkeyPaths.list, {}, { token: owner.token })).body.result;
+      expect(listed[0].flaggedAt).toBe(server.clock.now().getTime());
+      // Flagged, it is refused from then on even with a counter that moves forward; one notice only.
+      const notices = server.outbox(owner.email!).length;
+      ({ challengeId, options } = await loginOptions());
+      expectRefused(await server.post(passkeyPaths.login, { challengeId, response: device.get(options, credential, { counter: 11 }) }),
+        400, 'passkey_verification_failed');
       expect((await storedPasskey(passkey.id)).counter).toBe(10n);
+      expect(await server.count('sessions')).toBe(sessionsBefore);
+      expect(server.outbox(owner.email!)).toHaveLength(notices);
+    });
+
+    it('does not flag a passkey for an old counter under a forged signature (knowing its id is not enough)', async () => {
+      const owner = await server.registerByEmail();
+      const { device, passkey, credential } = await registerPasskey(owner.token);
+      let { challengeId, options } = await loginOptions();
+      expectOk(await server.post(passkeyPaths.login, { challengeId, response: device.get(options, credential, { counter: 10 }) }));
+      ({ challengeId, options } = await loginOptions());
+      expectRefused(await server.post(passkeyPaths.login,
+        { challengeId, response: device.get(options, device.impostor(credential), { counter: 2 }) }), 400, 'passkey_verification_failed');
+      expect((await storedPasskey(passkey.id)).flaggedAt).toBeNull();
       ({ challengeId, options } = await loginOptions());
       expectOk(await server.post(passkeyPaths.login, { challengeId, response: device.get(options, credential, { counter: 11 }) }));
-      expect((await storedPasskey(passkey.id)).counter).toBe(11n);
     });
 
     it('refuses an assertion whose user handle names another account', async () => {
@@ -211,6 +238,48 @@ forEachDatabase((server: TestServer) => {
       expectRefused(await server.post(passkeyPaths.loginOptions, {}, { ip }), 429, 'rate_limited');
       server.clock.advance(60_000);
       expectOk(await server.post(passkeyPaths.loginOptions, {}, { ip }));
+    });
+  });
+
+  describe('a fresh proof to add a passkey', () => {
+    const challengesOf = async (token: string) => {
+      const me = expectOk(await server.get(paths.myUserInfo, {}, { token })).body.result;
+      const [row] = await server.query<{ n: number }>(sql`select count(*)::int as n from webauthn_challenges where user_id = ${BigInt(me.id)}`);
+      return Number(row.n);
+    };
+
+    it('asks for the password, refuses a wrong one, and issues no challenge until it is right', async () => {
+      const { token } = await server.registerByEmail();
+      expectRefused(await server.post(passkeyPaths.registerOptions, {}, { token }), 400, 'password_required');
+      expectRefused(await server.post(passkeyPaths.registerOptions, { password: 'Wrong123pass' }, { token }), 400, 'credentials_invalid');
+      expect(await challengesOf(token)).toBe(0);
+      expectOk(await server.post(passkeyPaths.registerOptions, { password }, { token }));
+      expect(await challengesOf(token)).toBe(1);
+    });
+
+    it('takes a code sent to the account\'s own e-mail instead, once', async () => {
+      const account = await server.registerByEmail();
+      expectOk(await server.requestEmailCode(account.email!, 'addLogin', { token: account.token }));
+      const emailCode = server.latestCode(account.email!);
+      expectOk(await server.post(passkeyPaths.registerOptions, { emailCode }, { token: account.token }));
+      expectRefused(await server.post(passkeyPaths.registerOptions, { emailCode }, { token: account.token }), 400, 'code_invalid');
+      expect(await challengesOf(account.token)).toBe(1);
+    });
+
+    it('needs the Google code on a bound account (the password is not enough), used once', async () => {
+      const account = await server.registerByEmail();
+      const key = expectOk(await server.get(twoFactorPaths.generateGoogleKey, {}, { token: account.token })).body.result as { secret: string };
+      expectOk(await server.post(twoFactorPaths.bindGoogleAuth,
+        { secret: key.secret, code: await totpCode(key.secret, server.clock.now().getTime()) }, { token: account.token }));
+      server.clock.advance(30_000);
+      const googleCode = await totpCode(key.secret, server.clock.now().getTime());
+      const wrongCode = googleCode === '000000' ? '111111' : '000000';
+      expectRefused(await server.post(passkeyPaths.registerOptions, { password }, { token: account.token }), 400, 'google_code_required');
+      expectRefused(await server.post(passkeyPaths.registerOptions, { googleCode: wrongCode }, { token: account.token }), 400, 'google_code_invalid');
+      expect(await challengesOf(account.token)).toBe(0);
+      expectOk(await server.post(passkeyPaths.registerOptions, { googleCode }, { token: account.token }));
+      expectRefused(await server.post(passkeyPaths.registerOptions, { googleCode }, { token: account.token }), 400, 'google_code_invalid');
+      expect(await challengesOf(account.token)).toBe(1);
     });
   });
 });

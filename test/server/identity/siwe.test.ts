@@ -2,6 +2,8 @@
 // later ones reuse it; a forged signature, a replayed message, a wrong or foreign nonce, another
 // site's domain or URI, an expired message and another account's wallet are each refused with
 // their code and change nothing (no session, no account, the nonce still unused where it was).
+// Linking a wallet needs a fresh proof (the password here; a wallet-made account without e-mail has
+// only its session) and tells the owner; after a password change the other ways in can all go in one step.
 import { expect, it } from 'vitest';
 import { eq, sql } from 'drizzle-orm';
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
@@ -146,9 +148,18 @@ forEachDatabase((server) => {
     expect(link.fields.statement).toContain('Link');
     // The link nonce belongs to the session that asked for it.
     const stranger = await server.registerByEmail();
-    expectRefused(await server.post(externalLoginPaths.siweLink, { message: link.message, signature: link.signature }, { token: stranger.token }),
-      400, 'siwe_nonce_invalid');
-    expectOk(await server.post(externalLoginPaths.siweLink, { message: link.message, signature: link.signature }, { token: owner.token }));
+    expectRefused(await server.post(externalLoginPaths.siweLink,
+      { message: link.message, signature: link.signature, password: stranger.password }, { token: stranger.token }), 400, 'siwe_nonce_invalid');
+    // The session alone is not enough, nor a wrong password: nothing is linked and the nonce stays usable.
+    expectRefused(await server.post(externalLoginPaths.siweLink, { message: link.message, signature: link.signature }, { token: owner.token }),
+      400, 'password_required');
+    expectRefused(await server.post(externalLoginPaths.siweLink,
+      { message: link.message, signature: link.signature, password: 'Wrong123pass' }, { token: owner.token }), 400, 'credentials_invalid');
+    expect(await walletRow(server, link.wallet.address)).toBeUndefined();
+    expect((await nonceRow(server, link.fields.nonce)).usedAt).toBeNull();
+    expectOk(await server.post(externalLoginPaths.siweLink,
+      { message: link.message, signature: link.signature, password: owner.password }, { token: owner.token }));
+    expect(server.outbox(owner.email!).at(-1)?.text).toContain(`The wallet ${link.wallet.address.toLowerCase()} was linked`);
     const listed = expectOk(await server.get(externalLoginPaths.linkedLogins, {}, { token: owner.token })).body.result;
     expect(listed.wallets.map((wallet: { address: string }) => wallet.address)).toEqual([link.wallet.address.toLowerCase()]);
     expect(listed.hasPasswordLogin).toBe(true);
@@ -161,8 +172,8 @@ forEachDatabase((server) => {
 
     // Another account cannot take it, and its attempt leaves the nonce unspent.
     const steal = await signed(server, key, { token: stranger.token });
-    expectRefused(await server.post(externalLoginPaths.siweLink, { message: steal.message, signature: steal.signature }, { token: stranger.token }),
-      409, 'wallet_linked_elsewhere');
+    expectRefused(await server.post(externalLoginPaths.siweLink,
+      { message: steal.message, signature: steal.signature, password: stranger.password }, { token: stranger.token }), 409, 'wallet_linked_elsewhere');
     expect((await walletRow(server, link.wallet.address)).userId.toString()).toBe(ownerInfo.id);
     expect((await nonceRow(server, steal.fields.nonce)).usedAt).toBeNull();
     // Nor unlink it.
@@ -170,6 +181,7 @@ forEachDatabase((server) => {
       404, 'linked_login_not_found');
     expectOk(await server.post(externalLoginPaths.unlinkLogin, { wallet: link.wallet.address }, { token: owner.token }));
     expect(await walletRow(server, link.wallet.address)).toBeUndefined();
+    expect(server.outbox(owner.email!).at(-1)?.text).toContain(`The wallet ${link.wallet.address.toLowerCase()} was removed`);
   });
 
   it('keeps the last way into a wallet-made account', async () => {
@@ -179,7 +191,8 @@ forEachDatabase((server) => {
     expect(listed.hasPasswordLogin).toBe(false);
     expectRefused(await server.post(externalLoginPaths.unlinkLogin, { wallet: first.wallet.address }, { token }), 409, 'last_login_method');
     expect(await walletRow(server, first.wallet.address)).toBeDefined();
-    // With a second wallet linked, the first may go.
+    // With a second wallet linked, the first may go. An account without e-mail, phone or
+    // authenticator has nothing to prove itself with but its session, which then suffices.
     const second = await signed(server, generatePrivateKey(), { token });
     expectOk(await server.post(externalLoginPaths.siweLink, { message: second.message, signature: second.signature }, { token }));
     expectOk(await server.post(externalLoginPaths.unlinkLogin, { wallet: first.wallet.address }, { token }));
@@ -196,5 +209,36 @@ forEachDatabase((server) => {
       last = await server.post(externalLoginPaths.siweLogin, { message, signature });
     }
     expectRefused(last!, 429, 'rate_limited');
+  });
+
+  it('lists the other ways in and removes them all in one step with a fresh proof, ending the other sessions', async () => {
+    const owner = await server.registerByEmail();
+    const link = await signed(server, generatePrivateKey(), { token: owner.token });
+    expectOk(await server.post(externalLoginPaths.siweLink,
+      { message: link.message, signature: link.signature, password: owner.password }, { token: owner.token }));
+    const other = expectOk(await server.post(paths.login, { account: owner.account, password: owner.password })).body.result.token as string;
+    const waysIn = async () => expectOk(await server.get(externalLoginPaths.waysIn, {}, { token: owner.token })).body.result;
+    const before = await waysIn();
+    expect(before).toEqual({ passkeys: 0, wallets: 1, identities: 0, otherSessions: 1, hasPasswordLogin: true });
+
+    expectRefused(await server.post(externalLoginPaths.removeOtherWaysIn, {}, { token: owner.token }), 400, 'password_required');
+    expectRefused(await server.post(externalLoginPaths.removeOtherWaysIn, { password: 'Wrong123pass' }, { token: owner.token }),
+      400, 'credentials_invalid');
+    expect(await waysIn()).toEqual(before);
+    expect((await server.get(paths.myUserInfo, {}, { token: other })).status).toBe(200);
+
+    const removed = expectOk(await server.post(externalLoginPaths.removeOtherWaysIn, { password: owner.password }, { token: owner.token }));
+    expect(removed.body.result).toEqual({ passkeys: 0, wallets: 1, identities: 0, otherSessions: 1 });
+    expect(await waysIn()).toEqual({ passkeys: 0, wallets: 0, identities: 0, otherSessions: 0, hasPasswordLogin: true });
+    expect(await walletRow(server, link.wallet.address)).toBeUndefined();
+    expectRefused(await server.get(paths.myUserInfo, {}, { token: other }), 401, 'unauthorized');
+    expect(server.outbox(owner.email!).at(-1)?.text).toContain('only your password opens it now');
+  });
+
+  it('keeps the ways into an account that has no password login', async () => {
+    const first = await signed(server);
+    const token = expectOk(await server.post(externalLoginPaths.siweLogin, { message: first.message, signature: first.signature })).body.result.token;
+    expectRefused(await server.post(externalLoginPaths.removeOtherWaysIn, {}, { token }), 409, 'last_login_method');
+    expect(await walletRow(server, first.wallet.address)).toBeDefined();
   });
 });
