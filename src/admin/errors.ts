@@ -23,6 +23,7 @@ const messages: Partial<Record<ErrorCode, MessageDescriptor>> = {
   withdrawal_not_approved: msg`This withdrawal is not fully approved yet: it cannot be marked paid or failed.`,
   withdrawal_fully_approved: msg`This withdrawal is already fully approved: mark it paid or failed.`,
   withdrawal_approved_by_you: msg`You have already approved this withdrawal: a second, different operator must approve it.`,
+  deposit_approved_by_you: msg`You have already approved this deposit: a second, different operator must approve it.`,
   withdrawal_unavailable: msg`Withdrawals of this currency are not available.`,
   currency_unknown: msg`Unknown currency.`,
   network_unknown: msg`Unknown network.`,

@@ -24,6 +24,8 @@ export const walletAdminPaths = {
   rechargeReject: '/admin/recharges/:id/reject',
   /** A user's upload, for the operator reviewing it. */
   uploadedFile: '/admin/files/:id',
+  /** What an operator reviewing a user's deposit or withdrawal reads beside it (AdminReviewContext). */
+  reviewContext: '/admin/users/:id/reviewContext',
   currencies: '/admin/settings/currencies',
   currency: '/admin/settings/currencies/:code',
   network: '/admin/settings/currencies/:code/networks/:network',
@@ -226,6 +228,31 @@ export const AdminRechargeRecord = Type.Object({
   approvals: Type.Array(Type.Object({ operatorId: Type.String(), time: Type.Integer() })),
 });
 export type AdminRechargeRecord = Static<typeof AdminRechargeRecord>;
+/** Count and sum (of the currency's scale) of one kind of movement. */
+const MovementTotal = Type.Object({ count: Type.Integer(), total: Type.String() });
+
+/**
+ * The user's context beside a deposit or withdrawal under review: verification level, account
+ * age, balances, the money that moved in the last 30 days (deposits credited, withdrawals paid out)
+ * per currency, and the user's earlier rejected requests.
+ */
+export const AdminReviewContext = Type.Object({
+  userId: Type.String(),
+  account: Type.String(),
+  kycLevel: Type.Integer({ minimum: 0, maximum: 2 }),
+  /** When the account was created (ms): its age is now minus this. */
+  createTime: Type.Integer(),
+  balances: Type.Array(CurrencyBalance),
+  last30Days: Type.Array(Type.Object({ currency: Type.String(), deposits: MovementTotal, withdrawals: MovementTotal })),
+  rejections: Type.Object({
+    /** Deposits and withdrawals rejected by an operator, ever. */
+    count: Type.Integer(),
+    latestReason: Type.Union([Type.String(), Type.Null()]),
+    latestTime: Type.Union([Type.Integer(), Type.Null()]),
+  }),
+});
+export type AdminReviewContext = Static<typeof AdminReviewContext>;
+
 export const RecordIdParams = Type.Object({ id: Type.String({ minLength: 1, maxLength: 20, pattern: '^[1-9][0-9]{0,18}$' }) });
 export const RejectBody = Type.Object({
   reason: Type.String({ minLength: 2, maxLength: 200 }),
