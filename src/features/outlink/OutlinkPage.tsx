@@ -1,5 +1,7 @@
 // /outlink?url=…: the outside-link page (link mode 4). It names the site the user is about to
-// open and lets them continue or go back; only http(s) targets are offered.
+// open and lets them continue or go back; only http(s) targets are offered. A refused target is
+// never shown: anyone can craft the link, and its text in our own page would read as our message
+// ("Your account is frozen, call …"), so the page says only that the link cannot be opened.
 import { useSearchParams } from 'react-router-dom';
 import { Button, ErrorBlock } from 'antd-mobile';
 import { useLingui } from '@lingui/react/macro';
@@ -25,7 +27,8 @@ export default function OutlinkPage() {
           <Button block fill="none" onClick={back}>{t`Back`}</Button>
         </section>
       ) : (
-        <ErrorBlock status="default" title={t`This link cannot be opened.`} description={url} />
+        <ErrorBlock status="default" title={t`This link cannot be opened.`}
+          description={t`Only links to websites (http or https addresses) can be opened from the app.`} />
       )}
     </div>
   );
