@@ -22,6 +22,7 @@ import type { ChartTexts } from './chartIndicators.ts';
 import { useChartFullscreen } from './useChartFullscreen.ts';
 import './kline.css';
 import { prepareMarketTexts } from '../market/catalog.ts';
+import { SimulatedPricesLabel } from '../../components/SimulatedPricesLabel.tsx';
 
 export const defaultSymbol = 'BTCUSDT';
 export const defaultPeriod: CandlePeriod = '15m';
@@ -76,6 +77,7 @@ function Stats({ ticker, intl }: { ticker: Ticker; intl: string }) {
           {formatSigned(ticker.change24h, ticker.pricePrecision, intl)} <ChangeBadge percent={ticker.changePercent24h} intl={intl} />
         </p>
         {!ticker.open && <p className="closed-badge large">{t`Market closed`}</p>}
+        <SimulatedPricesLabel sources={[ticker.source]} />
       </div>
       <dl className="kline-figures">
         <div><dt>{t`24h high`}</dt><dd>{formatDecimal(ticker.high24h, ticker.pricePrecision, intl)}</dd></div>

@@ -12,6 +12,7 @@ import { intlOf } from '../../lib/locales.ts';
 import { rank, rankings, type Ranking } from './tickers.ts';
 import { useTickers } from './useMarketData.ts';
 import { prepareMarketTexts } from './catalog.ts';
+import { SimulatedPricesLabel } from '../../components/SimulatedPricesLabel.tsx';
 
 export const homeRowsMax = 5;
 
@@ -53,6 +54,7 @@ export default function HomeMarkets() {
       </div>
       <div id="ranking-panel" role="tabpanel" aria-labelledby={`ranking-${ranking}`}>
         {view.stale && <StaleNotice asOfMs={view.asOfMs} offline={view.offline} />}
+        <SimulatedPricesLabel sources={rows.map((ticker) => ticker.source)} className="home-simulated" />
         {view.loading && <LoadingRows label={t`Loading markets`} />}
         {view.failed && <FailedNotice offline={view.offline} onRetry={() => void view.refetch()} />}
         {view.tickers && rows.length === 0 && <p className="empty-note">{t`No markets in this list right now.`}</p>}

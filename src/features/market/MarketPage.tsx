@@ -21,6 +21,7 @@ import {
 } from './tickers.ts';
 import { useDistribution, useFavourites, useTickers } from './useMarketData.ts';
 import { prepareMarketTexts } from './catalog.ts';
+import { SimulatedPricesLabel } from '../../components/SimulatedPricesLabel.tsx';
 
 const tabTitles: Record<MarketTab, MessageDescriptor> = {
   all: msg`All`,
@@ -101,6 +102,7 @@ export default function MarketPage() {
     <div className="market-page">
       <header className="market-header">
         <h1>{t`Market`}</h1>
+        <SimulatedPricesLabel sources={(view.tickers ?? []).map((ticker) => ticker.source)} />
       </header>
       <PullToRefresh onRefresh={refresh} pullingText={t`Pull to refresh`} canReleaseText={t`Release to refresh`}
         refreshingText={t`Loading...`} completeText={t`Updated`}>

@@ -14,6 +14,7 @@ import { formatEpochMs } from '../../lib/time.ts';
 import { prepareTradeTexts } from '../trade/tradeTexts.ts';
 import { useSwapRecordPagesInfiniteQuery } from './swapApi.ts';
 import './swap.css';
+import { SimulatedPricesLabel } from '../../components/SimulatedPricesLabel.tsx';
 
 export const prepare = prepareTradeTexts;
 
@@ -102,6 +103,7 @@ function SwapRow({ record }: { record: SwapRecord }) {
         <div><dt>{t`Rate`}</dt><dd>1 {record.from} = {record.rate} {record.to}</dd></div>
         <div><dt>{t`Received`}</dt><dd><strong>{amount(record.receive)} {record.to}</strong></dd></div>
       </dl>
+      <SimulatedPricesLabel sources={record.ticks.map((tick) => tick.source)} />
       <details className="swap-ticks">
         <summary>{t`Receipt`}</summary>
         {record.ticks.length === 0

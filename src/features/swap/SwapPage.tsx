@@ -22,6 +22,7 @@ import { useSwapCurrenciesQuery, useSwapMutation, useSwapQuoteMutation } from '.
 import { useUserBalanceQuery } from '../wallet/walletApi.ts';
 import { checkSwapAmount, quoteGoneCodes, secondsLeft, trimAmount } from './swapAmounts.ts';
 import './swap.css';
+import { SimulatedPricesLabel } from '../../components/SimulatedPricesLabel.tsx';
 
 export const prepare = prepareTradeTexts;
 
@@ -183,6 +184,7 @@ function SwapForm({ codes, scales }: { codes: string[]; scales: Record<string, n
             <div><dt>{t`Fee`}</dt><dd>{formatDecimal(quote.fee, fromScale, intl)} {quote.from}</dd></div>
             <div><dt>{t`You receive`}</dt><dd><strong>{formatDecimal(quote.receive, toScale, intl)} {quote.to}</strong></dd></div>
           </dl>
+          <SimulatedPricesLabel sources={quote.ticks.map((tick) => tick.source)} />
           {expired
             ? <p className="swap-expired" role="alert">{t`The quote has expired. Please ask for a new one.`}</p>
             : <p className="swap-countdown" role="timer" aria-live="off">{t`Valid for ${left} s`}</p>}

@@ -22,6 +22,7 @@ import { OrderForm } from './OrderForm.tsx';
 import { PositionsPanel } from './PositionsPanel.tsx';
 import { quoteOf } from './preview.ts';
 import '../trade.css';
+import { SimulatedPricesLabel } from '../../../components/SimulatedPricesLabel.tsx';
 
 export const prepare = prepareTradeTexts;
 
@@ -113,6 +114,7 @@ export default function ContractTrading({ demo = false }: { demo?: boolean }) {
             {quote ? price(quote.last) : '—'}
           </span>
           <span className={`contract-change ${directionOf(change)}`} aria-label={t`24 h change`}>{ticker ? formatPercent(change, intl) : ''}</span>
+          <SimulatedPricesLabel sources={[ticker?.source]} />
         </div>
         <dl className="bid-ask">
           <div><dt>{t`Bid (sell)`}</dt><dd className="mono down" data-testid="contract-bid">{quote ? price(quote.bid) : '—'}</dd></div>

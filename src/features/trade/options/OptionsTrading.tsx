@@ -25,6 +25,7 @@ import {
   checkStake, formatAtomic, newClientOrderId, parseAtomic, ratePercent, shownDecimals, winPayoutAtomic, type StakeCheck,
 } from './optionsMath.ts';
 import '../options.css';
+import { SimulatedPricesLabel } from '../../../components/SimulatedPricesLabel.tsx';
 
 export const prepare = prepareTradeTexts;
 
@@ -169,6 +170,7 @@ function BuyForm({ sets, demo }: { sets: SecondContractSet[]; demo: boolean }) {
         <span className="options-price" aria-live="polite" aria-label={t`Last price`}>
           {ticker ? tickerPrice(ticker, intl) : '—'}
         </span>
+        <SimulatedPricesLabel sources={[ticker?.source]} />
       </div>
 
       <div className="options-directions" role="group" aria-label={t`Direction`}>

@@ -11,6 +11,7 @@ import { intlOf } from '../../../lib/locales.ts';
 import { formatEpochMs } from '../../../lib/time.ts';
 import { decimalsOf } from '../../market/format.ts';
 import { countdownText, ratePercent } from './optionsMath.ts';
+import { SimulatedPricesLabel } from '../../../components/SimulatedPricesLabel.tsx';
 
 /** The server's clock, read again every `intervalMs` while mounted (countdowns). */
 export function useNowMs(intervalMs = 1000, active = true): number {
@@ -51,6 +52,7 @@ function TickLine({ label, tick }: { label: string; tick: TickRef }) {
         <strong>{formatDecimal(tick.price, decimalsOf(tick.price), intl)}</strong>
         <span>{formatEpochMs(tick.time)}</span>
         <span className="option-tick-meta">{t`Tick #${tick.id}`} · {t`Source: ${tick.source}`}</span>
+        <SimulatedPricesLabel sources={[tick.source]} />
       </dd>
     </div>
   );
