@@ -2,7 +2,9 @@
 // against a real local provider (test/support/oidcProvider.ts): the provider list, an
 // authorization request with state, nonce and PKCE S256, the provider sending the browser back to
 // our callback, which answers a short-lived `token` cookie and a redirect into the app; the token
-// opens the account; a replayed or made-up state is refused with no cookie. Sign-In with Ethereum
+// opens the account; a replayed or made-up state is refused with no cookie. The start's answer sets
+// an HttpOnly cookie that binds the flow to the browser (RFC 9700 §4.7): the callback is completed
+// only with it, so a callback URL carried to another browser logs nobody in. Sign-In with Ethereum
 // (EIP-4361) with the node:crypto wallet of ethSigner.ts: a nonce, a signed message, an account
 // made by the first login and found by the next; a replayed nonce, another site's message and
 // another key's signature are refused, and make no account (the operator's user search says so).
@@ -78,20 +80,44 @@ async function searchUsers(q: string) {
 
 describe('OpenID Connect', () => {
   /** What the browser gets from our callback when it brings the provider's answer back. */
-  interface Landing { status: number; location: string | null; cookie: string | null; cacheControl: string | null }
+  /** `cookie`: the `token` cookie the landing set, if any; `cookies`: every Set-Cookie line. */
+  interface Landing { status: number; location: string | null; cookie: string | null; cookies: string[]; cacheControl: string | null }
 
+  /** The binding cookie's value each start's answer set, by the flow's state: this client's cookie jar. */
+  const jar = new Map<string, string>();
+  const bindingPattern = /^oidc_binding=([A-Za-z0-9_-]{22,}); Path=\/api\/app\/oidc\/callback; Max-Age=(\d+); HttpOnly; SameSite=Lax; Secure$/;
+
+  /** POST /app/oidc/start as the browser sends it (sealed), keeping the binding cookie of its answer. */
   async function start(body: { provider?: string; returnTo?: string } = {}): Promise<URL> {
-    return new URL(ok(await client.post<{ authorizationUrl: string }>('/app/oidc/start', { provider: 'local', ...body })).authorizationUrl);
+    const response = await fetch(new URL('/api/app/oidc/start', server.baseUrl), {
+      method: 'POST', headers: { 'content-type': 'application/json' }, body: await client.seal({ provider: 'local', ...body }),
+      signal: AbortSignal.timeout(60_000),
+    });
+    const url = new URL((JSON.parse(await response.text()) as { result: { authorizationUrl: string } }).result.authorizationUrl);
+    const binding = response.headers.getSetCookie().map((line) => bindingPattern.exec(line)).find(Boolean);
+    expect(binding, `set-cookie: ${response.headers.getSetCookie().join(' | ')}`).toBeTruthy();
+    // It lives as long as the flow may wait for the provider (ten minutes), no longer.
+    expect(Number(binding![2])).toBeGreaterThan(0);
+    expect(Number(binding![2])).toBeLessThanOrEqual(600);
+    jar.set(url.searchParams.get('state')!, binding![1]);
+    return url;
   }
 
-  /** The browser arriving at our callback with the provider's query (code, state, iss). */
-  async function land(back: URL): Promise<Landing> {
+  /**
+   * The browser arriving at our callback with the provider's query (code, state, iss). By default
+   * the browser that started the flow, sending its binding cookie; `browser: 'other'` one without it.
+   */
+  async function land(back: URL, browser: 'same' | 'other' = 'same'): Promise<Landing> {
     expect(`${back.origin}${back.pathname}`).toBe(`${publicOrigin}${callbackPath}`);
-    const response = await fetch(new URL(`${callbackPath}${back.search}`, server.baseUrl), { redirect: 'manual', signal: AbortSignal.timeout(60_000) });
+    const binding = jar.get(back.searchParams.get('state') ?? '');
+    const headers: Record<string, string> = browser === 'same' && binding ? { cookie: `oidc_binding=${binding}` } : {};
+    const response = await fetch(new URL(`${callbackPath}${back.search}`, server.baseUrl),
+      { redirect: 'manual', headers, signal: AbortSignal.timeout(60_000) });
     await response.arrayBuffer();
+    const cookies = response.headers.getSetCookie();
     return {
       status: response.status, location: response.headers.get('location'),
-      cookie: response.headers.get('set-cookie'), cacheControl: response.headers.get('cache-control'),
+      cookie: cookies.find((line) => line.startsWith('token=')) ?? null, cookies, cacheControl: response.headers.get('cache-control'),
     };
   }
 
@@ -106,6 +132,8 @@ describe('OpenID Connect', () => {
 
   function expectRefusedLanding(landing: Landing, code: string) {
     expect(landing).toMatchObject({ status: 302, location: `${publicOrigin}/#/login?oidcError=${code}`, cookie: null });
+    // The binding cookie is cleared whatever the outcome.
+    expect(landing.cookies.some((line) => /^oidc_binding=;.*Max-Age=0/.test(line)), landing.cookies.join(' | ')).toBe(true);
   }
 
   function providerAccount(emailVerified = true) {
@@ -169,6 +197,15 @@ describe('OpenID Connect', () => {
     const stateless = new URL(back);
     stateless.searchParams.delete('state');
     expectRefusedLanding(await land(stateless), 'oidc_state_invalid');
+  });
+
+  it('refuses the callback in a browser that did not start the flow (login CSRF), which can still be completed by the one that did', async () => {
+    const person = providerAccount();
+    const back = await provider.authorize((await start()).href, person.id);
+    expectRefusedLanding(await land(back, 'other'), 'oidc_state_invalid');
+    expect((await searchUsers(person.email)).total).toBe(0);
+    const landing = await land(back);
+    expect((await me(cookieToken(landing))).email).toBe(person.email);
   });
 
   it('refuses a real state with a code the provider did not give, and spends the state', async () => {

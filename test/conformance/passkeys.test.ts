@@ -1,6 +1,8 @@
 // Conformance: passkeys (WebAuthn) as a third-party client sees them, with the node:crypto software
 // authenticator (softAuthenticator.ts). Paths and fields were read (not imported) from
-// src/api/contract/security.ts: registerOptions/loginOptions {} → { challengeId, options };
+// src/api/contract/security.ts: registerOptions { password | googleCode | recoveryCode | emailCode |
+// phoneCode } (the fresh proof that lets a passkey be added; password_required without it) and
+// loginOptions {} → { challengeId, options };
 // register { challengeId, response, name? } → passkey info; listMy; remove { id }; login
 // { challengeId, response } → { token }. The relying party is the server's public origin: the
 // conformance server sets no PUBLIC_ORIGIN, so it is http://localhost:<its port>.
@@ -26,7 +28,9 @@ afterAll(async () => {
   await server?.stop();
 });
 
-interface PasskeyInfo { id: string; name: string; createdAt: number; lastUsedAt: number | null; backedUp: boolean; deviceType: string }
+interface PasskeyInfo {
+  id: string; name: string; createdAt: number; lastUsedAt: number | null; backedUp: boolean; deviceType: string; flaggedAt?: number | null;
+}
 interface Options<T> { challengeId: string; options: T }
 type CreationOptions = { challenge: string; rp: { id?: string; name: string }; user: { id: string; name: string } };
 type RequestOptions = { challenge: string; rpId?: string };
@@ -47,7 +51,12 @@ describe('passkeys', () => {
     expect(token, describeAnswer(registered)).toEqual(expect.any(String));
     expect(ok(await client.get<PasskeyInfo[]>('/user/appPasskey/listMy', {}, token))).toEqual([]);
 
-    const { challengeId, options } = ok(await client.post<Options<CreationOptions>>('/user/appPasskey/registerOptions', {}, token));
+    // Adding a way in needs more than the session: without a proof, or with a wrong password, no challenge.
+    const bare = await client.post('/user/appPasskey/registerOptions', {}, token);
+    expect({ status: bare.status, error: errorOf(bare) }, describeAnswer(bare)).toEqual({ status: 400, error: 'password_required' });
+    const wrong = await client.post('/user/appPasskey/registerOptions', { password: `${password}x` }, token);
+    expect({ status: wrong.status, error: errorOf(wrong) }, describeAnswer(wrong)).toEqual({ status: 400, error: 'credentials_invalid' });
+    const { challengeId, options } = ok(await client.post<Options<CreationOptions>>('/user/appPasskey/registerOptions', { password }, token));
     expect(challengeId).toMatch(/^[A-Za-z0-9_-]+$/);
     expect(options.challenge).toEqual(expect.any(String));
     const info = ok(await client.post<PasskeyInfo>('/user/appPasskey/register',
@@ -84,6 +93,22 @@ describe('passkeys', () => {
     expect(list[0].lastUsedAt).toEqual(expect.any(Number));
   });
 
+  it('flags a passkey whose signature counter went backwards (a copy of it) and refuses it from then on', async () => {
+    const credential = device.credentials[0];
+    const login = async (counter: number) => {
+      const { challengeId, options } = ok(await client.post<Options<RequestOptions>>('/app/passkey/loginOptions', {}));
+      return client.post('/app/passkey/login', { challengeId, response: device.get(options, credential, { counter }) });
+    };
+    expect(tokenOf(await login(50))).toEqual(expect.any(String));
+    const backwards = await login(5);
+    expect({ token: tokenOf(backwards), error: errorOf(backwards) }, describeAnswer(backwards))
+      .toEqual({ token: undefined, error: 'passkey_verification_failed' });
+    const list = ok(await client.get<PasskeyInfo[]>('/user/appPasskey/listMy', {}, token));
+    expect(list[0].flaggedAt).toEqual(expect.any(Number));
+    const forward = await login(51);
+    expect(tokenOf(forward), describeAnswer(forward)).toBeUndefined();
+  });
+
   it('removes it: then it no longer logs in', async () => {
     ok(await client.post('/user/appPasskey/remove', { id: passkeyId }, token));
     expect(ok(await client.get<PasskeyInfo[]>('/user/appPasskey/listMy', {}, token))).toEqual([]);
@@ -99,7 +124,7 @@ describe('passkeys', () => {
 
   it('needs a session to register, list and remove', async () => {
     for (const answer of [
-      await client.post('/user/appPasskey/registerOptions', {}),
+      await client.post('/user/appPasskey/registerOptions', { password: 'Whatever123' }),
       await client.get('/user/appPasskey/listMy'),
       await client.post('/user/appPasskey/remove', { id: passkeyId }),
     ]) {
