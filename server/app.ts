@@ -145,6 +145,7 @@ export async function buildApp(options: BuildOptions): Promise<BuiltApp> {
     // it): plugins/edges.ts sends it only on answers to HTTPS requests.
     strictTransportSecurity: false,
   });
+  denyFramingOfBackOffice(app);
   await compressAnswers(app);
   // Before every route, so an upgrade request to a plain route is refused rather than half-handled.
   const realtimeSettings = { ...defaultRealtimeSettings, ...realtimeSettingsOf(config.limits), ...options.realtime };
@@ -218,6 +219,35 @@ export async function buildApp(options: BuildOptions): Promise<BuiltApp> {
     return reply.header('cache-control', 'no-cache').sendFile('index.html');
   });
   return { app, services, market, marketBus, realtime };
+}
+
+/** The back office's page (its own Vite entry, DESIGN §5). */
+export const backOfficePagePath = '/admin.html';
+
+/** A request's path with percent-escapes decoded (the static files are found by the decoded path). */
+function decodedPath(url: string): string {
+  const pathOnly = url.split('?')[0];
+  try {
+    return decodeURIComponent(pathOnly);
+  } catch {
+    return pathOnly;
+  }
+}
+
+/**
+ * The back office may not be framed by anything, not even the app's own pages (`frame-ancestors
+ * 'self'` would let a page of this origin lay it under its own and steer an operator's clicks):
+ * its page gets `frame-ancestors 'none'` and X-Frame-Options DENY, while the app keeps 'self'.
+ */
+function denyFramingOfBackOffice(app: FastifyInstance) {
+  app.addHook('onSend', async (request, reply) => {
+    if (decodedPath(request.url) !== backOfficePagePath) return;
+    const policy = reply.getHeader('content-security-policy');
+    if (typeof policy === 'string') {
+      reply.header('content-security-policy', policy.replace(/frame-ancestors [^;]*/, "frame-ancestors 'none'"));
+    }
+    reply.header('x-frame-options', 'DENY');
+  });
 }
 
 const truncate = (text: string, lengthMax: number) => (text.length > lengthMax ? `${text.slice(0, lengthMax)}…` : text);
