@@ -70,6 +70,8 @@ describe('the ccxt price source', () => {
     expect(ticks.map((tick) => [tick.symbol, tick.source])).toEqual([
       ['BTCUSDT', 'ccxt:binance'], ['ETHUSDT', 'ccxt:binance'], ['DOGEUSDT', 'ccxt:binance'], ['EURUSD', 'simulator'],
     ]);
+    // Known before any tick, so a closed market's ticker says whether its prices are simulated.
+    expect(['BTCUSDT', 'EURUSD', 'XAUUSD'].map((symbol) => source.sourceOf?.(symbol))).toEqual(['ccxt:binance', 'simulator', undefined]);
   });
 
   it('cuts a venue number to the symbol precision without rounding', () => {

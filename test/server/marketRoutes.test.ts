@@ -71,6 +71,8 @@ forEachDatabase((server) => {
     it('GET /api/public/getTicketList and the distribution count every symbol once', async () => {
       const tickers = expectOk(await server.get(paths.tickerList)).body.result;
       expect(tickers).toHaveLength(specs.length);
+      // Every ticker names its feed (issue 18), so the app can say "Simulated prices".
+      expect(tickers.map((ticker: { source?: string }) => ticker.source)).toEqual(specs.map(() => 'simulator'));
       const distribution = expectOk(await server.get(paths.priceDistribution)).body.result;
       expect(distribution.rising + distribution.falling + distribution.flat).toBe(specs.length);
       expect(distribution.buckets.reduce((sum: number, bucket: { count: number }) => sum + bucket.count, 0)).toBe(specs.length);

@@ -27,6 +27,7 @@ export function ccxtSource(venue: TickerVenue, specs: SymbolSpec[]): PriceSource
   const name = `ccxt:${venue.id}`;
   return {
     name,
+    sourceOf: (symbol) => (specs.some((spec) => spec.symbol === symbol) ? name : undefined),
     async init() {
       lastVolume.clear();
     },
@@ -56,6 +57,7 @@ export function ccxtSource(venue: TickerVenue, specs: SymbolSpec[]): PriceSource
 export function compositeSource(sources: PriceSource[]): PriceSource {
   return {
     name: sources.map((source) => source.name).join('+'),
+    sourceOf: (symbol) => sources.map((source) => source.sourceOf?.(symbol)).find((name) => name !== undefined),
     async init(lastPrices, startTimeMs) {
       for (const source of sources) await source.init(lastPrices, startTimeMs);
     },

@@ -22,6 +22,11 @@ export interface PriceSource {
   /** Starts each symbol at its last known price. */
   init(lastPrices: Map<string, bigint>, startTimeMs: number): Promise<void>;
   ticksAt(timeMs: number): Promise<TickLike[]>;
+  /**
+   * The source a symbol's ticks will name, known before its first tick (a closed market's ticker
+   * says whether its prices are simulated too). Absent: `name`.
+   */
+  sourceOf?(symbol: string): string | undefined;
 }
 
 /** Makes the random source of one symbol's simulated path, started at `startTimeMs`. */
@@ -39,8 +44,10 @@ export const seededSimulator = (seed: string): SimulatorRandom => (symbol, start
  */
 export function simulatorSource(random: SimulatorRandom = secureSimulatorRandom, specs: SymbolSpec[] = symbolSpecs): PriceSource {
   const simulators: SymbolSimulator[] = [];
+  const owned = new Set(specs.map((spec) => spec.symbol));
   return {
     name: simulatorSourceName,
+    sourceOf: (symbol) => (owned.has(symbol) ? simulatorSourceName : undefined),
     async init(lastPrices, startTimeMs) {
       simulators.length = 0;
       for (const spec of specs) {
@@ -127,7 +134,8 @@ export class MarketEngine {
     const minutes = symbols.length > 0 ? await loadCandlesBetween(db, symbols, '1m', windowFromMs - 1, nowMs + 1) : [];
     const lastPrices = new Map<string, bigint>();
     for (const spec of this.#specs) {
-      const state: SymbolState = { spec, current: new Map(), minutes: [], lastTimeMs: 0, source: this.#options.source.name };
+      const { source } = this.#options;
+      const state: SymbolState = { spec, current: new Map(), minutes: [], lastTimeMs: 0, source: source.sourceOf?.(spec.symbol) ?? source.name };
       const windowStartMs = statisticsWindowStartMs(spec, nowMs);
       const history = generated.get(spec.symbol);
       if (history) {

@@ -17,6 +17,10 @@
 // return (diffusion and jumps, as the simulator does) and the high and low of a Brownian bridge
 // between its ends; the path is then shifted so that it ends at the symbol's start price. Floats
 // are for the model only: every candle is folded from step prices already on the tick grid.
+//
+// The seed (MARKET_SEED) is read here and only here: back-filled and continued history is made
+// before anyone can trade on it and nothing settles against it, so replayable is fine. Live ticks
+// come from the engine's price source, which draws from a secure generator (secureRandom.ts).
 import { candlePeriods, type CandlePeriod } from '../../../src/api/contract/market.ts';
 import { tradingMs, tradingSecondsPerYear } from './calendar.ts';
 import { nextPeriodStart, periodStart, previousPeriodStart, type CandleUnits } from './candles.ts';
