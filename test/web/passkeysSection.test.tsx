@@ -32,6 +32,9 @@ const passkey = (id: string, name: string, more: Partial<PasskeyInfo> = {}): Pas
 interface Call { path: string; body: Record<string, unknown> }
 let calls: Call[] = [];
 let stored: PasskeyInfo[] = [];
+/** The proof registerOptions asks for (none: the session suffices), and the password it takes. */
+let proofNeeded: 'password' | 'google' | undefined;
+const rightPassword = 'Secret123pass';
 
 /** A server holding `stored`: register adds one named as asked, remove takes one away. */
 function serve() {
@@ -44,6 +47,13 @@ function serve() {
     const ok = (result: unknown) => new Response(JSON.stringify({ success: true, code: 200, message: '', result, timestamp: 0 }), { status: 200 });
     if (path === paths.publicKey) return ok('PEM');
     if (path === passkeyPaths.list) return ok(stored);
+    const refuse = (error: string) => new Response(JSON.stringify({ success: false, code: 400, message: error, result: { error }, timestamp: 0 }),
+      { status: 200 });
+    if (path === passkeyPaths.registerOptions && proofNeeded === 'password') {
+      if (body.password === undefined) return refuse('password_required');
+      if (body.password !== rightPassword) return refuse('credentials_invalid');
+    }
+    if (path === passkeyPaths.registerOptions && proofNeeded === 'google' && body.googleCode !== '123456') return refuse('google_code_required');
     if (path === passkeyPaths.registerOptions) {
       return ok({
         challengeId: 'reg-7', options: {
@@ -100,6 +110,7 @@ const row = (name: string) => screen.getByText(name, { selector: '.passkeys-item
 beforeEach(() => {
   feedback.confirm.mockReset().mockResolvedValue(true);
   feedback.toast.mockReset().mockResolvedValue(undefined);
+  proofNeeded = undefined;
   stored = [passkey('AQIDBA', 'Laptop'), passkey('CQoLDA', 'YubiKey', { lastUsedAt: null, backedUp: true, deviceType: 'multiDevice', createdAt: Date.UTC(2026, 10, 21, 12) })];
   serve();
 });
@@ -156,6 +167,48 @@ describe('the passkeys section', () => {
         },
       },
     });
+  });
+
+  it('asks for the password when the server wants a fresh proof, says when it is wrong, and adds the passkey with it', async () => {
+    proofNeeded = 'password';
+    const credentials = stubWebAuthn(attestation);
+    renderSection();
+    await screen.findByText('Laptop', {}, { timeout: 5_000 });
+    fireEvent.click(screen.getByRole('button', { name: 'Add a passkey' }));
+    const form = await screen.findByRole('form', { name: 'Confirm it is you' }, { timeout: 5_000 });
+    expect(credentials.create).not.toHaveBeenCalled();
+    const field = within(form).getAllByLabelText('Your password').find((element) => element.tagName === 'INPUT')!;
+    expect(field.getAttribute('type')).toBe('password');
+    fireEvent.change(field, { target: { value: 'Wrong123pass' } });
+    fireEvent.click(within(form).getByRole('button', { name: 'Confirm' }));
+    expect(await within(form).findByText('The account or password is wrong.', {}, { timeout: 5_000 })).toBeTruthy();
+    fireEvent.change(field, { target: { value: rightPassword } });
+    fireEvent.click(within(form).getByRole('button', { name: 'Confirm' }));
+    await waitFor(() => expect(sentTo(passkeyPaths.register)).toHaveLength(1), { timeout: 5_000 });
+    expect(sentTo(passkeyPaths.registerOptions).map((call) => call.body)).toEqual([{}, { password: 'Wrong123pass' }, { password: rightPassword }]);
+    await waitFor(() => expect(screen.queryByRole('form', { name: 'Confirm it is you' })).toBeNull());
+    expect(feedback.toast).toHaveBeenCalledWith('Passkey added');
+  });
+
+  it('asks for the Google Authenticator code on a bound account', async () => {
+    proofNeeded = 'google';
+    stubWebAuthn(attestation);
+    renderSection();
+    await screen.findByText('Laptop', {}, { timeout: 5_000 });
+    fireEvent.click(screen.getByRole('button', { name: 'Add a passkey' }));
+    const form = await screen.findByRole('form', { name: 'Confirm it is you' }, { timeout: 5_000 });
+    fireEvent.change(within(form).getByRole('textbox', { name: 'Google Authenticator code' }), { target: { value: '123456' } });
+    fireEvent.click(within(form).getByRole('button', { name: 'Confirm' }));
+    await waitFor(() => expect(sentTo(passkeyPaths.register)).toHaveLength(1), { timeout: 5_000 });
+    expect(sentTo(passkeyPaths.registerOptions).at(-1)?.body).toEqual({ googleCode: '123456' });
+  });
+
+  it('marks a passkey the server flagged as possibly copied', async () => {
+    stored = [passkey('AQIDBA', 'Laptop', { flaggedAt: Date.UTC(2026, 10, 24) }), passkey('CQoLDA', 'YubiKey')];
+    renderSection();
+    await screen.findByText('Laptop', {}, { timeout: 5_000 });
+    expect(within(row('Laptop')).getByText('This passkey may have been copied: remove it.')).toBeTruthy();
+    expect(within(row('YubiKey')).queryByText(/may have been copied/)).toBeNull();
   });
 
   it('sends no name when none is typed', async () => {

@@ -1,7 +1,9 @@
 // Linked logins in the security centre (issue 11): the wallets (Sign-In with Ethereum) and OpenID
 // Connect identities that log in to this account, when each was linked and last used; link a
 // wallet (the browser's) or a configured provider, unlink one after a confirmation. The server
-// keeps the last way into an account that has no password login (last_login_method).
+// keeps the last way into an account that has no password login (last_login_method). Linking needs
+// a fresh proof when the server asks for one (FreshProof.tsx): a wallet signs first and its signed
+// message is sent again with the proof; a provider link starts again with it.
 import { useEffect, useState } from 'react';
 import { useSearchParams } from 'react-router-dom';
 import { Button, List } from 'antd-mobile';
@@ -13,7 +15,8 @@ import { formatEpochMs } from '../../lib/time.ts';
 import {
   useLinkedLoginsQuery, useOidcProvidersQuery, useOidcStartMutation, useSiweLinkMutation, useSiweNonceMutation, useUnlinkLoginMutation,
 } from '../session/externalLoginApi.ts';
-import { injectedWallet, signInWithWallet, WalletStepError } from '../session/walletSignIn.ts';
+import { injectedWallet, signServerMessage } from '../session/walletSignIn.ts';
+import { FreshProofForm, useFreshProof } from './FreshProof.tsx';
 import './linkedLoginTexts.ts';
 import './linkedLogins.css';
 
@@ -31,6 +34,7 @@ export function LinkedLoginsSection() {
   const [busy, setBusy] = useState<string>();
   const [failure, setFailure] = useState<string>();
   const [searchParams, setSearchParams] = useSearchParams();
+  const freshProof = useFreshProof();
 
   // Back from a provider: say how the link went, once.
   useEffect(() => {
@@ -47,20 +51,19 @@ export function LinkedLoginsSection() {
     setFailure(undefined);
     setBusy('wallet');
     try {
-      let nonceFailure: string | undefined;
-      const body = await signInWithWallet(wallet, async (chainId) => {
-        const answer = await getNonce({ chainId });
-        if (answer.error) { nonceFailure = failureText(answer.error); throw new WalletStepError(false); }
-        return answer.data;
-      }).catch((error: unknown) => {
-        setFailure(nonceFailure ?? (error instanceof WalletStepError && error.rejected
-          ? t`The wallet did not sign. Nothing was linked.` : t`The wallet could not sign the message.`));
+      const signature = await signServerMessage(wallet, (chainId) => getNonce({ chainId }));
+      if (signature.outcome === 'nonceRefused') return setFailure(failureText(signature.error));
+      if (signature.outcome === 'rejected') return setFailure(t`The wallet did not sign. Nothing was linked.`);
+      if (signature.outcome === 'failed') return setFailure(t`The wallet could not sign the message.`);
+      const body = signature.body;
+      // The signed message stays valid for a few minutes: sent again with the proof when one is asked for.
+      const error = await freshProof.run(async (proof) => {
+        const answer = await linkWallet({ ...body, ...proof });
+        if (answer.error) return answer.error;
+        void showToast(t`Wallet ${shortAddress(answer.data.address)} linked.`);
         return undefined;
       });
-      if (!body) return;
-      const answer = await linkWallet(body);
-      if (answer.error) return setFailure(failureText(answer.error));
-      void showToast(t`Wallet ${shortAddress(answer.data.address)} linked.`);
+      if (error) setFailure(failureText(error));
     } finally {
       setBusy(undefined);
     }
@@ -69,12 +72,15 @@ export function LinkedLoginsSection() {
   const addProvider = async (provider: string) => {
     setFailure(undefined);
     setBusy(provider);
-    const answer = await startFlow({ provider, link: true, returnTo: '/anquanZhongxin' });
-    if (answer.error) {
-      setBusy(undefined);
-      return setFailure(failureText(answer.error));
-    }
-    window.location.assign(answer.data.authorizationUrl);
+    const error = await freshProof.run(async (proof) => {
+      const answer = await startFlow({ provider, link: true, returnTo: '/anquanZhongxin', ...proof });
+      if (answer.error) return answer.error;
+      // The answer set this browser's binding cookie, which the provider's redirect back brings to the callback.
+      window.location.assign(answer.data.authorizationUrl);
+      return undefined;
+    });
+    setBusy(undefined);
+    if (error) setFailure(failureText(error));
   };
 
   const remove = async (what: { wallet: string } | { identityId: string }, name: string) => {
@@ -134,6 +140,9 @@ export function LinkedLoginsSection() {
           </Button>
         ))}
       </div>
+      {freshProof.asked ? (
+        <FreshProofForm kind={freshProof.asked.kind} action={freshProof.asked.action} onDone={freshProof.close} onCancel={freshProof.close} />
+      ) : null}
       <FormError message={failure} />
     </section>
   );

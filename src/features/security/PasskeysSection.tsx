@@ -2,10 +2,12 @@
 // used, whether synced), adding one (an optional name, then the browser's passkey sheet) and
 // removing one after a confirmation. A passkey logs in alone (the device checks the fingerprint,
 // face or screen lock), so removing one is confirmed first; the account is told by a notice.
+// Adding one needs a fresh proof when the server asks (FreshProof.tsx); a passkey the server flagged
+// (its signature counter went backwards: it may have been copied) is marked and should be removed.
 import { useState } from 'react';
 import { Button, Input } from 'antd-mobile';
 import { useLingui } from '@lingui/react/macro';
-import type { PasskeyInfo, PasskeyRegisterBody } from '../../api/contract/security.ts';
+import type { FreshProof, PasskeyInfo, PasskeyRegisterBody } from '../../api/contract/security.ts';
 import { failureText } from '../../api/errorMessages.ts';
 import { FormError } from '../../components/form/FormError.tsx';
 import { confirmDialog, showToast } from '../../components/feedback.tsx';
@@ -14,7 +16,8 @@ import {
   browserSupportsPasskeys, isPasskeyCancelled, loadWebAuthn, useMyPasskeysQuery, usePasskeyRegisterOptionsMutation,
   useRegisterPasskeyMutation, useRemovePasskeyMutation,
 } from '../session/passkeyApi.ts';
-import './passkeyTexts.ts';
+import { FreshProofForm, useFreshProof } from './FreshProof.tsx';
+import '../session/passkeyTexts.ts';
 import './passkeys.css';
 
 export function PasskeysSection() {
@@ -26,30 +29,39 @@ export function PasskeysSection() {
   const [name, setName] = useState('');
   const [adding, setAdding] = useState(false);
   const [failure, setFailure] = useState<string>();
+  const freshProof = useFreshProof();
+
+  /** Options (with the proof), the browser's sheet, the registration: a refusal of a call is answered, a browser failure shown. */
+  const addWith = async (proof: FreshProof): Promise<unknown> => {
+    const options = await getOptions(proof);
+    if (options.error) return options.error;
+    const { startRegistration } = await loadWebAuthn();
+    let response;
+    try {
+      response = await startRegistration({ optionsJSON: options.data.options as never });
+    } catch (error) {
+      const code = (error as { code?: string }).code;
+      setFailure(code === 'ERROR_AUTHENTICATOR_PREVIOUSLY_REGISTERED'
+        ? t`This device already holds a passkey for your account.`
+        : isPasskeyCancelled(error) ? t`No passkey was created.` : t`This browser could not create a passkey here.`);
+      return undefined;
+    }
+    const answer = await register({
+      challengeId: options.data.challengeId, response: response as unknown as PasskeyRegisterBody['response'],
+      ...(name.trim() ? { name: name.trim() } : {}),
+    });
+    if (answer.error) return answer.error;
+    setName('');
+    void showToast(t`Passkey added`);
+    return undefined;
+  };
 
   const add = async () => {
     setFailure(undefined);
     setAdding(true);
     try {
-      const options = await getOptions();
-      if (options.error) return setFailure(failureText(options.error));
-      const { startRegistration } = await loadWebAuthn();
-      let response;
-      try {
-        response = await startRegistration({ optionsJSON: options.data.options as never });
-      } catch (error) {
-        const code = (error as { code?: string }).code;
-        return setFailure(code === 'ERROR_AUTHENTICATOR_PREVIOUSLY_REGISTERED'
-          ? t`This device already holds a passkey for your account.`
-          : isPasskeyCancelled(error) ? t`No passkey was created.` : t`This browser could not create a passkey here.`);
-      }
-      const answer = await register({
-        challengeId: options.data.challengeId, response: response as unknown as PasskeyRegisterBody['response'],
-        ...(name.trim() ? { name: name.trim() } : {}),
-      });
-      if (answer.error) return setFailure(failureText(answer.error));
-      setName('');
-      void showToast(t`Passkey added`);
+      const error = await freshProof.run(addWith);
+      if (error) setFailure(failureText(error));
     } finally {
       setAdding(false);
     }
@@ -70,7 +82,12 @@ export function PasskeysSection() {
         <div className="passkeys-add">
           <Input className="passkeys-name" value={name} onChange={setName} maxLength={64} clearable
             placeholder={t`Name (optional), e.g. My phone`} aria-label={t`Passkey name`} />
-          <Button block color="primary" loading={adding} onClick={() => void add()}>{t`Add a passkey`}</Button>
+          <Button block color="primary" loading={adding} disabled={freshProof.asked !== undefined} onClick={() => void add()}>
+            {t`Add a passkey`}
+          </Button>
+          {freshProof.asked ? (
+            <FreshProofForm kind={freshProof.asked.kind} action={freshProof.asked.action} onDone={freshProof.close} onCancel={freshProof.close} />
+          ) : null}
         </div>
       ) : <p className="passkeys-hint">{t`This browser does not support passkeys.`}</p>}
       <FormError message={failure} />
@@ -103,6 +120,9 @@ function PasskeyRow({ passkey }: { passkey: PasskeyInfo }) {
     <li className="passkeys-item">
       <div className="passkeys-item-text">
         <span className="passkeys-item-name">{name}</span>
+        {passkey.flaggedAt ? (
+          <strong className="passkeys-item-flagged" role="alert">{t`This passkey may have been copied: remove it.`}</strong>
+        ) : null}
         <span className="passkeys-item-meta">
           {t`Added ${added}`}{' · '}{used ? t`Last used ${used}` : t`Never used`}
           {passkey.backedUp ? <>{' · '}{t`Synced`}</> : null}

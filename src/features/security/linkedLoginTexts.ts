@@ -18,4 +18,6 @@ registerErrorMessages({
   identity_linked_elsewhere: msg`This login is already linked to another account.`,
   linked_login_not_found: msg`This login is not linked to your account.`,
   last_login_method: msg`This is the only way to log in to your account: link another one before removing it.`,
+  password_required: msg`Please confirm it is you with your password.`,
+  oidc_session_ended: msg`You logged out before the provider answered, so nothing was linked. Please log in and try again.`,
 });

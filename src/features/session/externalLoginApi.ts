@@ -4,8 +4,8 @@
 import { api } from '../../api/api.ts';
 import type { TokenResult } from '../../api/contract/accounts.ts';
 import {
-  externalLoginPaths, type LinkedLoginsResult, type OidcProvider, type OidcStartBody, type SiweBody, type SiweNonceResult,
-  type UnlinkLoginBody,
+  externalLoginPaths, type LinkedLoginsResult, type OidcProvider, type OidcStartBody, type SiweBody, type SiweLinkBody,
+  type SiweNonceResult, type UnlinkLoginBody,
 } from '../../api/contract/security.ts';
 
 export const externalLoginApi = api.injectEndpoints({
@@ -20,7 +20,8 @@ export const externalLoginApi = api.injectEndpoints({
     siweLogin: build.mutation<TokenResult, SiweBody>({
       query: (body) => ({ url: externalLoginPaths.siweLogin, method: 'POST', body, quiet: true }),
     }),
-    siweLink: build.mutation<{ address: string }, SiweBody>({
+    /** With the fresh proof (FreshProof) the server asks for. */
+    siweLink: build.mutation<{ address: string }, SiweLinkBody>({
       query: (body) => ({ url: externalLoginPaths.siweLink, method: 'POST', body, quiet: true }),
       invalidatesTags: ['LinkedLogin'],
     }),

@@ -4,7 +4,7 @@
 import { api } from '../../api/api.ts';
 import type { TokenResult } from '../../api/contract/accounts.ts';
 import {
-  passkeyPaths, type PasskeyInfo, type PasskeyLoginBody, type PasskeyOptions, type PasskeyRegisterBody,
+  passkeyPaths, type FreshProof, type PasskeyInfo, type PasskeyLoginBody, type PasskeyOptions, type PasskeyRegisterBody,
 } from '../../api/contract/security.ts';
 
 export const passkeyApi = api.injectEndpoints({
@@ -13,8 +13,9 @@ export const passkeyApi = api.injectEndpoints({
       query: () => ({ url: passkeyPaths.list, quiet: true }),
       providesTags: ['Passkey'],
     }),
-    passkeyRegisterOptions: build.mutation<PasskeyOptions, void>({
-      query: () => ({ url: passkeyPaths.registerOptions, method: 'POST', body: {}, quiet: true }),
+    /** Adding a passkey needs a fresh proof (FreshProof): tried without one first, asked for when refused. */
+    passkeyRegisterOptions: build.mutation<PasskeyOptions, FreshProof>({
+      query: (body) => ({ url: passkeyPaths.registerOptions, method: 'POST', body, quiet: true }),
     }),
     registerPasskey: build.mutation<PasskeyInfo, PasskeyRegisterBody>({
       query: (body) => ({ url: passkeyPaths.register, method: 'POST', body, quiet: true }),
