@@ -4,7 +4,9 @@
 // anything hidden after the image; each file gets a random id and a random stored name. The bytes
 // live behind UploadStorage: the local disk now, object storage later behind the same interface.
 // Identity documents (purpose 'identity') are images only and are sealed (AES-GCM, lib/secretBox)
-// before they reach the storage: the stored file is never the plain image.
+// before they reach the storage: the stored file is never the plain image. Decoding is the costly
+// part (a 6 KB PNG can declare tens of megapixels), so the pixel count is read from the header and
+// checked first, and at most two images are decoded at once per instance, with a bounded queue.
 import fs from 'node:fs/promises';
 import path from 'node:path';
 import { randomBytes } from 'node:crypto';
@@ -13,7 +15,7 @@ import sharp from 'sharp';
 import { uploadUrl, type UploadPurpose, type UploadResult } from '../../src/api/contract/wallet.ts';
 import type { Executor } from '../db/client.ts';
 import { uploads } from '../db/schema.ts';
-import { AppError, notFound } from '../lib/errors.ts';
+import { AppError, notFound, rateLimited } from '../lib/errors.ts';
 import { openBytes, sealBytes } from '../lib/secretBox.ts';
 
 /** Where upload bytes are kept. Names are the random names this module makes, never user text. */
@@ -53,9 +55,64 @@ export function localDiskStorage(dir: string): UploadStorage {
   };
 }
 
-/** Size and pixel ceilings: a phone photo is a few MB and ~12-50 megapixels. */
+/**
+ * Size and pixel ceilings: a phone photo is a few MB and 12 to 40 megapixels (the 48 and 50
+ * megapixel sensors save 12 by default). Every pixel costs decoding time, so nothing larger is taken.
+ */
 export const uploadBytesMax = 8 * 1024 * 1024;
-export const uploadPixelsMax = 50_000_000;
+export const uploadPixelsMax = 40_000_000;
+
+/** How many images one instance decodes and re-encodes at once, and how many may wait for a turn. */
+export const decodesAtOnceMax = 2;
+export const decodesWaitingMax = 20;
+
+/**
+ * A counting semaphore with a bounded queue. A released slot passes straight to the first waiter,
+ * so a waiter is never overtaken; past `waitingMax` waiters a new one is refused at once (the
+ * caller tries again later) instead of queueing without end while each waits longer.
+ */
+export class DecodeSlots {
+  running = 0;
+  /** The most slots ever held at once since the last resetPeak (for tests). */
+  runningPeak = 0;
+  private readonly waiters: Array<() => void> = [];
+
+  constructor(readonly slotsMax: number, readonly waitingMax: number) {}
+
+  get waiting(): number { return this.waiters.length; }
+
+  resetPeak(): void { this.runningPeak = this.running; }
+
+  async acquire(): Promise<void> {
+    if (this.running < this.slotsMax) {
+      this.running += 1;
+      this.runningPeak = Math.max(this.runningPeak, this.running);
+      return;
+    }
+    if (this.waiters.length >= this.waitingMax) {
+      throw rateLimited(1, 'Many images are being read right now. Please try again in a moment.');
+    }
+    await new Promise<void>((resolve) => { this.waiters.push(resolve); });
+  }
+
+  release(): void {
+    if (this.running <= 0) throw new Error('assertion failed: a decode slot released that was not held');
+    const next = this.waiters.shift();
+    if (next) next(); else this.running -= 1;
+  }
+
+  async run<T>(work: () => Promise<T>): Promise<T> {
+    await this.acquire();
+    try {
+      return await work();
+    } finally {
+      this.release();
+    }
+  }
+}
+
+/** This instance's decode slots. Exported so tests can hold slots and read the counters. */
+export const decodeSlots = new DecodeSlots(decodesAtOnceMax, decodesWaitingMax);
 
 type FileKind = 'jpeg' | 'png' | 'webp' | 'pdf';
 const contentTypes: Record<FileKind, string> = {
@@ -83,7 +140,8 @@ interface Prepared { kind: FileKind; bytes: Buffer; width: number | null; height
 /**
  * Checks a file and gives the bytes to keep: an image re-encoded without metadata (turned upright
  * first, since its orientation tag goes with the rest), a PDF as sent. Refuses what is not a
- * JPEG, PNG, WebP or PDF, an image that does not decode, and one with too many pixels.
+ * JPEG, PNG, WebP or PDF, an image that does not decode, and one with too many pixels (by its
+ * header, before any decoding and without waiting for a decode slot).
  */
 export async function prepareUpload(bytes: Buffer): Promise<Prepared> {
   if (bytes.length === 0) throw fileMissing();
@@ -110,6 +168,11 @@ export async function prepareUpload(bytes: Buffer): Promise<Prepared> {
   if (metadata.width * metadata.height * (metadata.pages ?? 1) > uploadPixelsMax) {
     throw refuse('file_too_many_pixels', `The image has more than ${uploadPixelsMax / 1_000_000} megapixels.`);
   }
+  return decodeSlots.run(() => reencode(bytes, kind));
+}
+
+/** Decodes and encodes the image afresh; called only within a decode slot. */
+async function reencode(bytes: Buffer, kind: 'jpeg' | 'png' | 'webp'): Promise<Prepared> {
   try {
     // Animated images keep their first frame only (a proof is a still picture).
     const image = sharp(bytes, { limitInputPixels: uploadPixelsMax, failOn: 'error' }).rotate();

@@ -24,8 +24,7 @@ let result: ICruiseResult;
 beforeAll(async () => {
   const options = await extractDepcruiseOptions(path.join(root, '.dependency-cruiser.cjs'));
   const tsConfig = extractTSConfig(path.join(root, 'tsconfig.json'));
-  const answer = await cruise(['server', 'src'], { ...options, baseDir: root }, { tsConfig: path.join(root, 'tsconfig.json') },
-    { tsConfig });
+  const answer = await cruise(['server', 'src'], { ...options, baseDir: root }, {}, { tsConfig });
   result = answer.output as ICruiseResult;
 });
 

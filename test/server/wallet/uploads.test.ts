@@ -1,17 +1,70 @@
-// Uploads: typed by magic bytes, size and pixel limits, images re-encoded without their metadata,
-// stored under random names, read back only by their owner, with headers that stop sniffing.
+// Uploads: typed by magic bytes, size and pixel limits, images re-encoded without their metadata
+// (at most two at once per instance, the rest waiting in a bounded queue), stored under random
+// names, read back only by their owner, with headers that stop sniffing.
 import fs from 'node:fs';
 import path from 'node:path';
-import { describe, expect, it } from 'vitest';
+import { deflateSync } from 'node:zlib';
+import { describe, expect, it, vi } from 'vitest';
 import sharp from 'sharp';
+import { count } from 'drizzle-orm';
+import { uploads } from '../../../server/db/schema.ts';
 import { walletPaths } from '../../../src/api/contract/wallet.ts';
-import { uploadPixelsMax } from '../../../server/domain/uploads.ts';
-import { expectOk, expectRefused, forEachDatabase } from '../helpers.ts';
+import { decodeSlots, decodesAtOnceMax, decodesWaitingMax, uploadPixelsMax } from '../../../server/domain/uploads.ts';
+import { expectOk, expectRefused, forEachDatabase, type Reply, type TestServer } from '../helpers.ts';
 import {
   getRaw, pdfDocument, photoWithExif, pngImage, secretPlace, upload, webpImage,
 } from './walletHelpers.ts';
 
 const fileUrl = (id: string) => walletPaths.uploadedFile.replace(':id', id);
+
+/** A PNG chunk: length, type, data and the CRC-32 of type and data. */
+function pngChunk(type: string, data: Buffer): Buffer {
+  const length = Buffer.alloc(4);
+  length.writeUInt32BE(data.length);
+  const typed = Buffer.concat([Buffer.from(type, 'latin1'), data]);
+  const crc = Buffer.alloc(4);
+  crc.writeUInt32BE(crc32(typed));
+  return Buffer.concat([length, typed, crc]);
+}
+
+function crc32(bytes: Buffer): number {
+  let crc = 0xffffffff;
+  for (const byte of bytes) {
+    crc ^= byte;
+    for (let bit = 0; bit < 8; bit += 1) crc = (crc >>> 1) ^ (0xedb88320 & -(crc & 1));
+  }
+  return (crc ^ 0xffffffff) >>> 0;
+}
+
+/**
+ * A PNG of a few hundred bytes whose header declares `width` × `height` grey pixels: the image
+ * data holds one row only, so whoever decodes it spends the time of the whole declared size.
+ */
+function pngDeclaring(width: number, height: number): Buffer {
+  const header = Buffer.alloc(13);
+  header.writeUInt32BE(width, 0);
+  header.writeUInt32BE(height, 4);
+  header.set([8, 0, 0, 0, 0], 8); // 8-bit greyscale, deflate, adaptive filter, no interlace
+  return Buffer.concat([
+    Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]),
+    pngChunk('IHDR', header),
+    pngChunk('IDAT', deflateSync(Buffer.alloc(width + 1))),
+    pngChunk('IEND', Buffer.alloc(0)),
+  ]);
+}
+
+/** Rows in uploads and files in DATA_DIR/uploads: what a refusal must leave as it was. */
+async function storedUploads(server: TestServer) {
+  const [row] = await server.db.select({ rows: count() }).from(uploads);
+  const dir = path.join(server.dataDir, 'uploads');
+  return { rows: row.rows, files: fs.existsSync(dir) ? fs.readdirSync(dir).length : 0 };
+}
+
+/** Holds every decode slot, as if other uploads were being decoded, until the answer is called. */
+async function holdAllDecodeSlots() {
+  for (let slot = 0; slot < decodesAtOnceMax; slot += 1) await decodeSlots.acquire();
+  return () => { for (let slot = 0; slot < decodesAtOnceMax; slot += 1) decodeSlots.release(); };
+}
 
 forEachDatabase((server) => {
   describe('POST /sys/common/upload', () => {
@@ -94,14 +147,67 @@ forEachDatabase((server) => {
       expectRefused(await upload(server, token, { bytes: big }), 413, 'file_too_large');
     });
 
-    it('refuses an image of more pixels than the limit before decoding it', async () => {
+    it('refuses an image whose header declares more than 40 megapixels before decoding it, storing nothing', async () => {
+      expect(uploadPixelsMax).toBe(40_000_000);
       const { token } = await server.registerByEmail();
-      // A PNG of one colour compresses to little, so only the pixel limit can catch it.
-      const side = Math.ceil(Math.sqrt(uploadPixelsMax)) + 16;
-      const huge = await sharp({ create: { width: side, height: side, channels: 3, background: '#000' } })
-        .png({ compressionLevel: 9 }).toBuffer();
-      expect(huge.length).toBeLessThan(8 * 1024 * 1024);
-      expectRefused(await upload(server, token, { bytes: huge }), 400, 'file_too_many_pixels');
+      const declared = pngDeclaring(8000, 5001);
+      expect(declared.length).toBeLessThan(16 * 1024);
+      const before = await storedUploads(server);
+      // Every decode slot is taken while it is sent: the refusal comes from the header alone.
+      const releaseSlots = await holdAllDecodeSlots();
+      try {
+        const answer = await upload(server, token, { bytes: declared, filename: 'tiny.png', contentType: 'image/png' });
+        expectRefused(answer, 400, 'file_too_many_pixels');
+        expect(answer.body.message).toContain('40 megapixels');
+        expect(decodeSlots.waiting).toBe(0);
+      } finally {
+        releaseSlots();
+      }
+      expect(await storedUploads(server)).toEqual(before);
+    });
+
+    it('decodes at most two uploads at once: a third waits its turn, and all three are stored', async () => {
+      const { token } = await server.registerByEmail();
+      const images = await Promise.all([pngImage(40, 30), pngImage(50, 30), pngImage(60, 30)]);
+      const releaseSlots = await holdAllDecodeSlots();
+      decodeSlots.resetPeak();
+      let answers: Promise<Reply[]>;
+      try {
+        answers = Promise.all(images.map((bytes) => upload(server, token, { bytes })));
+        // All three have passed the checks before decoding and wait for a slot.
+        await vi.waitFor(() => expect(decodeSlots.waiting).toBe(3), { timeout: 30_000, interval: 10 });
+      } finally {
+        releaseSlots();
+      }
+      const widths: Array<number | undefined> = [];
+      for (const answer of await answers) {
+        const stored = await getRaw(server, fileUrl(expectOk(answer).body.result.id), token);
+        widths.push((await sharp(stored.bytes).metadata()).width);
+      }
+      expect(widths).toEqual([40, 50, 60]);
+      expect(decodeSlots.runningPeak).toBe(decodesAtOnceMax);
+      expect(decodeSlots.running).toBe(0);
+      expect(decodeSlots.waiting).toBe(0);
+    });
+
+    it('refuses an upload past twenty waiting for a decode with rate_limited, storing nothing for it', async () => {
+      const { token } = await server.registerByEmail();
+      const image = await pngImage();
+      const before = await storedUploads(server);
+      const releaseSlots = await holdAllDecodeSlots();
+      let waiting: Promise<Reply[]>;
+      try {
+        waiting = Promise.all(Array.from({ length: decodesWaitingMax }, () => upload(server, token, { bytes: image })));
+        await vi.waitFor(() => expect(decodeSlots.waiting).toBe(decodesWaitingMax), { timeout: 30_000, interval: 10 });
+        const refused = await upload(server, token, { bytes: image });
+        expectRefused(refused, 429, 'rate_limited');
+        expect(refused.headers['retry-after']).toBe('1');
+        expect(await storedUploads(server)).toEqual(before);
+      } finally {
+        releaseSlots();
+      }
+      for (const answer of await waiting) expectOk(answer);
+      expect((await storedUploads(server)).rows).toBe(before.rows + decodesWaitingMax);
     });
 
     it('refuses a missing file, an empty one, a missing or unknown purpose, and no session', async () => {
