@@ -3,6 +3,7 @@
 // then finds it in its records. Field names the spec does not show were read (not imported) from
 // src/api/contract/wallet.ts. The server runs as installed, with the demo's seeded addresses.
 import crypto from 'node:crypto';
+import zlib from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { readCode, startServer, type RunningServer } from './server.ts';
 import { errorOf, isSuccess, SpecClient, tokenHeader, tokenOf } from './specClient.ts';
@@ -15,6 +16,15 @@ let token: string;
 /** A 1×1 PNG, as a camera roll would never make but every decoder reads. */
 const tinyPng = Buffer.from('iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNkYPhfDwAChwGA60e6kgAAAABJRU5ErkJggg==', 'base64');
 
+/** The 1×1 PNG with its header saying `width` × `height`: a few bytes that declare many pixels. */
+function pngDeclaring(width: number, height: number): Buffer {
+  const header = Buffer.from(tinyPng.subarray(16, 29));
+  header.writeUInt32BE(width, 0);
+  header.writeUInt32BE(height, 4);
+  const crc = Buffer.alloc(4);
+  crc.writeUInt32BE(zlib.crc32(Buffer.concat([Buffer.from('IHDR', 'latin1'), header])));
+  return Buffer.concat([tinyPng.subarray(0, 16), header, crc, tinyPng.subarray(33)]);
+}
 
 /** POST /api/sys/common/upload as the wallet test's user. */
 const upload = (bytes: Buffer, purpose: string, type = 'image/png') => client.upload(token, bytes, purpose, type, 'proof.png');
@@ -70,6 +80,8 @@ describe('wallet calls of spec §7', () => {
     expect(file.headers.get('x-content-type-options')).toBe('nosniff');
     expect(file.headers.get('content-type')).toBe('image/png');
     expect(errorOf(await upload(Buffer.from('not an image at all'), 'deposit_proof', 'image/png'))).toBe('file_type_unsupported');
+    // The server takes at most 40 megapixels and refuses more from the header, before decoding.
+    expect(errorOf(await upload(pngDeclaring(8000, 5001), 'deposit_proof'))).toBe('file_too_many_pixels');
 
     const applied = expectSuccess(await client.post<{ id: string; status: number; amount: string }>('/finance/appRecharge/apply', {
       currency: 'USDT', network: 'TRC20', amount: '25.5', proofFileId: uploaded.id,
