@@ -13,7 +13,7 @@ import {
   browserSupportsPasskeys, isPasskeyCancelled, loadWebAuthn, usePasskeyLoginMutation, usePasskeyLoginOptionsMutation,
 } from '../session/passkeyApi.ts';
 import { useCompleteLogin } from './useCompleteLogin.ts';
-import './passkeyTexts.ts';
+import '../session/passkeyTexts.ts';
 
 export function PasskeyLoginButton() {
   const { t } = useLingui();

@@ -9,7 +9,7 @@ import { FormError } from '../../components/form/FormError.tsx';
 import { useSiweLoginMutation, useSiweNonceMutation } from '../session/externalLoginApi.ts';
 import { loginTicketOf, useAskSecondStep } from './secondStep.ts';
 import { useCompleteLogin } from './useCompleteLogin.ts';
-import { injectedWallet, signInWithWallet, WalletStepError } from '../session/walletSignIn.ts';
+import { injectedWallet, signServerMessage } from '../session/walletSignIn.ts';
 import './externalLoginTexts.ts';
 
 export function WalletLoginButton() {
@@ -28,19 +28,11 @@ export function WalletLoginButton() {
     setFailure(undefined);
     setBusy(true);
     try {
-      let nonceFailure: string | undefined;
-      const body = await signInWithWallet(wallet, async (chainId) => {
-        const answer = await getNonce({ chainId });
-        if (answer.error) { nonceFailure = failureText(answer.error); throw new WalletStepError(false); }
-        return answer.data;
-      }).catch((error: unknown) => {
-        if (nonceFailure) setFailure(nonceFailure);
-        else if (error instanceof WalletStepError && error.rejected) setFailure(t`The wallet did not sign. Try again, or log in another way.`);
-        else setFailure(t`The wallet could not sign the message.`);
-        return undefined;
-      });
-      if (!body) return;
-      const answer = await login(body);
+      const signature = await signServerMessage(wallet, (chainId) => getNonce({ chainId }));
+      if (signature.outcome === 'nonceRefused') return setFailure(failureText(signature.error));
+      if (signature.outcome === 'rejected') return setFailure(t`The wallet did not sign. Try again, or log in another way.`);
+      if (signature.outcome === 'failed') return setFailure(t`The wallet could not sign the message.`);
+      const answer = await login(signature.body);
       const loginTicket = loginTicketOf(answer.error);
       if (loginTicket) return askSecondStep(loginTicket);
       if (answer.error) return setFailure(failureText(answer.error));

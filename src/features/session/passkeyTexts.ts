@@ -1,6 +1,5 @@
-// The messages of the passkey error codes met on the login page, in the account catalog
-// (features/auth). The security centre registers the same texts from its own catalog
-// (features/security/passkeyTexts.ts).
+// The messages of the passkey error codes, in the account catalog: the login page's passkey button
+// and the security centre's passkeys section both meet them, and both pages load that catalog.
 import { msg } from '@lingui/core/macro';
 import { registerErrorMessages } from '../../api/errorMessages.ts';
 

@@ -61,3 +61,34 @@ export async function signInWithWallet(wallet: Eip1193Provider, nonceFor: (chain
   const signature = await ask<string>(wallet, 'personal_sign', [utf8Hex(message), address]);
   return { message, signature };
 }
+
+/** How asking the wallet for a signed message ended, told apart so each caller can say it its own way. */
+export type WalletSignature =
+  | { outcome: 'signed'; body: { message: string; signature: string } }
+  | { outcome: 'nonceRefused'; error: unknown }
+  | { outcome: 'rejected' }
+  | { outcome: 'failed' };
+
+/**
+ * The wallet-signature step the login and the security centre's link share: signInWithWallet with
+ * the message fields from the server's nonce call (siweNonce). A refused nonce call is returned
+ * with its error; a wallet that says no (`rejected`) or fails (`failed`) is returned as such.
+ */
+export async function signServerMessage(wallet: Eip1193Provider,
+  getNonce: (chainId: number) => PromiseLike<{ data?: SiweNonceResult; error?: unknown }>): Promise<WalletSignature> {
+  let nonceRefusal: { error: unknown } | undefined;
+  try {
+    const body = await signInWithWallet(wallet, async (chainId) => {
+      const answer = await getNonce(chainId);
+      if (answer.error || !answer.data) {
+        nonceRefusal = { error: answer.error };
+        throw new WalletStepError(false);
+      }
+      return answer.data;
+    });
+    return { outcome: 'signed', body };
+  } catch (error) {
+    if (nonceRefusal) return { outcome: 'nonceRefused', error: nonceRefusal.error };
+    return { outcome: error instanceof WalletStepError && error.rejected ? 'rejected' : 'failed' };
+  }
+}
