@@ -84,18 +84,28 @@ export const demoOperator = {
   email: 'operator@bourse.local', password: 'Operator2026pass', totpSecret: 'JBSWY3DPEHPK3PXPBOURSEDEMO234567', role: 'admin',
 } as const;
 
+/**
+ * A second demo operator (finance), so a demo shows what two different operators approve: a
+ * deposit or a withdrawal above the currency's threshold (domain/wallet/approvals.ts).
+ */
+export const demoSecondOperator = {
+  email: 'reviewer@bourse.local', password: 'Reviewer2026pass', totpSecret: 'JBSWY3DPEHPK3PXPBOURSEREVIEWER23', role: 'finance',
+} as const;
+
 export async function seedDemoOperator(db: Db, demo: boolean) {
-  if (!demo) {
-    await db.update(operators).set({ disabled: true }).where(eq(operators.email, demoOperator.email));
-    return undefined;
+  for (const seeded of [demoOperator, demoSecondOperator]) {
+    if (!demo) {
+      await db.update(operators).set({ disabled: true }).where(eq(operators.email, seeded.email));
+      continue;
+    }
+    const [existing] = await db.select({ id: operators.id }).from(operators).where(eq(operators.email, seeded.email));
+    if (existing) {
+      await db.update(operators).set({ disabled: false }).where(eq(operators.id, existing.id));
+    } else {
+      await addOperator(db, seeded.email, seeded.role, 'demo seed', seeded);
+    }
   }
-  const [existing] = await db.select({ id: operators.id }).from(operators).where(eq(operators.email, demoOperator.email));
-  if (existing) {
-    await db.update(operators).set({ disabled: false }).where(eq(operators.id, existing.id));
-  } else {
-    await addOperator(db, demoOperator.email, demoOperator.role, 'demo seed', demoOperator);
-  }
-  return demoOperator;
+  return demo ? demoOperator : undefined;
 }
 
 const credentialsInvalid = () => badRequest('credentials_invalid', 'The account, password or code is wrong.');

@@ -5,7 +5,8 @@
 import { createApi } from '@reduxjs/toolkit/query/react';
 import { adminPaths, type AuditQuery, type AuditRecord, type LedgerCheckResult, type OperatorInfo } from '../api/contract/admin.ts';
 import {
-  walletAdminPaths, type AdminCurrency, type AdminRechargeRecord, type CurrencySettingsBody, type NetworkSettingsBody, type PageOf,
+  walletAdminPaths, type AdminCurrency, type AdminRechargeRecord, type AdminReviewContext, type CurrencySettingsBody, type NetworkSettingsBody,
+  type PageOf,
 } from '../api/contract/wallet.ts';
 import { liabilityAdminPaths, type LiabilityRoot, type LiabilityRootPage } from '../api/contract/liabilities.ts';
 import { withdrawalAdminPaths, type AdminWithdrawal, type WithdrawalSetting } from '../api/contract/withdrawals.ts';
@@ -20,7 +21,7 @@ export type WithdrawalDecision =
 export const adminApi = createApi({
   reducerPath: 'adminApi',
   baseQuery: adminBaseQuery,
-  tagTypes: ['Recharge', 'Withdrawal', 'Currency', 'Threshold', 'Audit', 'Me', 'Liability'],
+  tagTypes: ['Recharge', 'Withdrawal', 'Currency', 'Threshold', 'Audit', 'Me', 'Liability', 'ReviewContext'],
   endpoints: (build) => ({
     login: build.mutation<{ token: string }, { account: string; password: string; totpCode: string }>({
       query: (body) => ({ url: adminPaths.login, method: 'POST', body, quiet: true, quietUnauthorized: true }),
@@ -34,13 +35,19 @@ export const adminApi = createApi({
       query: ({ status, pageNo }) => ({ url: walletAdminPaths.recharges, params: { status, pageNo, pageSize }, quiet: true }),
       providesTags: ['Recharge'],
     }),
-    approveRecharge: build.mutation<unknown, string>({
+    /** Answers the request as it is now: still under review after the first of two approvals. */
+    approveRecharge: build.mutation<AdminRechargeRecord, string>({
       query: (id) => ({ url: withId(walletAdminPaths.rechargeApprove, id), method: 'POST', body: {}, quiet: true }),
-      invalidatesTags: ['Recharge', 'Audit'],
+      invalidatesTags: ['Recharge', 'Audit', 'ReviewContext'],
     }),
     rejectRecharge: build.mutation<unknown, { id: string; reason: string }>({
       query: ({ id, reason }) => ({ url: withId(walletAdminPaths.rechargeReject, id), method: 'POST', body: { reason }, quiet: true }),
-      invalidatesTags: ['Recharge', 'Audit'],
+      invalidatesTags: ['Recharge', 'Audit', 'ReviewContext'],
+    }),
+    /** The user's context shown beside a deposit or withdrawal under review. */
+    reviewContext: build.query<AdminReviewContext, string>({
+      query: (userId) => ({ url: withId(walletAdminPaths.reviewContext, userId), quiet: true }),
+      providesTags: ['ReviewContext'],
     }),
 
     withdrawals: build.query<PageOf<AdminWithdrawal>, { status: 0 | 2 | -1 | -2; pageNo: number }>({
@@ -51,7 +58,7 @@ export const adminApi = createApi({
       query: ({ id, decision: { action, ...body } }) => ({
         url: withId(withdrawalAdminPaths[action], id), method: 'POST', body, quiet: true,
       }),
-      invalidatesTags: ['Withdrawal', 'Audit'],
+      invalidatesTags: ['Withdrawal', 'Audit', 'ReviewContext'],
     }),
 
     currencies: build.query<AdminCurrency[], void>({ query: () => ({ url: walletAdminPaths.currencies, quiet: true }), providesTags: ['Currency'] }),
@@ -94,7 +101,7 @@ export const adminApi = createApi({
 });
 
 export const {
-  useLoginMutation, useLogoutMutation, useMeQuery, useRechargesQuery, useApproveRechargeMutation, useRejectRechargeMutation,
+  useLoginMutation, useLogoutMutation, useMeQuery, useRechargesQuery, useApproveRechargeMutation, useRejectRechargeMutation, useReviewContextQuery,
   useWithdrawalsQuery, useDecideWithdrawalMutation, useCurrenciesQuery, useUpdateCurrencyMutation, useUpdateNetworkMutation,
   useThresholdsQuery, useSetThresholdMutation, useLedgerCheckQuery, useAuditQuery, useLiabilityRootsQuery, usePublishLiabilitiesMutation,
 } = adminApi;

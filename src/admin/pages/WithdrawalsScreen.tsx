@@ -1,7 +1,8 @@
 // Withdrawal review: requests by status with their approvals, the full destination for the
 // payout, and the four decisions: approve (two different operators above the currency's
 // threshold), reject with a reason, and once approved mark paid (with the payout reference) or
-// failed (with a reason). The server's refusals show in the drawer, in the operator's language.
+// failed (with a reason). The server's refusals show in the drawer, in the operator's language;
+// beside a request under review, the user's context (ReviewContextPanel).
 import { useState } from 'react';
 import { useLingui } from '@lingui/react/macro';
 import { Alert, App, Button, Descriptions, Drawer, Space, Table, Tabs, Tag, Typography } from 'antd';
@@ -10,6 +11,7 @@ import { useDecideWithdrawalMutation, useMeQuery, useWithdrawalsQuery, type With
 import { failureMessage } from '../errors.ts';
 import { formatAmount, formatTime } from '../format.ts';
 import { ReasonModal } from './ReasonModal.tsx';
+import { ReviewContextPanel } from './ReviewContextPanel.tsx';
 
 type Status = 0 | 2 | -1 | -2;
 type Asking = 'reject' | 'paid' | 'failed';
@@ -20,6 +22,7 @@ function WithdrawalStatusTag({ record }: { record: AdminWithdrawal }) {
   if (record.status === -1) return <Tag color="error">{t`Rejected`}</Tag>;
   if (record.status === -2) return <Tag color="warning">{t`Failed`}</Tag>;
   if (record.approvedTime) return <Tag color="blue">{t`Approved, awaiting payout`}</Tag>;
+  if (record.approvals.length > 0) return <Tag color="gold">{t`Waiting for a second operator`}</Tag>;
   return <Tag color="processing">{t`Under review`}</Tag>;
 }
 
@@ -127,6 +130,7 @@ function WithdrawalDrawer({ record, onClose }: { record: AdminWithdrawal | undef
             ...(record.payoutReference ? [{ key: 'reference', label: t`Payout reference`, children: <span className="admin-mono">{record.payoutReference}</span> }] : []),
             ...(record.reason ? [{ key: 'reason', label: t`Reason`, children: record.reason }] : []),
           ]} />
+          {record.status === 0 && <ReviewContextPanel userId={record.userId} />}
         </>
       )}
       <ReasonModal open={!!asking} title={texts?.title ?? ''} label={texts?.label ?? ''} okText={texts?.okText ?? ''}
