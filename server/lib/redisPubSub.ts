@@ -17,7 +17,10 @@ export async function redisChannel(url: string, channel: string, onMessage: (tex
   onError: (error: unknown) => void): Promise<RedisChannel> {
   // Bounded waits (lib/redisClient): a hung Redis costs a dropped message, never a stuck caller.
   const publisher = redisClient(url, onError);
-  const subscriber = redisClient(url, onError);
+  // ioredis would resubscribe by itself after a reconnection, but without catching a failure: a
+  // Redis that hangs right then would time the SUBSCRIBE out as an unhandled rejection, which ends
+  // the process. So this resubscribes itself, on every reconnection, and reports a failure.
+  const subscriber = redisClient(url, onError, { autoResubscribe: false });
   subscriber.on('message', (from: string, text: string) => {
     if (from !== channel) return;
     try {
@@ -33,6 +36,9 @@ export async function redisChannel(url: string, channel: string, onMessage: (tex
     subscriber.disconnect();
     throw error;
   }
+  subscriber.on('ready', () => {
+    subscriber.subscribe(channel).catch(onError);
+  });
   return {
     async publish(text) {
       await publisher.publish(channel, text);

@@ -159,11 +159,16 @@ describe('the market bus in an outage', () => {
       const after = timeMs;
       await leader.publish(update(after));
       await eventually(() => onFollower.includes(after), 'the follower gets updates again');
+      // The leader subscribed again on its new connection: the follower's updates reach it.
+      timeMs += 1;
+      const fromFollower = timeMs;
+      await follower.publish(update(fromFollower));
+      await eventually(() => onLeader.includes(fromFollower), 'the leader hears the channel again');
       // What was published while Redis hung may reach the follower late (the client resends what
       // went unanswered), but in order; the leader got each of its updates once.
       expect(onFollower).toEqual([...onFollower].sort((a, b) => a - b));
       expect(new Set(onFollower).size).toBe(onFollower.length);
-      expect(onLeader).toEqual([...new Set(onLeader)].sort((a, b) => a - b));
+      expect(new Set(onLeader).size).toBe(onLeader.length);
     }
   });
 });
