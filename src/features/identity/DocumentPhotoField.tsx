@@ -2,7 +2,7 @@
 // photo from the camera view (CameraCapture) or a picked file is checked here first (photoChecks:
 // complete border, uniform brightness, clear focus); a photo that fails is shown with what failed,
 // in words, and is not uploaded; one that passes is made small and uploaded with purpose
-// "identity", with its progress (wallet/useUploadField.ts, shared with the deposit's proof).
+// "identity", with its progress (components/useUploadField.ts, shared with the deposit's proof).
 import { useState } from 'react';
 import { CameraOutline, CloseCircleFill, PictureOutline } from 'antd-mobile-icons';
 import { useLingui } from '@lingui/react/macro';
