@@ -19,7 +19,7 @@ function RechargeStatusTag({ record }: { record: AdminRechargeRecord }) {
   const { t } = useLingui();
   if (record.status === 1) return <Tag color="success">{t`Delivered`}</Tag>;
   if (record.status === -1) return <Tag color="error">{t`Rejected`}</Tag>;
-  if (record.approvals.length > 0) return <Tag color="gold">{t`Waiting for a second operator`}</Tag>;
+  if (record.approvals.length > 0) return <Tag color="gold" data-testid="waiting-second-operator">{t`Waiting for a second operator`}</Tag>;
   return <Tag color="processing">{t`Under review`}</Tag>;
 }
 
@@ -87,7 +87,7 @@ function DepositDrawer({ record, onClose }: { record: AdminRechargeRecord | unde
           <Col span={10}>
             {failure && <Alert type="error" showIcon role="alert" title={failure} style={{ marginBottom: 16 }} data-testid="decision-error" />}
             {approvedByMe && record.status === 0 && (
-              <Alert type="info" showIcon style={{ marginBottom: 16 }} title={t`You have approved this deposit; it waits for a second operator.`} />
+              <Alert type="info" showIcon style={{ marginBottom: 16 }} data-testid="approved-by-me" title={t`You have approved this deposit; it waits for a second operator.`} />
             )}
             <Descriptions column={1} bordered size="small" items={[
               { key: 'id', label: t`Request`, children: record.id },

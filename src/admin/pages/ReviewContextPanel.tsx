@@ -54,7 +54,7 @@ export function ReviewContextPanel({ userId }: { userId: string }) {
   const { data: context, error, isLoading } = useReviewContextQuery(userId);
   const levelText = (level: number) => (level === 0 ? t`Not verified` : level === 1 ? t`Basic (level 1)` : t`Advanced (level 2)`);
   return (
-    <Card size="small" title={t`The user's context`} style={{ marginTop: 16 }} data-testid="review-context">
+    <Card size="small" title={t`The user's context`} style={{ marginTop: 16 }} data-testid="review-context" data-kyc-level={context?.kycLevel}>
       {isLoading && <Spin />}
       {error && <Alert type="error" showIcon title={failureMessage(error)} />}
       {context && (

@@ -22,7 +22,7 @@ function WithdrawalStatusTag({ record }: { record: AdminWithdrawal }) {
   if (record.status === -1) return <Tag color="error">{t`Rejected`}</Tag>;
   if (record.status === -2) return <Tag color="warning">{t`Failed`}</Tag>;
   if (record.approvedTime) return <Tag color="blue">{t`Approved, awaiting payout`}</Tag>;
-  if (record.approvals.length > 0) return <Tag color="gold">{t`Waiting for a second operator`}</Tag>;
+  if (record.approvals.length > 0) return <Tag color="gold" data-testid="waiting-second-operator">{t`Waiting for a second operator`}</Tag>;
   return <Tag color="processing">{t`Under review`}</Tag>;
 }
 
