@@ -10,7 +10,7 @@ import { walletAdminPaths, walletPaths } from '../../../src/api/contract/wallet.
 import { withdrawalAdminPaths } from '../../../src/api/contract/withdrawals.ts';
 import { ledgerAccounts } from '../../../server/db/schema.ts';
 import { createOperator, operatorLogin } from '../adminHelpers.ts';
-import { expectOk, expectRefused, forEachDatabase, type Reply, type TestServer } from '../helpers.ts';
+import { expectOk, expectRefused, forEachDatabase, type Reply } from '../helpers.ts';
 import { markVerified } from '../identity/kycHelpers.ts';
 import { applyDeposit, balanceOf, withDepositAddresses } from './walletHelpers.ts';
 import { apply, expectLedgerSound, fund, spotOf, usdt, userIdOf, withdrawer } from './withdrawHelpers.ts';
@@ -181,7 +181,7 @@ forEachDatabase((server) => {
         const user = await withdrawer(server, '0');
         await fund(server, user.userId, '1000');
         await markVerified(server, user.userId);
-        const ids = [];
+        const ids: string[] = [];
         for (let index = 0; index < 3; index += 1) ids.push(expectOk(await apply(server, user, { amount: '100' })).body.result.id as string);
         const operator = await staff('finance');
         const other = await staff('admin');
