@@ -9,7 +9,7 @@ import crypto from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { RunningServer } from './server.ts';
 import { type SpecClient } from './specClient.ts';
-import { expectError, expectSuccess, fundUsdt, openTradingSession } from './tradingSession.ts';
+import { expectError, expectSuccess, fundUsdt, openTradingSession, recentTicks, type Tick } from './tradingSession.ts';
 
 let server: RunningServer;
 let client: SpecClient;
@@ -37,7 +37,6 @@ const ceilDiv = (a: bigint, b: bigint) => (a % b === 0n ? a / b : a / b + 1n);
 
 interface Settings { symbol: string; enabled: boolean; leverages: number[]; pricePrecision: number; quantityPrecision: number;
   feeRate: string; maintenanceMarginRate: string; spread: string; open: boolean }
-interface Tick { id: string; symbol: string; price: string; time: number; source: string }
 interface Receipt { reason: string; entryTick: Tick; exitTick: Tick; entryPrice: string; exitPrice: string; quantity: string; margin: string;
   grossPnl: string; pnl: string; shortfall: string; openFee: string; closeFee: string; fee: string; payout: string; balanceChange: string }
 interface Position { id: string; symbol: string; direction: string; leverage: number; quantity: string; margin: string; openPrice: string;
@@ -52,16 +51,6 @@ afterAll(async () => {
   await server?.stop();
 });
 
-/** The live feed's ticks of the last half minute, waiting (up to 30 s) until there is one. */
-async function recentTicks(symbol: string): Promise<Tick[]> {
-  for (let attempt = 0; attempt < 60; attempt += 1) {
-    const now = await client.serverTime();
-    const ticks = expectSuccess(await client.get<Tick[]>('/trade/appSymbol/ticks', { symbol, from: now - 30_000, to: now + 1000 }));
-    if (ticks.length > 0) return ticks;
-    await new Promise((resolve) => setTimeout(resolve, 500));
-  }
-  throw new Error(`no tick of ${symbol} within 30 s`);
-}
 
 describe('contract calls of spec §7', () => {
   it('opens, changes the stop-loss, lists, closes, and the receipt recomputes to the balance', async () => {
@@ -86,7 +75,7 @@ describe('contract calls of spec §7', () => {
     const start = await balanceOf();
     expect(start).toBe(1000_000_000n);
 
-    const last = (await recentTicks('BTCUSDT')).at(-1)!;
+    const last = (await recentTicks(client, 'BTCUSDT')).at(-1)!;
     const lastPrice = units(last.price, pp);
     const takeProfit = decimal(lastPrice * 2n, pp);
     const stopLoss = decimal(lastPrice / 2n, pp);

@@ -10,9 +10,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { RunningServer } from './server.ts';
 import { tokenOf, type SpecClient } from './specClient.ts';
 import { AdminClient, base32Decode, demoOperator, totp } from './adminClient.ts';
-import { describeAnswer, expectError, expectSuccess, fundUsdt, openTradingSession } from './tradingSession.ts';
+import { describeAnswer, expectError, expectSuccess, fundUsdt, openTradingSession, recentTicks, type Tick } from './tradingSession.ts';
 
-interface Tick { id: string; symbol: string; price: string; time: number; source: string }
 interface AdminSettings {
   symbol: string; enabled: boolean; leverages: number[]; quantityMin: string; quantityMax: string; marginMin: string; marginMax: string;
   feeRate: string; maintenanceMarginRate: string; spread: string; simulatedFeedRealTrading: boolean;
@@ -30,22 +29,12 @@ afterAll(async () => {
   await server?.stop();
 });
 
-/** The live feed's ticks of the last half minute, waiting (up to 30 s) until there is one. */
-async function recentTicks(symbol: string): Promise<Tick[]> {
-  for (let attempt = 0; attempt < 60; attempt += 1) {
-    const now = await client.serverTime();
-    const ticks = expectSuccess(await client.get<Tick[]>('/trade/appSymbol/ticks', { symbol, from: now - 30_000, to: now + 1000 }));
-    if (ticks.length > 0) return ticks;
-    await new Promise((resolve) => setTimeout(resolve, 500));
-  }
-  throw new Error(`no tick of ${symbol} within 30 s`);
-}
 
 describe('simulated prices name themselves, and the operator decides whether real trading may use them', () => {
   it('labels tickers and ticks "simulator"; with real trading on simulated prices off, a real open is refused and moves nothing while a demo open goes on', async () => {
     const tickers = expectSuccess(await client.get<Array<{ symbol: string; source?: string }>>('/public/getTicketList'));
     expect(tickers.find((ticker) => ticker.symbol === 'BNBUSDT')?.source).toBe('simulator');
-    expect((await recentTicks('BNBUSDT')).at(-1)!.source).toBe('simulator');
+    expect((await recentTicks(client, 'BNBUSDT')).at(-1)!.source).toBe('simulator');
 
     // Funding logs the demo operator in with this step's code; the operator's own session then
     // uses the next step's (one step of drift is accepted, and a spent code is refused).

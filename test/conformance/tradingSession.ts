@@ -61,3 +61,17 @@ export async function fundUsdt(session: TradingSession, amount: string) {
   expect(operatorToken, describeAnswer(login)).toEqual(expect.any(String));
   expectSuccess(await client.post(`/admin/recharges/${applied.id}/approve`, {}, operatorToken));
 }
+
+/** A recorded tick as `/trade/appSymbol/ticks` answers it. */
+export interface Tick { id: string; symbol: string; price: string; time: number; source: string }
+
+/** The live feed's ticks of the last half minute, waiting (up to 30 s) until there is one. */
+export async function recentTicks(client: SpecClient, symbol: string): Promise<Tick[]> {
+  for (let attempt = 0; attempt < 60; attempt += 1) {
+    const now = await client.serverTime();
+    const ticks = expectSuccess(await client.get<Tick[]>('/trade/appSymbol/ticks', { symbol, from: now - 30_000, to: now + 1000 }));
+    if (ticks.length > 0) return ticks;
+    await new Promise((resolve) => setTimeout(resolve, 500));
+  }
+  throw new Error(`no tick of ${symbol} within 30 s`);
+}

@@ -5,11 +5,10 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import { cleanup, fireEvent, render, screen, waitFor } from '@testing-library/react';
 import { MemoryRouter, Route, Routes } from 'react-router-dom';
 import { Provider } from 'react-redux';
-import { configureStore } from '@reduxjs/toolkit';
 import { I18nProvider } from '@lingui/react';
+import { testStore } from './testStore.ts';
 import { activateLocale, i18n } from '../../src/lib/i18n.ts';
-import { api, configureApiClient } from '../../src/api/api.ts';
-import { userSlice } from '../../src/features/session/userSlice.ts';
+import { configureApiClient } from '../../src/api/api.ts';
 import { PasswordLogin } from '../../src/features/auth/PasswordLogin.tsx';
 import { prepareAccountTexts } from '../../src/lib/catalogs.ts';
 import LoginPage from '../../src/features/auth/LoginPage.tsx';
@@ -50,10 +49,7 @@ function serve(wrong: string) {
 }
 
 function renderForm() {
-  const store = configureStore({
-    reducer: { [api.reducerPath]: api.reducer, user: userSlice.reducer },
-    middleware: (getDefault) => getDefault().concat(api.middleware),
-  });
+  const store = testStore();
   render(
     <Provider store={store}>
       <I18nProvider i18n={i18n}>
@@ -146,10 +142,7 @@ function serveTickets() {
 }
 
 function renderLoginPage(entry: string) {
-  const store = configureStore({
-    reducer: { [api.reducerPath]: api.reducer, user: userSlice.reducer },
-    middleware: (getDefault) => getDefault().concat(api.middleware),
-  });
+  const store = testStore();
   render(
     <Provider store={store}>
       <I18nProvider i18n={i18n}>
@@ -210,10 +203,7 @@ describe('the password reset of a bound account', () => {
       return new Response(JSON.stringify(answer.body), { status: answer.status });
     }));
     const done = vi.fn();
-    const store = configureStore({
-      reducer: { [api.reducerPath]: api.reducer, user: userSlice.reducer },
-      middleware: (getDefault) => getDefault().concat(api.middleware),
-    });
+    const store = testStore();
     render(
       <Provider store={store}>
         <I18nProvider i18n={i18n}><MemoryRouter><ForgotForm onDone={done} /></MemoryRouter></I18nProvider>

@@ -10,6 +10,7 @@ import { useApproveRechargeMutation, useMeQuery, useRechargesQuery, useRejectRec
 import { failureMessage } from '../errors.ts';
 import { formatAmount, formatTime } from '../format.ts';
 import { ProofImage } from './ProofImage.tsx';
+import { Approvals } from './Approvals.tsx';
 import { ReasonModal } from './ReasonModal.tsx';
 import { ReviewContextPanel } from './ReviewContextPanel.tsx';
 
@@ -23,17 +24,6 @@ function RechargeStatusTag({ record }: { record: AdminRechargeRecord }) {
   return <Tag color="processing">{t`Under review`}</Tag>;
 }
 
-function Approvals({ record }: { record: AdminRechargeRecord }) {
-  const { t } = useLingui();
-  const count = record.approvals.length;
-  const required = record.approvalsRequired;
-  return (
-    <span data-testid="approvals">
-      {t`${count} of ${required}`}
-      {required > 1 && <Tag style={{ marginLeft: 8 }}>{t`Two operators`}</Tag>}
-    </span>
-  );
-}
 
 function DepositDrawer({ record, onClose }: { record: AdminRechargeRecord | undefined; onClose(): void }) {
   const { t } = useLingui();

@@ -10,6 +10,7 @@ import type { AdminWithdrawal } from '../../api/contract/withdrawals.ts';
 import { useDecideWithdrawalMutation, useMeQuery, useWithdrawalsQuery, type WithdrawalDecision } from '../api.ts';
 import { failureMessage } from '../errors.ts';
 import { formatAmount, formatTime } from '../format.ts';
+import { Approvals } from './Approvals.tsx';
 import { ReasonModal } from './ReasonModal.tsx';
 import { ReviewContextPanel } from './ReviewContextPanel.tsx';
 
@@ -26,17 +27,6 @@ function WithdrawalStatusTag({ record }: { record: AdminWithdrawal }) {
   return <Tag color="processing">{t`Under review`}</Tag>;
 }
 
-function Approvals({ record }: { record: AdminWithdrawal }) {
-  const { t } = useLingui();
-  const count = record.approvals.length;
-  const required = record.approvalsRequired;
-  return (
-    <span data-testid="approvals">
-      {t`${count} of ${required}`}
-      {required > 1 && <Tag style={{ marginLeft: 8 }}>{t`Two operators`}</Tag>}
-    </span>
-  );
-}
 
 function Destination({ record }: { record: AdminWithdrawal }) {
   const { t } = useLingui();
