@@ -24,6 +24,8 @@ const messages: Partial<Record<ErrorCode, MessageDescriptor>> = {
   password_weak: msg`The password must be 8–64 characters with at least one letter and one digit.`,
   password_common: msg`This password is one of the most commonly used ones. Please choose another.`,
   password_unchanged: msg`The new password must differ from the current one.`,
+  password_same_as_withdraw_password: msg`Your login password must differ from your withdrawal password.`,
+  withdraw_password_same_as_login: msg`The withdrawal password must differ from your login password.`,
   too_many_attempts: msg`Too many wrong passwords. Please wait, or reset your password.`,
   invite_code_invalid: msg`The invitation code does not exist.`,
   internal_error: msg`Something went wrong on our side. Please try again.`,

@@ -69,12 +69,15 @@ describe('withdrawal calls of spec §7', () => {
   it('POST /user/appUser/setWithdrawPassword with a code from getEmailCaptcha?type=withdrawPassword, then changeWithdrawPassword', async () => {
     expectSuccess(await client.withdrawPasswordEmailCode(email, token));
     const code = await readCode(server.dataDir, email, 'email');
+    // The two passwords must differ: the login password is refused as a withdrawal password, and the code stays good.
+    expectError(await client.setWithdrawPassword('Withdraw2026conf', code, token), 400, 'withdraw_password_same_as_login');
     expectSuccess(await client.setWithdrawPassword(withdrawPassword, code, token));
     const info = expectSuccess(await client.myUserInfo(token)) as { hasWithdrawPassword?: boolean };
     expect(info.hasWithdrawPassword).toBe(true);
     expectError(await client.changeWithdrawPassword('Wrong2026conf', 'Other2026conf', token), 400, 'withdraw_password_invalid');
     expectSuccess(await client.changeWithdrawPassword(withdrawPassword, 'Other2026conf', token));
     expectSuccess(await client.changeWithdrawPassword('Other2026conf', withdrawPassword, token));
+    expectError(await client.changeWithdrawPassword(withdrawPassword, 'Withdraw2026conf', token), 400, 'withdraw_password_same_as_login');
   });
 
   it('POST /finance/appWithdrawal/apply refuses with stable codes, and GET listMy pages the records', async () => {

@@ -176,12 +176,22 @@ export async function resetPassword(deps: AccountDeps, body: ResetPasswordBody, 
       const user = await findUser(tx, identity.where);
       if (!user) throw invalidCode();
       await requireSecondFactorIn(deps, tx, user.id, body);
+      await refuseWithdrawPassword(tx, user.id, body.password);
       await tx.update(users).set({ passwordHash, hasInitialPassword: false }).where(eq(users.id, user.id));
       await revokeUserSessions(tx, deps.clock, user.id);
       return user.id;
     }, () => hashPassword(body.password));
   await liftLoginLockout(deps, identity, callerIp);
   await deps.limiter.reset(passwordChangeKey(userId));
+}
+
+/** A new login password must not be the withdrawal password (issue 19): the mirror of withdrawPassword.ts. */
+async function refuseWithdrawPassword(db: Executor, userId: bigint, password: string) {
+  const [row] = await db.select({ passwordHash: withdrawPasswords.passwordHash }).from(withdrawPasswords)
+    .where(eq(withdrawPasswords.userId, userId)).limit(1);
+  if (row && await verifyPassword(row.passwordHash, password)) {
+    throw badRequest('password_same_as_withdraw_password', 'Your login password must differ from your withdrawal password.');
+  }
 }
 
 async function requireUser(db: Executor, userId: bigint): Promise<UserRow> {
@@ -206,6 +216,7 @@ export async function changePassword(deps: AccountDeps, session: ActiveSession, 
   if (!(await verifyPassword(user.passwordHash, oldPassword))) throw wrongPassword();
   await requireGoogleCode(deps, user.id, googleCode);
   await deps.limiter.reset(passwordChangeKey(user.id));
+  await refuseWithdrawPassword(deps.db, user.id, newPassword);
   const passwordHash = await hashPassword(newPassword);
   await deps.db.transaction(async (tx) => {
     const changed = await tx.update(users).set({ passwordHash, hasInitialPassword: false })

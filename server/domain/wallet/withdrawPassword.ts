@@ -64,11 +64,34 @@ export async function setWithdrawPassword(deps: AccountDeps, userId: bigint, pas
   if (!contact) throw noContact();
   assertStrongPassword(password, contact.target);
   await transactionWithCode(deps, { target: contact.target, purpose: 'withdrawPassword', code }, async (tx, passwordHash) => {
+    // Only once the code is right: before it, the answer would tell a stolen session whether a guess
+    // is the login password, with no throttle.
+    await refuseLoginPassword(user, password);
     const now = deps.clock.now();
     await tx.insert(withdrawPasswords).values({ userId, passwordHash, updatedAt: now })
       .onConflictDoUpdate({ target: withdrawPasswords.userId, set: { passwordHash, updatedAt: now } });
   }, () => hashPassword(password));
   await deps.limiter.reset(throttleKey(userId));
+}
+
+/** The error of a withdrawal password that is also the account's login password. */
+export const sameAsLogin = () => new AppError(400, 'withdraw_password_same_as_login',
+  'The withdrawal password must differ from your login password.', { setPath: '/user/appUser/setWithdrawPassword' });
+
+/**
+ * Refuses a withdrawal password equal to the login password: one stolen password must not both open
+ * the account and take its money out. Compared with the login hash (argon2), never stored twice.
+ */
+async function refuseLoginPassword(user: UserRow, password: string) {
+  if (await verifyPassword(user.passwordHash, password)) throw sameAsLogin();
+}
+
+/**
+ * After a right withdrawal password: refuses it still if it is the login password too (set before
+ * the two were compared, or a login password changed to it elsewhere), so the user sets a new one.
+ */
+export async function refuseIfLoginPassword(db: Executor, userId: bigint, password: string) {
+  await refuseLoginPassword(await requireUser(db, userId), password);
 }
 
 const passwordRequired = () => new AppError(400, 'withdraw_password_required',
@@ -96,6 +119,7 @@ export async function changeWithdrawPassword(deps: AccountDeps, userId: bigint, 
   const user = await requireUser(deps.db, userId);
   assertStrongPassword(newPassword, user.email ?? user.username ?? user.phone ?? undefined);
   const checkedHash = await checkWithdrawPassword(deps, userId, oldPassword);
+  await refuseLoginPassword(user, newPassword);
   const passwordHash = await hashPassword(newPassword);
   const changed = await deps.db.update(withdrawPasswords).set({ passwordHash, updatedAt: deps.clock.now() })
     .where(and(eq(withdrawPasswords.userId, userId), eq(withdrawPasswords.passwordHash, checkedHash)))

@@ -23,7 +23,7 @@ import type { AccountDeps } from '../identity/contacts.ts';
 import { loadCurrency, parseUserAmount, requireNetwork } from './currencies.ts';
 import { addApproval, approvalsOf, approvalsRequiredFor } from './approvals.ts';
 import { destinationNotFound, findOwnDestination, hasDestination, maskCardNumber } from './destinations.ts';
-import { checkWithdrawPassword, hasWithdrawPassword } from './withdrawPassword.ts';
+import { checkWithdrawPassword, hasWithdrawPassword, refuseIfLoginPassword } from './withdrawPassword.ts';
 import { checkWithdrawalLimit } from './withdrawalLimit.ts';
 import { requireGoogleCode } from '../identity/twoFactor.ts';
 
@@ -75,6 +75,7 @@ export async function applyWithdrawal(deps: AccountDeps, userId: bigint, body: W
   // What the user had approved in the last 24 hours counts with this amount; each approval counts again.
   const approvalsRequired = await approvalsRequiredFor(db, { kind: 'withdrawal', userId, currency: currency.code, scale: currency.scale, amount }, clock.now());
   await checkWithdrawPassword(deps, userId, body.withdrawPassword);
+  await refuseIfLoginPassword(db, userId, body.withdrawPassword);
   // Last, as it uses the code up: a wrong withdrawal password does not cost the user their code.
   await requireGoogleCode(deps, userId, body.googleCode);
   const holdTransferId = `withdrawal-hold-${randomBytes(12).toString('hex')}`;

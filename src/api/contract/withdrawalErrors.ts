@@ -9,4 +9,7 @@ export const withdrawalErrorCodes = [
   'withdrawal_fully_approved', 'withdrawal_approved_by_you', 'withdrawal_unavailable',
   // Deposits share the two-operator approval of withdrawals (server/domain/wallet/approvals.ts).
   'deposit_approved_by_you',
+  // The two passwords must differ (issue 19): a withdrawal password equal to the login password, or a
+  // new login password equal to the withdrawal password, is refused.
+  'withdraw_password_same_as_login', 'password_same_as_withdraw_password',
 ] as const;

@@ -16,7 +16,7 @@ import { SecondFactorField, secondFactorOf, SecondFactorSwitch, type SecondFacto
 interface Values extends SecondFactorValues { account: string; code: string; password: string; passwordAgain: string }
 
 const fieldsByCode: FieldsByCode = {
-  ...accountCodeFieldsByCode, password_weak: 'password', password_common: 'password',
+  ...accountCodeFieldsByCode, password_weak: 'password', password_common: 'password', password_same_as_withdraw_password: 'password',
   google_code_required: 'googleCode', google_code_invalid: 'googleCode', recovery_code_invalid: 'recoveryCode',
 };
 

@@ -16,7 +16,7 @@ interface Values { oldPassword: string; newPassword: string; passwordAgain: stri
 
 // A lockout (too_many_attempts) concerns the whole form and names its wait.
 const fieldsByCode: FieldsByCode = {
-  credentials_invalid: 'oldPassword', password_unchanged: 'newPassword', password_weak: 'newPassword', password_common: 'newPassword',
+  credentials_invalid: 'oldPassword', password_unchanged: 'newPassword', password_same_as_withdraw_password: 'newPassword', password_weak: 'newPassword', password_common: 'newPassword',
   google_code_required: 'googleCode', google_code_invalid: 'googleCode',
 };
 
