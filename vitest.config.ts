@@ -6,6 +6,8 @@ import { defineConfig } from 'vitest/config';
 export default defineConfig({
   test: {
     reporters: ['default', './test/summaryReporter.ts'],
+    // Argon2 at a test-only cost in every test process and the servers they start (server/domain/passwords.ts).
+    env: { PASSWORD_HASH_COST: 'test' },
     projects: [
       {
         extends: './vite.config.ts',

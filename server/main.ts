@@ -9,8 +9,12 @@ import { demoOperator } from './domain/operators.ts';
 import { startInstance } from './instance.ts';
 import { loadOrCreateKeys } from './plugins/encryption.ts';
 import { createPriceSource } from './domain/market/sources.ts';
+import { testPasswordCost } from './domain/passwords.ts';
 
 const config = loadConfig();
+if (testPasswordCost && config.databaseUrl) {
+  throw new Error('PASSWORD_HASH_COST=test is for the test suite on the embedded database: it is refused with DATABASE_URL');
+}
 fs.mkdirSync(config.dataDir, { recursive: true });
 const database = await openDatabase({ databaseUrl: config.databaseUrl, pgliteDir: path.join(config.dataDir, 'pgdata') });
 const demo = await seed(database.db, { demo: config.seedDemo });
@@ -21,6 +25,7 @@ const instance = await startInstance({
 });
 const { app } = instance;
 
+if (testPasswordCost) app.log.warn('PASSWORD_HASH_COST=test: passwords are hashed at a test-only cost; never use it for real accounts.');
 if (database.kind === 'pglite') {
   app.log.warn(`Embedded PGlite database in ${path.join(config.dataDir, 'pgdata')}: for evaluation and `
     + 'single-user installs only. It runs one transaction at a time and may lose recent commits on power '

@@ -5,7 +5,14 @@ import { dictionary } from '@zxcvbn-ts/language-common';
 import { badRequest } from '../lib/errors.ts';
 
 // 2 is Algorithm.Argon2id (a const enum, which isolated modules cannot read).
-const options = { algorithm: 2, memoryCost: 19_456, timeCost: 2, parallelism: 1 };
+const standardCost = { algorithm: 2, memoryCost: 19_456, timeCost: 2, parallelism: 1 };
+/**
+ * PASSWORD_HASH_COST=test: argon2id at 1 MiB and one pass, for the test suite only (issue 20: the
+ * standard cost spent minutes of CI). Every hash records its own cost, so either kind verifies; a
+ * server with DATABASE_URL refuses to start with it (main.ts), and it says so in its log.
+ */
+export const testPasswordCost = process.env.PASSWORD_HASH_COST === 'test';
+const options = testPasswordCost ? { ...standardCost, memoryCost: 1024, timeCost: 1 } : standardCost;
 
 /**
  * Argon2 runs of this process so far. Each costs ~19 MiB and tens of milliseconds of a core, so

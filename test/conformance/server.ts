@@ -45,7 +45,7 @@ export async function startServer(): Promise<RunningServer> {
       cwd: root,
       env: {
         ...process.env, NODE_ENV: 'production', PORT: String(port), HOST: '127.0.0.1', DATA_DIR: dataDir,
-        LOG_LEVEL: 'warn', DATABASE_URL: '', REDIS_URL: '', SMTP_URL: '', WEB_ROOT: webRoot,
+        LOG_LEVEL: 'warn', DATABASE_URL: '', REDIS_URL: '', SMTP_URL: '', WEB_ROOT: webRoot, PASSWORD_HASH_COST: 'test',
       },
       stdio: ['ignore', 'pipe', 'pipe'],
     });
