@@ -59,6 +59,9 @@ export const baseQuery = createBaseQuery({
 export const api = createApi({
   reducerPath: 'api',
   baseQuery,
+  // Every query on screen asks again when the network comes back (the store's setupListeners
+  // reports it), so a page that failed offline recovers without its Retry button.
+  refetchOnReconnect: true,
   tagTypes: ['User', 'Setting', 'Balance', 'Recharge', 'Withdrawal', 'Destination', 'TradeSetting', 'Position', 'SecondOrder', 'Swap', 'Demo', 'Kyc', 'TwoFactor', 'LinkedLogin', 'Passkey', 'Session'],
   endpoints: () => ({}),
 });

@@ -7,6 +7,8 @@ import { I18nProvider } from '@lingui/react';
 import { i18n } from '../lib/i18n.ts';
 
 export const toastDurationMs = 2000;
+/** On every toast's mask: styles.css places it at the top and wraps its words whole. */
+export const toastClassName = 'app-toast';
 
 let renderHookInstalled: Promise<void> | undefined;
 
@@ -37,7 +39,8 @@ function installRenderHook() {
  */
 export async function showToast(content: string) {
   const [{ default: Toast }] = await Promise.all([import('antd-mobile/es/components/toast/index.js'), installRenderHook()]);
-  Toast.show({ content, duration: toastDurationMs, position: 'top' });
+  // The class lets styles.css outrank antd-mobile's own toast rules, which load after it (with this chunk).
+  Toast.show({ content, duration: toastDurationMs, position: 'top', maskClassName: toastClassName });
 }
 
 export async function confirmDialog(props: DialogConfirmProps): Promise<boolean> {
