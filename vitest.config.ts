@@ -29,6 +29,7 @@ export default defineConfig({
       {
         test: {
           name: 'conformance', environment: 'node', include: ['test/conformance/**/*.test.ts'],
+          globalSetup: ['test/conformance/globalSetup.ts'],
           testTimeout: 120_000, hookTimeout: 180_000, fileParallelism: false,
         },
       },

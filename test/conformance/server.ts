@@ -32,8 +32,24 @@ function stopChild(child: ChildProcess): Promise<void> {
   });
 }
 
-export async function startServer(): Promise<RunningServer> {
-  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'bourse-conformance-'));
+/**
+ * Starts a server process on `dataDir` and stops it once it answers: the conformance project's
+ * global setup does this once, and every file's server starts from a copy of the migrated and
+ * seeded database it leaves (issue 20: a fresh PGlite migrates for ~18 s; a copy takes a moment).
+ */
+export async function prepareTemplate(dataDir: string): Promise<void> {
+  const running = await startServer(dataDir);
+  await running.halt();
+}
+
+/** Where the migrated template database lives, when the project's global setup made one. */
+const templateDir = process.env.CONFORMANCE_TEMPLATE_DIR;
+
+export async function startServer(templateTarget?: string): Promise<RunningServer & { halt(): Promise<void> }> {
+  const dataDir = templateTarget ?? fs.mkdtempSync(path.join(os.tmpdir(), 'bourse-conformance-'));
+  if (!templateTarget && templateDir && fs.existsSync(path.join(templateDir, 'pgdata'))) {
+    fs.cpSync(path.join(templateDir, 'pgdata'), path.join(dataDir, 'pgdata'), { recursive: true });
+  }
   const webRoot = fs.mkdtempSync(path.join(os.tmpdir(), 'bourse-conformance-web-'));
   const port = await freePort();
   const baseUrl = `http://127.0.0.1:${port}`;
@@ -70,6 +86,10 @@ export async function startServer(): Promise<RunningServer> {
   return {
     baseUrl,
     dataDir,
+    async halt() {
+      if (child) await stopChild(child);
+      fs.rmSync(webRoot, { recursive: true, force: true });
+    },
     async restart() {
       if (child) await stopChild(child);
       await launch();

@@ -10,8 +10,6 @@ const baseUrl = inject('baseUrl');
 const browser = browserForFile();
 const shotsDir = path.resolve(import.meta.dirname, 'screenshots');
 
-const languages = ['en-us', 'xi', 'ko'] as const;
-const widths = [390, 320] as const;
 /** Built pages: route, whether it needs the demo session, and what shows when the page is ready. */
 const screens = [
   { name: 'home', path: '/home', login: false, ready: '.ticker-row' },
