@@ -15,7 +15,7 @@ import { DestinationForm, shortAddress } from '../../src/features/wallet/Destina
 import WithdrawPage, {
   destinationOptions, normaliseAmountText, withdrawErrorPlace,
 } from '../../src/features/wallet/WithdrawPage.tsx';
-import { codeContact } from '../../src/features/wallet/WithdrawPasswordForm.tsx';
+import { codeContact, WithdrawPasswordForm } from '../../src/features/wallet/WithdrawPasswordForm.tsx';
 import { sheetOf } from '../../src/features/wallet/SettlementInfoPage.tsx';
 import type { CurrencyInfo } from '../../src/api/contract/wallet.ts';
 import type { Destination } from '../../src/api/contract/withdrawals.ts';
@@ -101,6 +101,7 @@ describe('where a withdrawal refusal goes', () => {
   const api400 = (error: string) => ({ kind: 'api', code: 400, error, message: error });
   it('puts each code in its place', () => {
     expect(withdrawErrorPlace(api400('withdraw_password_invalid'))).toBe('password');
+    expect(withdrawErrorPlace(api400('withdraw_password_same_as_login'))).toBe('password');
     expect(withdrawErrorPlace({ kind: 'api', code: 429, error: 'too_many_attempts', message: 'm', retryAfterSeconds: 60 })).toBe('password');
     expect(withdrawErrorPlace(api400('balance_insufficient'))).toBe('amount');
     expect(withdrawErrorPlace(api400('amount_below_minimum'))).toBe('amount');
@@ -205,6 +206,22 @@ describe('DestinationForm on an account with Google Authenticator bound', () => 
   });
 });
 
+describe('WithdrawPasswordForm', () => {
+  it('shows the refusal of a withdrawal password equal to the login password under the new password (issue 19)', async () => {
+    serve({ '/user/appUser/changeWithdrawPassword': refused('withdraw_password_same_as_login', 'Same as the login password.') });
+    const done = vi.fn();
+    renderWith(<WithdrawPasswordForm user={user as never} onDone={done} />);
+    const [oldPassword, newPassword, confirm] = await screen.findAllByPlaceholderText(/password/i);
+    fireEvent.change(oldPassword, { target: { value: 'Withdraw2026' } });
+    fireEvent.change(newPassword, { target: { value: 'Login2026abc' } });
+    fireEvent.change(confirm, { target: { value: 'Login2026abc' } });
+    fireEvent.submit(document.querySelector('form')!);
+    await waitFor(() => expect(newPassword.closest('.adm-form-item')!.querySelector('.adm-form-item-feedback-error')?.textContent)
+      .toBe('The withdrawal password must differ from your login password.'), { timeout: 5_000 });
+    expect(done).not.toHaveBeenCalled();
+  });
+});
+
 describe('WithdrawPage', () => {
   const base = {
     '/set/appCurrencySet/getCurrencyList': ok(currencies),
@@ -236,6 +253,23 @@ describe('WithdrawPage', () => {
     fireEvent.submit(input.closest('form')!);
     await waitFor(() => expect(input.closest('.adm-form-item')!.querySelector('.adm-form-item-feedback-error')?.textContent)
       .toBe('The balance does not cover 100.500000 USDT (the amount and the fee).'));
+    expect(posted).toEqual([]);
+  });
+
+  it('flags an amount above the balance as it is typed, and clears it when the amount fits (issue 19)', async () => {
+    const posted = serve(base);
+    renderWith(<WithdrawPage />, '/tixian?currency=USDT');
+    const input = await screen.findByLabelText('Amount', { selector: 'input' }, { timeout: 5_000 });
+    const feedback = () => input.closest('.adm-form-item')!.querySelector('.adm-form-item-feedback-error')?.textContent ?? '';
+    // Below the minimum while typing is not flagged: "5" may become "50".
+    fireEvent.change(input, { target: { value: '5' } });
+    fireEvent.change(input, { target: { value: '995' } });
+    await waitFor(() => expect(feedback()).toBe('The balance does not cover 996.000000 USDT (the amount and the fee).'));
+    fireEvent.change(input, { target: { value: '99' } });
+    await waitFor(() => expect(feedback()).toBe(''));
+    fireEvent.change(input, { target: { value: '5' } });
+    await waitFor(() => expect(screen.getByTestId('withdraw-total').textContent).toBe('6.000000 USDT'));
+    expect(feedback()).toBe('');
     expect(posted).toEqual([]);
   });
 

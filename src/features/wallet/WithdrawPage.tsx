@@ -43,6 +43,8 @@ export type WithdrawErrorPlace = 'password' | 'amount' | 'destination' | 'setup-
 const placeByCode: Record<string, WithdrawErrorPlace> = {
   withdraw_password_invalid: 'password',
   too_many_attempts: 'password',
+  // A withdrawal password equal to the login password moves nothing (issue 19): say so under it.
+  withdraw_password_same_as_login: 'password',
   withdraw_password_required: 'setup-password',
   // Above the daily limit of the user's verification level (issue 11): the page links to verification.
   kyc_level_required: 'setup-kyc',
@@ -65,7 +67,8 @@ const amountFieldsByCode: FieldsByCode = Object.fromEntries(
   Object.entries(placeByCode).filter(([, place]) => place === 'amount').map(([code]) => [code, 'amount']),
 );
 const passwordFieldsByCode: FieldsByCode = {
-  withdraw_password_invalid: 'password', too_many_attempts: 'password', google_code_required: 'googleCode', google_code_invalid: 'googleCode',
+  withdraw_password_invalid: 'password', too_many_attempts: 'password', withdraw_password_same_as_login: 'password',
+  google_code_required: 'googleCode', google_code_invalid: 'googleCode',
 };
 
 /** Digits shown of an amount: every decimal of the currency, but no more than eight on a phone. */
@@ -318,12 +321,22 @@ export default function WithdrawPage() {
               <Button block type="submit" color="primary" size="large" disabled={!destination || !hasPassword}>{t`Withdraw`}</Button>
               <FormError {...failure.placed} />
             </>}>
-            <Form.Item name="amount" label={<span id="withdraw-amount-label">{t`Amount`}</span>} validateTrigger="onSubmit"
+            <Form.Item name="amount" label={<span id="withdraw-amount-label">{t`Amount`}</span>} validateTrigger={['onChange', 'onSubmit']}
               normalize={(value: string | undefined) => normaliseAmountText(value ?? '')}
               rules={[{
+                // On sending: the amount's form, zero and the minimum (a minimum checked as it is
+                // typed would flag "5" on the way to "50").
+                validateTrigger: 'onSubmit',
                 validator: async (_rule, value?: string) => {
                   const checked = quoteWithdrawal(normaliseAmountText(value ?? ''), { scale, available, fee, minimum });
-                  if (!checked.ok) throw new Error(refusalText(checked.refusal, checked.quote));
+                  if (!checked.ok && checked.refusal !== 'balance_insufficient') throw new Error(refusalText(checked.refusal, checked.quote));
+                },
+              }, {
+                // As it is typed (issue 19), like the swap page: more than the balance only grows with more digits.
+                validateTrigger: 'onChange',
+                validator: async (_rule, value?: string) => {
+                  const checked = quoteWithdrawal(normaliseAmountText(value ?? ''), { scale, available, fee, minimum });
+                  if (!checked.ok && checked.refusal === 'balance_insufficient') throw new Error(refusalText(checked.refusal, checked.quote));
                 },
               }]}
               description={<span className="withdraw-available">{t`Available`}: <b>{shown(balance?.available)} {code}</b></span>}>

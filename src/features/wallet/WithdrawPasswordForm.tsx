@@ -19,6 +19,8 @@ import { useChangeWithdrawPasswordMutation, useSetWithdrawPasswordMutation } fro
 /** Setting: a refusal of the code or the password under its field. */
 export const setPasswordFieldsByCode: FieldsByCode = {
   code_invalid: 'code', code_expired: 'code', password_weak: 'password', password_common: 'password', withdraw_password_no_contact: 'code',
+  // The server refuses a withdrawal password equal to the login password (issue 19).
+  withdraw_password_same_as_login: 'password',
 };
 /** A refusal of a code send goes under the code field, beside the button that was pressed. */
 const sendFieldsByCode: FieldsByCode = {};
@@ -26,6 +28,7 @@ const sendFieldsByCode: FieldsByCode = {};
 export const changePasswordFieldsByCode: FieldsByCode = {
   withdraw_password_invalid: 'oldPassword', too_many_attempts: 'oldPassword', withdraw_password_required: 'oldPassword',
   password_weak: 'newPassword', password_common: 'newPassword', password_unchanged: 'newPassword',
+  withdraw_password_same_as_login: 'newPassword',
 };
 
 /** Where the account's codes go: its e-mail, else its phone; a guest account has neither. */
