@@ -272,6 +272,7 @@ describe('basic verification', () => {
     renderAt('/shenfenRenzheng', <BasicVerificationPage />);
     expect(await screen.findByRole('heading', { name: 'Under review' }, { timeout: 5_000 })).toBeTruthy();
     expect(screen.getByRole('link', { name: 'See the review status' }).getAttribute('href')).toBe('/renzhengResult');
+    expect(screen.getByTestId('kyc-review-time').textContent).toBe('Usually reviewed within 24 hours.');
     expect(screen.queryByRole('button', { name: 'Submit' })).toBeNull();
     cleanup();
 
@@ -313,6 +314,8 @@ describe('the verification result', () => {
     renderAt('/renzhengResult', <VerificationResultPage />);
     await screen.findByTestId('kyc-level', {}, { timeout: 5_000 });
     expect(within(card('Basic verification')).getByText('Under review')).toBeTruthy();
+    expect(within(card('Basic verification')).getByTestId('kyc-review-time').textContent).toBe('Usually reviewed within 24 hours.');
+    expect(within(card('Advanced verification')).queryByTestId('kyc-review-time')).toBeNull();
     expect(within(card('Basic verification')).queryByRole('link')).toBeNull();
   });
 
@@ -324,7 +327,9 @@ describe('the verification result', () => {
     expect(basic.getAttribute('aria-current')).toBe('true');
     expect(within(basic).getByText('Your level')).toBeTruthy();
     expect(within(basic).getByText('Approved')).toBeTruthy();
-    expect(within(basic).getByText('Loan limit: 5,000 USDT')).toBeTruthy();
+    // Loans and investment products have no pages yet (issue 19): no card promises them.
+    expect(within(basic).queryByText(/Loan|Investment/)).toBeNull();
+    expect(screen.queryByText(/Loan limit|Investment products/)).toBeNull();
     expect(within(card('Advanced verification')).getByRole('link', { name: 'Apply now' }).getAttribute('href')).toBe('/shenfenRenzhengAd');
   });
 

@@ -15,6 +15,7 @@ import { useFormFailure } from '../../components/form/useFormFailure.ts';
 import { resultPath } from './BasicVerificationPage.tsx';
 import { useApplyAdvancedMutation, useKycStateQuery } from '../session/kycApi.ts';
 import { prepareIdentityTexts } from '../session/identityTexts.ts';
+import { reviewTimeExpectation } from './reviewTime.ts';
 import './identity.css';
 
 export const prepare = prepareIdentityTexts;
@@ -26,7 +27,7 @@ type Values = Partial<ApplyAdvancedBody>;
 const fieldsByCode: FieldsByCode = {};
 
 export default function AdvancedVerificationPage() {
-  const { t } = useLingui();
+  const { t, i18n } = useLingui();
   const state = useKycStateQuery();
   const [retrying, setRetrying] = useState(false);
   const header = <PageHeader title={t`Advanced verification`} fallback="/shenfenRenzheng" />;
@@ -63,6 +64,7 @@ export default function AdvancedVerificationPage() {
           <section className="identity-card identity-state" aria-labelledby="advanced-state">
             <h2 id="advanced-state">{t`Under review`}</h2>
             <p>{t`Your advanced verification has been received and is being reviewed.`}</p>
+            <p className="review-time" data-testid="kyc-review-time">{i18n._(reviewTimeExpectation)}</p>
             <Link className="prompt-link" to={resultPath}>{t`See the review status`}</Link>
           </section>
         )}

@@ -17,6 +17,7 @@ import { useFormFailure } from '../../components/form/useFormFailure.ts';
 import { DocumentPhotoField } from './DocumentPhotoField.tsx';
 import { useApplyBasicMutation, useKycStateQuery } from '../session/kycApi.ts';
 import { prepareIdentityTexts } from '../session/identityTexts.ts';
+import { reviewTimeExpectation } from './reviewTime.ts';
 import './identity.css';
 
 export const prepare = prepareIdentityTexts;
@@ -32,7 +33,7 @@ interface Values { surname?: string; firstName?: string; idType?: IdType[]; idNu
 const fieldsByCode: FieldsByCode = { kyc_photo_invalid: 'frontFileId', file_missing: 'frontFileId' };
 
 export default function BasicVerificationPage() {
-  const { t } = useLingui();
+  const { t, i18n } = useLingui();
   const state = useKycStateQuery();
   const [retrying, setRetrying] = useState(false);
   const header = <PageHeader title={t`Identity verification`} fallback="/my" />;
@@ -57,7 +58,8 @@ export default function BasicVerificationPage() {
         {basic === 'pending' && (
           <section className="identity-card identity-state" aria-labelledby="basic-state">
             <h2 id="basic-state">{t`Under review`}</h2>
-            <p>{t`Your documents have been received and are being reviewed. This usually takes less than a day.`}</p>
+            <p>{t`Your documents have been received and are being reviewed.`}</p>
+            <p className="review-time" data-testid="kyc-review-time">{i18n._(reviewTimeExpectation)}</p>
             <Link className="prompt-link" to={resultPath}>{t`See the review status`}</Link>
           </section>
         )}

@@ -1,7 +1,8 @@
 // renzhengResult: the verification result (spec §2; issue 11). Each level with its status (not
 // applied, under review, approved, rejected with the operator's reason and a way to apply again)
-// and what it unlocks (the levels call: daily withdrawal limit, loan limit, products), the current
-// level highlighted. Pull to refresh reads the state again while a review is running.
+// and what it unlocks (the levels call: daily withdrawal limit; loans and products once they have
+// pages), the current level highlighted, and how long a review usually takes while one runs. Pull
+// to refresh reads the state again while a review is running.
 import { Link } from 'react-router-dom';
 import { Button, ErrorBlock, PullToRefresh, Skeleton } from 'antd-mobile';
 import { useLingui } from '@lingui/react/macro';
@@ -11,9 +12,18 @@ import { intlOf } from '../../lib/locales.ts';
 import { formatDecimal } from '../../lib/number.ts';
 import { useKycLevelsQuery, useKycStateQuery } from '../session/kycApi.ts';
 import { prepareIdentityTexts } from '../session/identityTexts.ts';
+import { reviewTimeExpectation } from './reviewTime.ts';
 import './identity.css';
 
 export const prepare = prepareIdentityTexts;
+
+/**
+ * What the app offers today beyond withdrawals (issue 19): the levels call carries loan limits and
+ * whether products are open, but loans (/jiedai) and investment products (/taolilicai, /kuangchi,
+ * /zhaiquan) have no pages yet (app/routes.ts), so the cards do not promise them. Turn each on
+ * with its page.
+ */
+const offered = { loans: false, products: false } as const;
 
 /** The status of a level as this page shows it: level 0 is everyone's. */
 export function levelStatus(state: KycState, level: number): KycStatus | 'base' {
@@ -56,8 +66,8 @@ export default function VerificationResultPage() {
     entry.withdrawDailyLimit === undefined
       ? t`Withdrawals: no daily limit`
       : t`Withdrawals: up to ${spellLimit(entry.withdrawDailyLimit, intl)} USDT a day`,
-    t`Loan limit: ${spellLimit(entry.loanLimit, intl)} USDT`,
-    entry.productsOpen ? t`Investment products: open` : t`Investment products: not available`,
+    ...(offered.loans ? [t`Loan limit: ${spellLimit(entry.loanLimit, intl)} USDT`] : []),
+    ...(offered.products ? [entry.productsOpen ? t`Investment products: open` : t`Investment products: not available`] : []),
   ];
 
   return (
@@ -80,6 +90,7 @@ export default function VerificationResultPage() {
                     <span className={`level-status ${status}`}>{here ? t`Your level` : statusText[status]}</span>
                   </div>
                   {here && status !== 'base' && <p className="level-status-line">{statusText[status]}</p>}
+                  {status === 'pending' && <p className="level-review-time" data-testid="kyc-review-time">{i18n._(reviewTimeExpectation)}</p>}
                   <ul className="level-unlocks">{unlocks(entry).map((line) => <li key={line}>{line}</li>)}</ul>
                   {status === 'rejected' && (
                     <div className="level-rejected" role="note">
