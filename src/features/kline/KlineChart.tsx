@@ -18,7 +18,7 @@ import { useOnline } from '../../components/OfflineBanner.tsx';
 import { formatAge } from '../../lib/age.ts';
 import { marketApi } from '../market/marketApi.ts';
 import { useLiveCandle } from '../market/useMarketData.ts';
-import { readSavedCandles, saveCandles, withLiveCandle } from './candleCache.ts';
+import { readSavedCandles, saveCandles, withLastTick, withLiveCandle, type LastTick } from './candleCache.ts';
 import { indicatorPaneHeight, rangeWithZero, ticksInside } from './chartFormat.ts';
 import {
   followMacdMagnitude, indicatorCreate, overlayLegends, type ChartTexts,
@@ -54,7 +54,7 @@ function fitIndicatorPanes(chart: Chart, heightPx: number) {
   }
 }
 
-export function KlineChart({ symbol, displayName, pricePrecision, volumePrecision, period, indicators, label, texts }: {
+export function KlineChart({ symbol, displayName, pricePrecision, volumePrecision, period, indicators, label, texts, lastTick }: {
   symbol: string;
   displayName: string;
   pricePrecision: number;
@@ -63,6 +63,8 @@ export function KlineChart({ symbol, displayName, pricePrecision, volumePrecisio
   indicators: IndicatorName[];
   label: string;
   texts: ChartTexts;
+  /** The price the page shows above the chart: kept candles shown offline end on it (withLastTick). */
+  lastTick?: LastTick;
 }) {
   const { t } = useLingui();
   const dispatch = useDispatch<ThunkDispatch<unknown, unknown, UnknownAction>>();
@@ -71,6 +73,8 @@ export function KlineChart({ symbol, displayName, pricePrecision, volumePrecisio
   const pushBar = useRef<((bar: KLineData) => void) | undefined>(undefined);
   const textsRef = useRef(texts);
   textsRef.current = texts;
+  const lastTickRef = useRef(lastTick);
+  lastTickRef.current = lastTick;
   /** The candles of the chart shown, as the device keeps them. */
   const kept = useRef<{ symbol: string; period: CandlePeriod; candles: Candle[]; savedAtMs: number } | null>(null);
   const [loadState, setLoadState] = useState<LoadState>('loading');
@@ -155,8 +159,11 @@ export function KlineChart({ symbol, displayName, pricePrecision, volumePrecisio
           callback([], false);
           return;
         }
-        // Older pages cannot be fetched either; they load when the chart loads again online.
-        callback(saved.candles.map(toBar), { forward: false, backward: false });
+        // Older pages cannot be fetched either; they load when the chart loads again online. The
+        // last candle ends on the price shown above the chart, so the two do not disagree.
+        const tick = lastTickRef.current;
+        const candles = tick ? withLastTick(saved.candles, tick, code) : saved.candles;
+        callback(candles.map(toBar), { forward: false, backward: false });
         // No live candle will redraw the chart: the strip is filled from the data itself.
         showLegendOf(null);
         setFromDevice({ savedAtMs: saved.savedAtMs });
@@ -262,6 +269,17 @@ export function KlineChart({ symbol, displayName, pricePrecision, volumePrecisio
     wasOnline.current = online;
     if (cameBack && fromDevice) chartRef.current?.resetData();
   }, [fromDevice, online]);
+
+  // A last price that arrives (or changes) while kept candles are shown: they are drawn again to end on it.
+  const tickPrice = lastTick?.price;
+  const tickTimeMs = lastTick?.timeMs;
+  const drawnTick = useRef<string | undefined>(undefined);
+  useEffect(() => {
+    const key = `${tickPrice}@${tickTimeMs}`;
+    const previous = drawnTick.current;
+    drawnTick.current = key;
+    if (fromDevice && previous !== undefined && previous !== key) chartRef.current?.resetData();
+  }, [fromDevice, tickPrice, tickTimeMs]);
 
   const retry = () => chartRef.current?.resetData();
   const age = fromDevice ? formatAge(fromDevice.savedAtMs, nowMs, texts.intl) : '';

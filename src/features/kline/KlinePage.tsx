@@ -189,7 +189,7 @@ export default function KlinePage() {
         {ticker && (
           <KlineChart symbol={ticker.symbol} displayName={ticker.displayName} pricePrecision={ticker.pricePrecision}
             volumePrecision={decimalsOf(ticker.volume24h)} period={period} indicators={indicators} texts={texts}
-            label={t`Candlestick chart of ${title}, ${periodName} candles`} />
+            label={t`Candlestick chart of ${title}, ${periodName} candles`} lastTick={{ price: ticker.last, timeMs: ticker.time }} />
         )}
         <div className="kline-indicators" role="group" aria-label={t`Indicators`}>
           {indicatorNames.map((name) => (

@@ -37,6 +37,52 @@ export function withLiveCandle(candles: Candle[], live: Candle): Candle[] {
   return candles;
 }
 
+/** The last price known and when it was ticked (the ticker the page's header shows). */
+export interface LastTick { price: string; timeMs: number }
+
+const minuteMs = 60_000;
+const periodLengthMs: Partial<Record<CandlePeriod, number>> = {
+  '1m': minuteMs, '5m': 5 * minuteMs, '15m': 15 * minuteMs, '30m': 30 * minuteMs, '1h': 60 * minuteMs, '4h': 240 * minuteMs,
+  '1d': 1440 * minuteMs, '1w': 7 * 1440 * minuteMs,
+};
+
+/**
+ * Opening time of the candle of `period` that holds `timeMs`, on the server's grid
+ * (server/domain/market/candles.ts): UTC multiples of the length, weeks from Monday, months from the first.
+ */
+export function periodStartMs(period: CandlePeriod, timeMs: number): number {
+  if (period === '1M') {
+    const date = new Date(timeMs);
+    return Date.UTC(date.getUTCFullYear(), date.getUTCMonth(), 1);
+  }
+  const length = periodLengthMs[period]!;
+  // 1970-01-01 was a Thursday; the week grid starts on Monday 1970-01-05.
+  const originMs = period === '1w' ? 4 * 1440 * minuteMs : 0;
+  return Math.floor((timeMs - originMs) / length) * length + originMs;
+}
+
+/**
+ * Kept candles made to agree with the last tick the page shows above them (issue 19 #6): the two
+ * are saved at different moments, so offline the header said 67,390.45 and the last candle
+ * 67,397.09. Candles opening after the tick's are dropped; the tick's own candle closes at its
+ * price (high and low stretched to reach it), or one is started at it. A tick older than every
+ * kept candle changes nothing.
+ */
+export function withLastTick(candles: Candle[], tick: LastTick, period: CandlePeriod): Candle[] {
+  const startMs = periodStartMs(period, tick.timeMs);
+  if (candles.length === 0 || startMs < candles[0].time) return candles;
+  const upToTick = candles.filter((candle) => candle.time <= startMs);
+  const last = upToTick.at(-1)!;
+  const { price } = tick;
+  if (last.time === startMs) {
+    // The chart draws floats anyway; the strings themselves are kept.
+    const high = Number(price) > Number(last.high) ? price : last.high;
+    const low = Number(price) < Number(last.low) ? price : last.low;
+    return [...upToTick.slice(0, -1), { ...last, high, low, close: price }];
+  }
+  return [...upToTick, { time: startMs, open: price, high: price, low: price, close: price, volume: '0' }].slice(-candlePageSize);
+}
+
 /** Keys to delete so that at most `max` charts stay: those saved longest ago. */
 export function keysBeyond(saved: Array<[string, number]>, max: number): string[] {
   return [...saved].sort((a, b) => b[1] - a[1]).slice(max).map(([key]) => key);

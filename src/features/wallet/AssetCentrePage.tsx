@@ -10,13 +10,15 @@ import { msg } from '@lingui/core/macro';
 import type { MessageDescriptor } from '@lingui/core';
 import { useLingui } from '@lingui/react/macro';
 import { formatAmount } from '../../api/contract/amounts.ts';
-import type { AssetKind, CurrencyInfo, CurrencyRate, UserAssets } from '../../api/contract/wallet.ts';
+import type { AssetKind, CurrencyRate, UserAssets } from '../../api/contract/wallet.ts';
 import { PageHeader } from '../../components/PageHeader.tsx';
 import { DepositIcon } from '../../components/icons.tsx';
 import { formatDecimal } from '../../lib/number.ts';
 import { intlOf } from '../../lib/locales.ts';
 import { useCurrencyListQuery, useRateByCurrencyQuery, useUserAssetsQuery } from './walletApi.ts';
 import LiabilityProofCard from './LiabilityProofCard.tsx';
+import { KeptAssetsNotice, useKeepAssets, useKeptAssets, type KeptCurrency } from './keptAssets.tsx';
+import { useOnline } from '../../components/OfflineBanner.tsx';
 import { prepareWalletTexts } from './walletTexts.ts';
 import './assetCentre.css';
 
@@ -138,10 +140,17 @@ export default function AssetCentrePage() {
   const intl = intlOf(i18n.locale);
   const assets = useUserAssetsQuery();
   const currencies = useCurrencyListQuery();
-  const offered = (currencies.data ?? []).map((currency) => currency.currency);
+  const online = useOnline();
+  // Offline or with the server down, the last figures received on this device, with their age.
+  const kept = useKeptAssets();
+  const keptShown = !assets.data && kept.snapshot ? kept.snapshot : undefined;
+  const currencyList: KeptCurrency[] = currencies.data ?? keptShown?.currencies ?? [];
+  const offered = currencyList.map((currency) => currency.currency);
   const [chosen, setChosen] = useState<string | null>(() => readStored(displayCurrencyKey));
   const displayCurrency = pickDisplayCurrency(chosen, offered);
   const rate = useRateByCurrencyQuery(displayCurrency ?? '', { skip: !displayCurrency });
+  const keptRate = keptShown?.rate?.currency === displayCurrency ? keptShown?.rate ?? undefined : undefined;
+  useKeepAssets({ assets: assets.data, receivedAtMs: assets.fulfilledTimeStamp, currencies: currencies.data, rate: rate.data });
   const [hidden, setHidden] = useState(() => readStored(hideAmountsKey) === '1');
   const [pickerOpen, setPickerOpen] = useState(false);
 
@@ -164,7 +173,7 @@ export default function AssetCentrePage() {
   );
   const header = <PageHeader title={t`Asset centre`} fallback="/my" right={eye} />;
 
-  if (!assets.data && assets.isFetching) {
+  if (!assets.data && !keptShown && (assets.isFetching || !kept.ready)) {
     return (
       <div className="asset-centre">
         {header}
@@ -176,7 +185,7 @@ export default function AssetCentrePage() {
       </div>
     );
   }
-  if (!assets.data) {
+  if (!assets.data && !keptShown) {
     return (
       <div className="asset-centre">
         {header}
@@ -187,20 +196,21 @@ export default function AssetCentrePage() {
     );
   }
 
-  const data = assets.data;
+  const data = assets.data ?? keptShown!.assets;
   const usdt = (value: string) => (hidden ? hiddenAmount : formatDecimal(value, usdtDisplayDecimals, intl));
-  const info = new Map((currencies.data ?? []).map((currency) => [currency.currency, currency]));
+  const info = new Map(currencyList.map((currency) => [currency.currency, currency]));
   const displayInfo = displayCurrency ? info.get(displayCurrency) : undefined;
 
   return (
     <div className="asset-centre">
       {header}
+      {keptShown && <KeptAssetsNotice savedAtMs={keptShown.savedAtMs} online={online} onRetry={() => void refresh()} />}
       <PullToRefresh onRefresh={refresh} pullingText={t`Pull to refresh`} canReleaseText={t`Release to refresh`}
         refreshingText={t`Loading...`} completeText={t`Updated`}>
         <section className="asset-total" aria-labelledby="asset-total-label">
           <p id="asset-total-label" className="asset-total-label">{t`Total assets (USDT)`}</p>
           <p className="asset-total-amount" data-testid="asset-total-usdt">{usdt(data.totalUsdt)}</p>
-          <DisplayTotal totalUsdt={data.totalUsdt} currency={displayInfo} rate={rate.data}
+          <DisplayTotal totalUsdt={data.totalUsdt} currency={displayInfo} rate={rate.data ?? keptRate}
             rateFailed={rate.isError} hidden={hidden} intl={intl} onPick={() => setPickerOpen(true)} />
           {data.unpriced.length > 0 && (
             <p className="asset-unpriced-note">{t`Not valued (no rate): ${data.unpriced.join(', ')}`}</p>
@@ -244,7 +254,7 @@ export default function AssetCentrePage() {
         bodyStyle={{ borderTopLeftRadius: 12, borderTopRightRadius: 12, maxHeight: '70vh', overflowY: 'auto' }}>
         <h2 className="popup-title">{t`Display currency`}</h2>
         <CheckList value={displayCurrency ? [displayCurrency] : []} onChange={(value) => value[0] && choose(String(value[0]))}>
-          {(currencies.data ?? []).map((currency) => (
+          {currencyList.map((currency) => (
             <CheckList.Item key={currency.currency} value={currency.currency}>
               <span className="asset-pick-code">{currency.currency}</span> <span className="asset-pick-name">{currency.name}</span>
             </CheckList.Item>
@@ -256,7 +266,7 @@ export default function AssetCentrePage() {
 }
 
 function DisplayTotal({ totalUsdt, currency, rate, rateFailed, hidden, intl, onPick }: {
-  totalUsdt: string; currency: CurrencyInfo | undefined; rate: CurrencyRate | undefined; rateFailed: boolean; hidden: boolean;
+  totalUsdt: string; currency: KeptCurrency | undefined; rate: CurrencyRate | undefined; rateFailed: boolean; hidden: boolean;
   intl: string; onPick: () => void;
 }) {
   const { t, i18n } = useLingui();
@@ -287,7 +297,7 @@ function DisplayTotal({ totalUsdt, currency, rate, rateFailed, hidden, intl, onP
 }
 
 function CurrencyRow({ row, info, hidden, intl, unpriced }: {
-  row: UserAssets['currencies'][number]; info: CurrencyInfo | undefined; hidden: boolean; intl: string; unpriced: boolean;
+  row: UserAssets['currencies'][number]; info: KeptCurrency | undefined; hidden: boolean; intl: string; unpriced: boolean;
 }) {
   const { t, i18n } = useLingui();
   const navigate = useNavigate();
