@@ -225,7 +225,7 @@ export default function AssetCentrePage() {
         <div className="asset-links">
           <button type="button" className="asset-link" onClick={() => navigate('/chongzhitixianRecord')}>{t`Records`}</button>
           <button type="button" className="asset-link" onClick={() => navigate('/zhangbianRecord')}>{t`Ledger`}</button>
-          <button type="button" className="asset-link" onClick={() => navigate('/jiesuanInfo')}>{t`Bank card and addresses`}</button>
+          <button type="button" className="asset-link" onClick={() => navigate('/jiesuanInfo')}>{t`Settlement info`}</button>
         </div>
         <section className="asset-kinds" aria-label={t`Assets by kind (USDT)`}>
           <h2 className="asset-section-title">{t`Assets by kind (USDT)`}</h2>
