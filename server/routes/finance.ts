@@ -4,9 +4,10 @@
 import type { FastifyInstance } from 'fastify';
 import type { Static } from '@sinclair/typebox';
 import {
-  BalanceLogQuery, DepositAddressQuery, RechargeApplyBody, RechargeListQuery, walletPaths, type BalanceLogEntry,
+  BalanceLogQuery, DepositAddressQuery, RechargeApplyBody, RechargeListQuery, walletPaths, type BalanceLogEntry, type BalanceLogEvent,
 } from '../../src/api/contract/wallet.ts';
-import { listLedgerEntries } from '../domain/ledger/entries.ts';
+import { listLedgerEntries, type EntryQuery } from '../domain/ledger/entries.ts';
+import { eventKey, listLedgerEvents } from '../domain/ledger/events.ts';
 import { formatAmount } from '../domain/ledger/amounts.ts';
 import type { MarketView } from '../domain/market/view.ts';
 import { userAssets, userBalance } from '../domain/wallet/balances.ts';
@@ -30,24 +31,45 @@ export function financeRoutes(app: FastifyInstance, services: Services, market: 
     return ok(await userAssets(services.db, market, session.userId, services.clock.now().getTime()));
   });
 
+  /** The ledger query of a balance-log request: the session's user, the filters as the domain reads them. */
+  const ledgerQuery = (userId: bigint, query: Static<typeof BalanceLogQuery>): EntryQuery => {
+    const { pageNo, pageSize, type, currency, startTime, endTime } = query;
+    if (startTime !== undefined && endTime !== undefined && startTime >= endTime) {
+      throw badRequest('invalid_request', 'The start of the time range must come before its end.');
+    }
+    return {
+      userId, pageNo, pageSize, currency, types: type === undefined ? undefined : [type],
+      fromTime: startTime === undefined ? undefined : new Date(startTime),
+      toTime: endTime === undefined ? undefined : new Date(endTime),
+    };
+  };
+
   app.get<{ Querystring: Static<typeof BalanceLogQuery> }>(walletPaths.balanceLog,
     { schema: { querystring: BalanceLogQuery } }, async (request) => {
       const session = await requireSession(services, request);
-      const { pageNo, pageSize, type, currency, startTime, endTime } = request.query;
-      if (startTime !== undefined && endTime !== undefined && startTime >= endTime) {
-        throw badRequest('invalid_request', 'The start of the time range must come before its end.');
-      }
-      const page = await listLedgerEntries(services.db, {
-        userId: session.userId, pageNo, pageSize, currency, types: type === undefined ? undefined : [type],
-        fromTime: startTime === undefined ? undefined : new Date(startTime),
-        toTime: endTime === undefined ? undefined : new Date(endTime),
-      });
+      const page = await listLedgerEntries(services.db, ledgerQuery(session.userId, request.query));
       return ok({
         ...page,
         records: page.records.map((entry): BalanceLogEntry => ({
           id: entry.transferId, type: entry.type, currency: entry.currency, account: entry.accountKind,
           amount: formatAmount(entry.amountAtomic, entry.scale), balanceAfter: formatAmount(entry.balanceAfterAtomic, entry.scale), phase: entry.phase,
           time: entry.time.getTime(), reference: entry.reference, remark: entry.remark,
+        })),
+      });
+    });
+
+  // One record per business event (issue 19): what the ledger page shows unless Details is on.
+  app.get<{ Querystring: Static<typeof BalanceLogQuery> }>(walletPaths.balanceEvents,
+    { schema: { querystring: BalanceLogQuery } }, async (request) => {
+      const session = await requireSession(services, request);
+      const page = await listLedgerEvents(services.db, ledgerQuery(session.userId, request.query));
+      return ok({
+        ...page,
+        records: page.records.map((event): BalanceLogEvent => ({
+          id: eventKey(event.reference, event.currency), reference: event.reference, type: event.type, currency: event.currency,
+          state: event.state, amount: formatAmount(event.amountAtomic, event.scale), held: formatAmount(event.heldAtomic, event.scale),
+          balanceAfter: event.balanceAfterAtomic === null ? null : formatAmount(event.balanceAfterAtomic, event.scale),
+          startTime: event.startTime.getTime(), time: event.time.getTime(), remark: event.remark, entryCount: event.entryCount,
         })),
       });
     });

@@ -8,6 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { readCode, startServer, type RunningServer } from './server.ts';
 import { errorOf, isSuccess, SpecClient, tokenHeader, tokenOf } from './specClient.ts';
 import { describeAnswer, expectSuccess } from './expectAnswer.ts';
+import { demoOperatorToken } from './adminClient.ts';
 
 let server: RunningServer;
 let client: SpecClient;
@@ -94,5 +95,26 @@ describe('wallet calls of spec §7', () => {
       '/finance/appRecharge/listMy', { pageNo: 1, pageSize: 10 }, token));
     expect(mine.total).toBe(1);
     expect(mine.records[0]).toMatchObject({ id: applied.id, status: 0, reason: null });
+  });
+
+  it('ours (issue 19): GET /finance/appBalanceLog/events folds the ledger into business events; the spec list is unchanged', async () => {
+    const empty = expectSuccess(await client.get('/finance/appBalanceLog/events', { pageNo: 1, pageSize: 10 }, token));
+    expect(empty).toEqual({ records: [], total: 0, size: 10, current: 1, pages: 0 });
+    const mine = expectSuccess(await client.get<{ records: Array<{ id: string }> }>('/finance/appRecharge/listMy', { pageNo: 1, pageSize: 10 }, token));
+    const operator = await demoOperatorToken(client);
+    expectSuccess(await client.post(`/admin/recharges/${mine.records[0].id}/approve`, {}, operator));
+
+    const log = expectSuccess(await client.get<{ records: Array<Record<string, unknown>>; total: number }>(
+      '/finance/appBalanceLog/list', { pageNo: 1, pageSize: 10 }, token));
+    expect(log.total).toBe(1);
+    expect(log.records[0]).toMatchObject({ type: 'deposit', currency: 'USDT', account: 'spot', amount: '25.500000', balanceAfter: '25.500000' });
+    const events = expectSuccess(await client.get<{ records: Array<Record<string, unknown>>; total: number }>(
+      '/finance/appBalanceLog/events', { pageNo: 1, pageSize: 10 }, token));
+    expect(events.total).toBe(1);
+    expect(events.records[0]).toMatchObject({
+      reference: log.records[0].reference, type: 'deposit', currency: 'USDT', state: 'done', amount: '25.500000', held: '0.000000',
+      balanceAfter: '25.500000', time: log.records[0].time, entryCount: 1,
+    });
+    expect((await client.get('/finance/appBalanceLog/events')).status).toBe(401);
   });
 });

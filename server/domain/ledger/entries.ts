@@ -19,6 +19,8 @@ export interface LedgerEntry {
   /** Which of the user's accounts moved (spot, frozen, ...). */
   accountKind: string;
   phase: TransferPhase;
+  /** For a post or a void: the pending transfer it resolves. */
+  pendingId: string | null;
   /**
    * Signed change for the account: + into it, - out of it. A pending transfer reserves (the
    * posted balance stays), its post moves, its void gives the reservation back (+ for the payer).
@@ -61,12 +63,17 @@ export async function listLedgerEntries(db: Executor, query: EntryQuery): Promis
   const sides = () => unionAll(sideQuery(db, 'debit', filters), sideQuery(db, 'credit', filters));
   const [{ total }] = await db.select({ total: sql<number>`count(*)::int` }).from(sides().as('entries'));
   const rows = await sides().orderBy(sql`seq desc`, sql`side desc`).limit(pageSize).offset((pageNo - 1) * pageSize);
-  const records = rows.map((row): LedgerEntry => ({
+  return { records: rows.map(toEntry), total: Number(total), size: pageSize, current: pageNo, pages: Math.ceil(Number(total) / pageSize) };
+}
+
+type SideRow = Awaited<ReturnType<typeof sideQuery>>[number];
+
+export function toEntry(row: SideRow): LedgerEntry {
+  return {
     transferId: row.transferId, type: row.type, currency: row.currency, scale: row.scale, accountKind: row.accountKind,
-    phase: row.phase as TransferPhase, amountAtomic: signedAmount(row.side as EntrySide, row.phase as TransferPhase, row.amount),
+    phase: row.phase as TransferPhase, pendingId: row.pendingId, amountAtomic: signedAmount(row.side as EntrySide, row.phase as TransferPhase, row.amount),
     balanceAfterAtomic: row.balanceAfter, time: row.time, reference: row.reference, remark: row.remark,
-  }));
-  return { records, total: Number(total), size: pageSize, current: pageNo, pages: Math.ceil(Number(total) / pageSize) };
+  };
 }
 
 function signedAmount(side: EntrySide, phase: TransferPhase, amount: bigint): bigint {
@@ -74,7 +81,7 @@ function signedAmount(side: EntrySide, phase: TransferPhase, amount: bigint): bi
   return outOfAccount ? -amount : amount;
 }
 
-function entryFilters(query: EntryQuery): SQL[] {
+export function entryFilters(query: EntryQuery): SQL[] {
   const filters: SQL[] = [
     eq(ledgerAccounts.ownerUserId, query.userId),
     eq(ledgerAccounts.ledger, ledgers[query.ledger ?? 'real']),
@@ -88,7 +95,7 @@ function entryFilters(query: EntryQuery): SQL[] {
 }
 
 /** The entries of one side: transfers whose debit (or credit) account is one of the user's. */
-function sideQuery(db: Executor, side: EntrySide, filters: SQL[]) {
+export function sideQuery(db: Executor, side: EntrySide, filters: SQL[]) {
   const accountColumn: PgColumn = side === 'debit' ? ledgerTransfers.debitAccountId : ledgerTransfers.creditAccountId;
   return db.select({
     seq: ledgerTransfers.seq,
@@ -99,6 +106,7 @@ function sideQuery(db: Executor, side: EntrySide, filters: SQL[]) {
     scale: ledgerAssets.scale,
     accountKind: ledgerAccounts.kind,
     phase: ledgerTransfers.phase,
+    pendingId: ledgerTransfers.pendingId,
     amount: ledgerTransfers.amount,
     balanceAfter: side === 'debit' ? ledgerTransfers.debitBalanceAfter : ledgerTransfers.creditBalanceAfter,
     time: ledgerTransfers.createdAt,
