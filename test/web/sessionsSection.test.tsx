@@ -44,7 +44,7 @@ const entry = (id: string, more: Partial<LoginHistoryEntry> = {}): LoginHistoryE
 /** A server with the current session and two others, and one page of login history. */
 function serve() {
   let sessions = [session('1', true), session('2', false, { device: 'Firefox on Windows', method: 'code', ip: '192.0.2.9' }),
-    session('3', false, { device: 'Safari on iOS', method: 'passkey' })];
+    session('3', false, { device: 'Safari on iOS', method: 'google' })];
   const history = [entry('11', { success: false, method: 'code' }), entry('12', { newDevice: true, device: 'Edge on Windows' })];
   const calls: { path: string; method: string; body: Record<string, unknown>; search: string }[] = [];
   vi.stubGlobal('fetch', vi.fn(async (url: string, init?: RequestInit) => {
@@ -93,6 +93,9 @@ describe('sessions and devices', () => {
     expect(within(other).queryByText('This device')).toBeNull();
     expect(within(other).getByText('IP address: 192.0.2.9')).toBeTruthy();
     expect(within(other).getByText(/^Logged in with Verification code on /)).toBeTruthy();
+    // A password with an authenticator app's code does not read as a Google sign-in (issue 19 #11).
+    expect(within(screen.getByTestId('session-3')).getByText(/^Logged in with Password \+ authenticator app on /)).toBeTruthy();
+    expect(screen.queryByText(/Google/)).toBeNull();
     expect(within(other).getByRole('button', { name: 'End the session on Firefox on Windows' })).toBeTruthy();
     expect(screen.getByRole('button', { name: 'End all other sessions' })).toBeTruthy();
   });

@@ -188,6 +188,35 @@ describe('the second step of every login (a ticket)', () => {
   });
 });
 
+describe('the second step without a ticket, on the login page', () => {
+  it('replaces the login tabs with the two-step heading, sends the kept password with the code, and Back returns to the tabs', async () => {
+    configureApiClient({ notify: vi.fn() });
+    const calls = serve('111111');
+    const fetchWithProviders = globalThis.fetch;
+    vi.stubGlobal('fetch', vi.fn(async (url: string, init?: RequestInit) => (String(url).includes('/app/oidc/providers')
+      ? new Response(JSON.stringify(success([]).body), { status: 200 })
+      : fetchWithProviders(url, init))));
+    renderLoginPage('/login');
+    expect(screen.getByRole('tab', { name: 'E-mail code' })).toBeTruthy();
+    await passwordStep();
+    expect(screen.getByRole('heading', { name: 'Two-step verification' })).toBeTruthy();
+    expect(screen.queryByRole('tab', { name: 'Password' })).toBeNull();
+    expect(screen.queryByRole('tab', { name: 'E-mail code' })).toBeNull();
+    expect(screen.queryByRole('tab', { name: 'Phone code' })).toBeNull();
+
+    fireEvent.click(screen.getByRole('button', { name: 'Back' }));
+    await screen.findByRole('tab', { name: 'E-mail code' }, { timeout: 5_000 });
+    expect(screen.getByRole('heading', { name: 'Log in' })).toBeTruthy();
+
+    await passwordStep();
+    fireEvent.change(screen.getByLabelText('Google Authenticator code', { selector: 'input' }), { target: { value: '246810' } });
+    fireEvent.submit(document.querySelector('form')!);
+    await screen.findByText('Home page', {}, { timeout: 5_000 });
+    const login = calls.filter((call) => call.path.endsWith('/app/googleSecretLogin')).at(-1)!;
+    expect(login.body).toMatchObject({ account: 'someone@example.com', password: 'Secret123pass', googleCode: '246810' });
+  });
+});
+
 describe('the password reset of a bound account', () => {
   it('shows the Google code field when the server asks for it, and resets with the code', async () => {
     configureApiClient({ notify: vi.fn() });

@@ -6,7 +6,7 @@ import { NoticeBar, Tabs } from 'antd-mobile';
 import { GlobalOutline } from 'antd-mobile-icons';
 import { useLingui } from '@lingui/react/macro';
 import { LanguagePicker } from '../../components/LanguagePicker.tsx';
-import { PasswordLogin } from './PasswordLogin.tsx';
+import { PasswordLogin, type PasswordCredentials } from './PasswordLogin.tsx';
 import { CodeLogin } from './CodeLogin.tsx';
 import { RegisterForm } from './RegisterForm.tsx';
 import { ForgotForm } from './ForgotForm.tsx';
@@ -30,6 +30,9 @@ export default function LoginPage() {
   const mode = modes.find((value) => value === params.get('mode')) ?? 'login';
   // A login of an account with Google Authenticator bound, whichever its first factor (secondStep.ts).
   const loginTicket = params.get('loginTicket');
+  // The same step when a server gives no ticket: the password is kept in memory until it is sent with the code.
+  const [passwordStep, setPasswordStep] = useState<PasswordCredentials>();
+  const secondStep = Boolean(loginTicket) || passwordStep !== undefined;
   const [method, setMethod] = useState('password');
   const [languageOpen, setLanguageOpen] = useState(false);
   const [prefill, setPrefill] = useState('');
@@ -53,10 +56,11 @@ export default function LoginPage() {
         <img src="/favicon.svg" alt="" width={56} height={56} />
         <span>Bourse</span>
       </div>
-      <h1 className="auth-title">{loginTicket ? t`Two-step verification` : titles[mode]}</h1>
+      <h1 className="auth-title">{secondStep ? t`Two-step verification` : titles[mode]}</h1>
 
       {loginTicket && <GoogleCodeStep loginTicket={loginTicket} onBack={() => setParams({}, { replace: true })} />}
-      {!loginTicket && mode === 'login' && (
+      {!loginTicket && passwordStep && <GoogleCodeStep {...passwordStep} onBack={() => setPasswordStep(undefined)} />}
+      {!secondStep && mode === 'login' && (
         <>
           {sessionEnded && (
             <div role="status" data-testid="session-ended">
@@ -65,7 +69,9 @@ export default function LoginPage() {
             </div>
           )}
           <Tabs activeKey={method} onChange={setMethod}>
-            <Tabs.Tab title={t`Password`} key="password"><PasswordLogin initialAccount={prefill} /></Tabs.Tab>
+            <Tabs.Tab title={t`Password`} key="password">
+              <PasswordLogin initialAccount={prefill} onSecondStep={setPasswordStep} />
+            </Tabs.Tab>
             <Tabs.Tab title={t`E-mail code`} key="email"><CodeLogin channel="email" /></Tabs.Tab>
             <Tabs.Tab title={t`Phone code`} key="phone"><CodeLogin channel="phone" /></Tabs.Tab>
           </Tabs>
@@ -79,10 +85,10 @@ export default function LoginPage() {
           <OtherLogins />
         </>
       )}
-      {!loginTicket && mode === 'register' && <RegisterForm onLogin={() => go('login')} />}
-      {!loginTicket && mode === 'forgot' && <ForgotForm onDone={() => go('login')} />}
-      {!loginTicket && mode === 'guest' && <GuestForm onExisting={(account) => go('login', account)} />}
-      {!loginTicket && mode !== 'login' && (
+      {!secondStep && mode === 'register' && <RegisterForm onLogin={() => go('login')} />}
+      {!secondStep && mode === 'forgot' && <ForgotForm onDone={() => go('login')} />}
+      {!secondStep && mode === 'guest' && <GuestForm onExisting={(account) => go('login', account)} />}
+      {!secondStep && mode !== 'login' && (
         <div className="auth-links auth-links-center">
           <button type="button" className="link-button" onClick={() => go('login')}>{t`Back to log in`}</button>
         </div>

@@ -18,8 +18,17 @@ interface Values { account: string; password: string }
 // A lockout (too_many_attempts) and an address limit concern the whole form and name their wait.
 const fieldsByCode: FieldsByCode = { credentials_invalid: 'password' };
 
-/** Log in with an e-mail, a phone number (with country code) or a guest name, and a password. */
-export function PasswordLogin({ initialAccount = '' }: { initialAccount?: string }) {
+export interface PasswordCredentials { account: string; password: string; countryCode?: string }
+
+/**
+ * Log in with an e-mail, a phone number (with country code) or a guest name, and a password. A
+ * second step without a ticket goes to `onSecondStep` (the login page shows it in place of its
+ * tabs, under its heading), or is shown here when no one takes it.
+ */
+export function PasswordLogin({ initialAccount = '', onSecondStep }: {
+  initialAccount?: string;
+  onSecondStep?: (credentials: PasswordCredentials) => void;
+}) {
   const { t, i18n } = useLingui();
   const [form] = Form.useForm<Values>();
   const account = Form.useWatch('account', form) ?? initialAccount;
@@ -31,7 +40,7 @@ export function PasswordLogin({ initialAccount = '' }: { initialAccount?: string
   const isPhone = /^[0-9]+$/.test(account.trim());
   // A bound account's right password is answered google_code_required, with a login ticket from our
   // server (the second step on the login page); without one, the second step keeps the password in memory only.
-  const [secondStep, setSecondStep] = useState<{ account: string; password: string; countryCode?: string }>();
+  const [secondStep, setSecondStep] = useState<PasswordCredentials>();
 
   if (secondStep) return <GoogleCodeStep {...secondStep} onBack={() => setSecondStep(undefined)} />;
 
@@ -47,7 +56,7 @@ export function PasswordLogin({ initialAccount = '' }: { initialAccount?: string
         if (result.data) await completeLogin(result.data.token);
         else if (loginTicket) askSecondStep(loginTicket);
         else if ((result.error as ApiError | undefined)?.kind === 'api'
-          && (result.error as { error?: string }).error === 'google_code_required') setSecondStep(credentials);
+          && (result.error as { error?: string }).error === 'google_code_required') (onSecondStep ?? setSecondStep)(credentials);
         else failure.show(result.error);
       }}
       footer={<>

@@ -30,7 +30,8 @@ export function useSessionWords() {
     switch (value) {
       case 'password': return t`Password`;
       case 'code': return t`Verification code`;
-      case 'google': return t`Google`;
+      // A password and the code of an authenticator app (googleSecretLogin), not a Google sign-in.
+      case 'google': return t`Password + authenticator app`;
       case 'wallet': return t`Wallet`;
       case 'oidc': return t`Single sign-on`;
       case 'passkey': return t`Passkey`;
