@@ -1,8 +1,10 @@
 // Amounts and times as the operator's language writes them. Amounts stay decimal strings: the
-// server writes every decimal of the currency's scale, so that is how many are shown.
+// server writes every decimal of the currency's scale, so that is how many are shown. Times go
+// through the app's date module, so the back office writes a date as the app does.
 import { i18n } from '@lingui/core';
 import { formatDecimal } from '../lib/number.ts';
 import { intlOf } from '../lib/locales.ts';
+import { formatEpochMs } from '../lib/time.ts';
 
 export const currentIntl = () => intlOf(i18n.locale);
 
@@ -13,18 +15,9 @@ export function formatAmount(value: string | null | undefined): string {
   return formatDecimal(value, decimals, currentIntl());
 }
 
-const timeFormats = new Map<string, Intl.DateTimeFormat>();
-
-/** Epoch milliseconds as a date and time with seconds, in the operator's language. */
+/** Epoch milliseconds as a date and time with seconds, in the operator's language and zone (the date module's one form). */
 export function formatTime(ms: number | null | undefined): string {
-  if (ms === null || ms === undefined) return '—';
-  const intl = currentIntl();
-  let format = timeFormats.get(intl);
-  if (!format) {
-    format = new Intl.DateTimeFormat(intl, { dateStyle: 'medium', timeStyle: 'medium' });
-    timeFormats.set(intl, format);
-  }
-  return format.format(new Date(ms));
+  return formatEpochMs(ms) || '—';
 }
 
 /** A count ("12,345"), grouped as the operator's language groups it. */

@@ -8,6 +8,7 @@ import { CloseCircleFill } from 'antd-mobile-icons';
 import { useLingui } from '@lingui/react/macro';
 import { DateTime } from 'luxon';
 import { birthdayRange } from '../../api/contract/accounts.ts';
+import { formatCalendarDate } from '../../lib/time.ts';
 
 const isoDate = 'yyyy-MM-dd';
 const toDate = (iso: string) => DateTime.fromFormat(iso, isoDate).toJSDate();
@@ -27,7 +28,7 @@ export function BirthdayField({ value, onChange, id }: {
     <div className="choice-field">
       <button type="button" id={id} className="field-button" aria-haspopup="dialog"
         aria-label={value ? `${t`Birthday`} ${value}` : undefined} onClick={() => setOpen(true)}>
-        {value ?? <span className="placeholder">{t`Choose a date`}</span>}
+        {value ? formatCalendarDate(value) : <span className="placeholder">{t`Choose a date`}</span>}
       </button>
       {value && (
         <button type="button" className="field-clear" aria-label={t`Clear birthday`} onClick={() => onChange?.(undefined)}>

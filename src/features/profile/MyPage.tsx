@@ -70,7 +70,7 @@ export default function MyPage() {
             {/* One line, cut with an ellipsis; the title keeps the whole address. */}
             <p className="my-account" data-testid="my-account" title={user.account}>{user.account || `#${user.id}`}</p>
             <p className="my-meta">{t`ID`}: {user.id}</p>
-            {user.createTime && <p className="my-meta">{t`Joined`}: {formatServerTime(user.createTime, 'isoDate')}</p>}
+            {user.createTime && <p className="my-meta">{t`Joined`}: {formatServerTime(user.createTime, 'date')}</p>}
           </div>
         </section>
         {user.hasInitialPassword && (

@@ -44,7 +44,7 @@ export function LinkedLoginsSection() {
     if (error || searchParams.get('oidcLinked')) setSearchParams({}, { replace: true });
   }, [searchParams, setSearchParams, t]);
 
-  const when = (ms: number | null) => (ms === null ? t`never` : formatEpochMs(ms, 'isoDateTime'));
+  const when = (ms: number | null) => (ms === null ? t`never` : formatEpochMs(ms));
 
   const addWallet = async () => {
     if (!wallet) return;

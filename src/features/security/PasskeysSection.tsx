@@ -99,7 +99,7 @@ function PasskeyRow({ passkey }: { passkey: PasskeyInfo }) {
   const { t } = useLingui();
   const [remove, removing] = useRemovePasskeyMutation();
   const [failure, setFailure] = useState<string>();
-  const added = formatEpochMs(passkey.createdAt, 'isoDate');
+  const added = formatEpochMs(passkey.createdAt, 'date');
   const used = passkey.lastUsedAt === null ? undefined : formatEpochMs(passkey.lastUsedAt);
   const name = passkey.name;
 

@@ -14,6 +14,7 @@ import { useFormFailure } from '../../components/form/useFormFailure.ts';
 import { showToast } from '../../components/feedback.tsx';
 import { useGetMyUserInfoQuery, useSendEmailCodeMutation, useSendPhoneCodeMutation } from '../session/authApi.ts';
 import { AddressQr } from '../../components/AddressQr.tsx';
+import { formatServerTime } from '../../lib/time.ts';
 import {
   useBindGoogleAuthMutation, useGenerateGoogleKeyMutation, useGoogleAuthStateQuery, useUnbindGoogleAuthMutation,
 } from '../session/twoFactorApi.ts';
@@ -47,7 +48,8 @@ export function TwoFactorSection() {
     </section>;
   }
   const data = state.data;
-  const boundAt = data?.boundAt ?? '';
+  // boundAt is a server wall-clock string (UTC+8): shown in the device's zone like every date.
+  const boundAt = formatServerTime(data?.boundAt);
   const left = data?.recoveryCodesLeft ?? 0;
   return (
     <section className="two-factor" aria-busy={state.isLoading}>

@@ -10,7 +10,7 @@ import { failureText } from '../../api/errorMessages.ts';
 import { PageHeader } from '../../components/PageHeader.tsx';
 import { formatDecimal } from '../../lib/number.ts';
 import { intlOf } from '../../lib/locales.ts';
-import { formatEpochMs } from '../../lib/time.ts';
+import { formatEpochMs, isoOfEpochMs } from '../../lib/time.ts';
 import { prepareTradeTexts } from '../trade/tradeTexts.ts';
 import { useSwapRecordPagesInfiniteQuery } from './swapApi.ts';
 import './swap.css';
@@ -95,7 +95,7 @@ function SwapRow({ record }: { record: SwapRecord }) {
     <li className="swap-record" data-record-id={record.id}>
       <div className="swap-record-head">
         <strong>{record.from} → {record.to}</strong>
-        <time>{formatEpochMs(record.createTime)}</time>
+        <time dateTime={isoOfEpochMs(record.createTime)}>{formatEpochMs(record.createTime)}</time>
       </div>
       <dl>
         <div><dt>{t`Amount`}</dt><dd>{amount(record.amount)} {record.from}</dd></div>

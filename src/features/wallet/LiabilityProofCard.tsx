@@ -13,6 +13,7 @@ import type { ProofFailure } from '../../api/contract/liabilityTree.ts';
 import type { LiabilityRoot } from '../../api/contract/liabilities.ts';
 import { formatDecimal } from '../../lib/number.ts';
 import { intlOf } from '../../lib/locales.ts';
+import { formatEpochMs, isoOfEpochMs } from '../../lib/time.ts';
 import { useGetMyUserInfoQuery } from '../session/authApi.ts';
 import { proofStateOf, useLiabilityProofQuery, type ProofState } from './liabilityProof.ts';
 import './liabilityProof.css';
@@ -35,7 +36,7 @@ export default function LiabilityProofCard({ hidden = false }: { hidden?: boolea
   const state = useMemo<ProofState | undefined>(
     () => (query.data && userId !== undefined ? proofStateOf(query.data, userId) : undefined), [query.data, userId]);
 
-  const timeOf = (root: LiabilityRoot) => new Intl.DateTimeFormat(intl, { dateStyle: 'medium', timeStyle: 'short' }).format(root.time);
+  const timeOf = (root: LiabilityRoot) => formatEpochMs(root.time);
 
   let body;
   if (!state && (query.isError || user.isError)) {
@@ -131,7 +132,7 @@ export default function LiabilityProofCard({ hidden = false }: { hidden?: boolea
             </div>
             <div className="liability-fact">
               <dt>{t`Published`}</dt>
-              <dd><time dateTime={new Date(root.time).toISOString()}>{timeOf(root)}</time></dd>
+              <dd><time dateTime={isoOfEpochMs(root.time)}>{timeOf(root)}</time></dd>
             </div>
             <div className="liability-fact">
               <dt>{t`Leaves in the tree`}</dt>

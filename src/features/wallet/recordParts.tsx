@@ -7,7 +7,7 @@ import { useLingui } from '@lingui/react/macro';
 import type { RechargeRecord } from '../../api/contract/wallet.ts';
 import type { Withdrawal } from '../../api/contract/withdrawals.ts';
 import { CopyButton } from '../../components/CopyButton.tsx';
-import { formatEpochMs } from '../../lib/time.ts';
+import { formatEpochMs, isoOfEpochMs } from '../../lib/time.ts';
 import { formatDecimal } from '../../lib/number.ts';
 import { intlOf } from '../../lib/locales.ts';
 import { hasReason, type RecordKind } from './recordStatus.tsx';
@@ -77,9 +77,9 @@ export function RecordFields({ item, withCurrency = false }: { item: KindRecord;
           <span className="record-mono">{destinationText(item.record.destination)}</span>
         </Field>
       )}
-      <Field label={t`Created`}><time dateTime={new Date(record.createTime).toISOString()}>{formatEpochMs(record.createTime)}</time></Field>
+      <Field label={t`Created`}><time dateTime={isoOfEpochMs(record.createTime)}>{formatEpochMs(record.createTime)}</time></Field>
       {record.decideTime !== null && (
-        <Field label={t`Processed`}><time dateTime={new Date(record.decideTime).toISOString()}>{formatEpochMs(record.decideTime)}</time></Field>
+        <Field label={t`Processed`}><time dateTime={isoOfEpochMs(record.decideTime)}>{formatEpochMs(record.decideTime)}</time></Field>
       )}
       {item.kind === 'deposit' && item.record.txHash && (
         <Field label={t`Transaction hash`} wide>

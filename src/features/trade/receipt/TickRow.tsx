@@ -6,7 +6,7 @@ import { formatEpochMs } from '../../../lib/time.ts';
 import { SimulatedPricesLabel } from '../../../components/SimulatedPricesLabel.tsx';
 
 /** Epoch ms as the receipt writes it: local date and time with milliseconds. */
-export const tickTimeText = (ms: number) => `${formatEpochMs(ms)}.${String(ms % 1000).padStart(3, '0')}`;
+export const tickTimeText = (ms: number) => formatEpochMs(ms, 'dateTimeMs');
 
 export function TickRow({ label, tick, highlight }: { label?: string; tick: TickRef; highlight?: boolean }) {
   const { t } = useLingui();
