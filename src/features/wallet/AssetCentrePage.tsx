@@ -15,6 +15,7 @@ import { PageHeader } from '../../components/PageHeader.tsx';
 import { DepositIcon } from '../../components/icons.tsx';
 import { formatDecimal } from '../../lib/number.ts';
 import { intlOf } from '../../lib/locales.ts';
+import { formatEpochMs } from '../../lib/time.ts';
 import { useCurrencyListQuery, useRateByCurrencyQuery, useUserAssetsQuery } from './walletApi.ts';
 import LiabilityProofCard from './LiabilityProofCard.tsx';
 import { KeptAssetsNotice, useKeepAssets, useKeptAssets, type KeptCurrency } from './keptAssets.tsx';
@@ -276,7 +277,7 @@ function DisplayTotal({ totalUsdt, currency, rate, rateFailed, hidden, intl, onP
   const converted = usable ? convertFromUsdt(totalUsdt, usable.rate, decimals) : undefined;
   const amount = hidden ? hiddenAmount : converted === undefined ? '—' : formatDecimal(converted, decimals, intl);
   const code = currency.currency;
-  const time = usable ? new Intl.DateTimeFormat(intl, { dateStyle: 'short', timeStyle: 'short' }).format(usable.time) : '';
+  const time = usable ? formatEpochMs(usable.time) : '';
   const source = usable ? i18n._(rateSourceLabels[usable.source]) : '';
   const rateText = usable ? formatDecimal(usable.rate, decimalsOf(usable.rate), intl) : '';
   return (

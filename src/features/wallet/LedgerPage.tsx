@@ -11,6 +11,7 @@ import type { BalanceLogEntry } from '../../api/contract/wallet.ts';
 import { failureText } from '../../api/errorMessages.ts';
 import { PageHeader } from '../../components/PageHeader.tsx';
 import { intlOf } from '../../lib/locales.ts';
+import { formatEpochMs, isoOfEpochMs } from '../../lib/time.ts';
 import { formatDecimal, formatSigned } from '../../lib/number.ts';
 import { ledgerAccountLabel, ledgerEntryLabel, ledgerTypeLabel, ledgerTypes } from './ledgerTypes.ts';
 import { useCurrencyListQuery, useLazyBalanceLogQuery, type BalanceLogArgs } from './walletApi.ts';
@@ -120,7 +121,6 @@ export default function LedgerPage() {
   const rangeTitle = filters.range === 'all' ? t`Time` : i18n._(rangeLabels[filters.range]);
   const codes = (currencies.data ?? []).map((currency) => currency.currency);
   if (filters.currency && !codes.includes(filters.currency)) codes.push(filters.currency);
-  const time = new Intl.DateTimeFormat(intl, { dateStyle: 'medium', timeStyle: 'medium' });
 
   return (
     <div className="ledger">
@@ -188,7 +188,7 @@ export default function LedgerPage() {
                     </span>
                   </div>
                   <div className="ledger-line ledger-sub">
-                    <time dateTime={new Date(entry.time).toISOString()}>{time.format(entry.time)}</time>
+                    <time dateTime={isoOfEpochMs(entry.time)}>{formatEpochMs(entry.time)}</time>
                     <span className="ledger-balance">
                       {t`Balance`} {formatDecimal(entry.balanceAfter, decimalsOf(entry.balanceAfter), intl)}
                     </span>
