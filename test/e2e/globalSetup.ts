@@ -1,12 +1,14 @@
 // Builds the PWA and starts the real server (embedded PGlite, fresh data directory, demo seed)
 // on a free port for the end-to-end journeys. Nothing is mocked: the browser talks to this server.
 import { spawn, execFileSync } from 'node:child_process';
+import crypto from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import type { TestProject } from 'vitest/node';
 import { apiPrefix } from '../../src/api/contract/paths.ts';
 import { externalLoginPaths } from '../../src/api/contract/security.ts';
+import { ensureChromium } from '../support/chromium.ts';
 import { startOidcProvider } from '../support/oidcProvider.ts';
 import { freePort, waitForServer } from '../support/serverProcess.ts';
 
@@ -33,16 +35,40 @@ declare module 'vitest' {
 const oidcName = 'Local ID';
 
 
+/** What the build reads, as one string: every input file's path, size and modification time. */
+function buildInputsStamp(root: string): string {
+  const parts: string[] = [];
+  const visit = (entry: string) => {
+    const full = path.join(root, entry);
+    if (!fs.existsSync(full)) return;
+    const stat = fs.statSync(full);
+    if (stat.isDirectory()) {
+      for (const name of fs.readdirSync(full).sort()) visit(path.join(entry, name));
+    } else {
+      parts.push(`${entry} ${stat.size} ${stat.mtimeMs}`);
+    }
+  };
+  for (const entry of ['src', 'public', 'sw', 'index.html', 'admin.html', 'pc.html', 'vite.config.ts', 'vite.admin.config.ts',
+    'lingui.config.ts', 'package-lock.json', 'tsconfig.json']) visit(entry);
+  return crypto.createHash('sha256').update(parts.join('\n')).digest('hex');
+}
+
 export default async function setup(project: TestProject) {
+  ensureChromium();
   const root = path.resolve(import.meta.dirname, '../..');
   // E2E_OUT_DIR builds into (and serves from) a directory of its own, so two people running the
   // journeys in one checkout do not overwrite each other's build in dist/.
   const outDir = path.resolve(root, process.env.E2E_OUT_DIR ?? 'dist');
-  if (!process.env.E2E_SKIP_BUILD) {
+  // A build whose inputs have not changed since is used as it is (issue 20): its stamp names them.
+  const stampFile = path.join(outDir, '.e2e-build-stamp');
+  const stamp = buildInputsStamp(root);
+  const current = fs.existsSync(stampFile) && fs.readFileSync(stampFile, 'utf8') === stamp;
+  if (!process.env.E2E_SKIP_BUILD && !current) {
     // Vitest sets NODE_ENV=test, which would make Vite bundle React's development build.
     execFileSync('npx', ['vite', 'build', '--logLevel', 'warn', '--outDir', outDir, '--emptyOutDir'], {
       cwd: root, stdio: 'inherit', env: { ...process.env, NODE_ENV: 'production' },
     });
+    fs.writeFileSync(stampFile, stamp);
   }
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'bourse-e2e-'));
   const port = await freePort();
