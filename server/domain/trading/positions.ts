@@ -31,6 +31,7 @@ import { ledgerOf, tradingAccounts } from './accounts.ts';
 import { positionToWire, tickIdsOf, unitsOf, type PositionRow } from './positionWire.ts';
 import { checkFeedAllowsRealTrading, contractCapable, quantityPrecisionOf, symbolSettingsOf, type SymbolSettingsRow } from './settings.ts';
 import { lastTickAt, retainTicks, tickFreshnessMs, ticksByIds } from './ticks.ts';
+import { timeRangeConditions } from './historyFilters.ts';
 import type { UserEventBus } from './userEvents.ts';
 
 export interface PositionDeps { db: Db; clock: Clock; userEvents: UserEventBus }
@@ -358,11 +359,25 @@ export async function updateLevels(deps: PositionDeps, userId: bigint, body: Upd
   return (await toWire(db, [row]))[0];
 }
 
+/** The history filters (issue 19): symbol, result by the balance change (pnl − both fees), time closed else opened. */
+function positionFilterConditions(query: PositionListQuery): SQL[] {
+  const conditions: SQL[] = [];
+  if (query.symbol !== undefined) conditions.push(eq(tradePositions.symbol, query.symbol));
+  if (query.result !== undefined) {
+    const change = sql`(${tradePositions.pnl} - ${tradePositions.openFee} - coalesce(${tradePositions.closeFee}, 0))`;
+    conditions.push(eq(tradePositions.status, 'closed'));
+    conditions.push(query.result === 'won' ? sql`${change} > 0` : query.result === 'lost' ? sql`${change} < 0` : sql`${change} = 0`);
+  }
+  conditions.push(...timeRangeConditions(sql`coalesce(${tradePositions.closedAt}, ${tradePositions.createdAt})`, query));
+  return conditions;
+}
+
 export async function listMyPositions(db: Executor, userId: bigint, query: PositionListQuery): Promise<PageOf<Position>> {
   const pageNo = query.pageNo ?? 1;
   const pageSize = query.pageSize ?? 10;
   const conditions: SQL[] = [eq(tradePositions.userId, userId), eq(tradePositions.ledger, ledgers[ledgerOf(query.demo)])];
   if (query.status !== undefined) conditions.push(eq(tradePositions.status, query.status));
+  conditions.push(...positionFilterConditions(query));
   const [{ total }] = await db.select({ total: count() }).from(tradePositions).where(and(...conditions));
   const rows = await db.select().from(tradePositions).where(and(...conditions)).orderBy(desc(tradePositions.id))
     .limit(pageSize).offset((pageNo - 1) * pageSize);

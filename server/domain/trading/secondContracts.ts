@@ -24,6 +24,7 @@ import { parseUserAmount } from '../wallet/currencies.ts';
 import { ledgerOf, tradingAccounts } from './accounts.ts';
 import { checkFeedAllowsRealTrading, loadSecondSets, secondSetOf, secondSetToWire, symbolSettingsOf } from './settings.ts';
 import { lastTickAt, tickFreshnessMs, tickRef, ticksByIds } from './ticks.ts';
+import { timeRangeConditions } from './historyFilters.ts';
 import type { UserEventBus } from './userEvents.ts';
 import type { RecordedTick } from '../market/store.ts';
 
@@ -186,6 +187,10 @@ export async function listMySecondOrders(db: Executor, userId: bigint, query: Se
   const conditions: SQL[] = [eq(secondContractOrders.userId, userId), eq(secondContractOrders.ledger, ledgers[ledgerOf(query.demo)])];
   if (query.status === 'open') conditions.push(eq(secondContractOrders.status, 'open'));
   if (query.status === 'settled') conditions.push(inArray(secondContractOrders.status, ['won', 'lost', 'draw']));
+  // The history filters (issue 19): an even result is a draw; the time is settled at, else accepted at.
+  if (query.symbol !== undefined) conditions.push(eq(secondContractOrders.symbol, query.symbol));
+  if (query.result !== undefined) conditions.push(eq(secondContractOrders.status, query.result === 'even' ? 'draw' : query.result));
+  conditions.push(...timeRangeConditions(sql`coalesce(${secondContractOrders.settledAt}, ${secondContractOrders.acceptedAt})`, query));
   const where = and(...conditions);
   const [{ total }] = await db.select({ total: count() }).from(secondContractOrders).where(where);
   const rows = await db.select().from(secondContractOrders).where(where).orderBy(desc(secondContractOrders.id))

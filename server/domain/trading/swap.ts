@@ -10,8 +10,8 @@
 //   spot(from)  → house(from)  amount − fee      (swap)
 //   house(to)   → spot(to)     receive           (swap)
 import { randomBytes } from 'node:crypto';
-import { and, count, desc, eq, isNull, lt } from 'drizzle-orm';
-import type { SwapCurrencies, SwapQuote, SwapQuoteQuery, SwapRecord } from '../../../src/api/contract/trading.ts';
+import { and, count, desc, eq, isNull, lt, type SQL } from 'drizzle-orm';
+import type { SwapCurrencies, SwapListQuery, SwapQuote, SwapQuoteQuery, SwapRecord } from '../../../src/api/contract/trading.ts';
 import { formatAmount } from '../../../src/api/contract/amounts.ts';
 import {
   formatSwapRate, isSwapStablecoin, swapFigures, swapRate, swapSymbolOf, type SwapMid,
@@ -28,6 +28,7 @@ import type { RecordedTick } from '../market/store.ts';
 import { symbolByCode } from '../market/symbols.ts';
 import { loadCurrencies, parseUserAmount } from '../wallet/currencies.ts';
 import { checkFeedAllowsRealTrading, loadSwapSettings, swapSettingsToWire, symbolSettingsOf } from './settings.ts';
+import { timeRangeConditions } from './historyFilters.ts';
 import { lastTickAt, retainTicks, tickFreshnessMs, tickRef, ticksByIds } from './ticks.ts';
 
 export type SwapOrderRow = typeof swapOrders.$inferSelect;
@@ -212,14 +213,17 @@ export async function executeSwap(db: Db, clock: Clock, userId: bigint, quoteId:
   return (await swapRecordsOf(db, [order]))[0];
 }
 
-export interface SwapListQuery { pageNo?: number; pageSize?: number }
-
 /** The user's swaps, newest first. */
 export async function listMySwaps(db: Executor, userId: bigint, query: SwapListQuery): Promise<PageOf<SwapRecord>> {
   const pageNo = query.pageNo ?? 1;
   const pageSize = query.pageSize ?? 10;
-  const [{ total }] = await db.select({ total: count() }).from(swapOrders).where(eq(swapOrders.userId, userId));
-  const rows = await db.select().from(swapOrders).where(eq(swapOrders.userId, userId)).orderBy(desc(swapOrders.id))
+  // The history filters (issue 19): the pair in the swap's direction, and the time of the swap.
+  const conditions: SQL[] = [eq(swapOrders.userId, userId), ...timeRangeConditions(swapOrders.createdAt, query)];
+  if (query.from !== undefined) conditions.push(eq(swapOrders.fromAsset, query.from));
+  if (query.to !== undefined) conditions.push(eq(swapOrders.toAsset, query.to));
+  const where = and(...conditions);
+  const [{ total }] = await db.select({ total: count() }).from(swapOrders).where(where);
+  const rows = await db.select().from(swapOrders).where(where).orderBy(desc(swapOrders.id))
     .limit(pageSize).offset((pageNo - 1) * pageSize);
   return { records: await swapRecordsOf(db, rows), total, size: pageSize, current: pageNo, pages: Math.ceil(total / pageSize) };
 }

@@ -62,6 +62,20 @@ export const ClientOrderId = Type.String({ minLength: 8, maxLength: 64, pattern:
 export const PriceText = Type.String({ minLength: 1, maxLength: 40 });
 const Demo = Type.Optional(Type.Boolean());
 
+/**
+ * Optional filters of the history lists (issue 19): ours, absent from spec clients' calls. `result`
+ * is the outcome: won, lost or even (a position by its balance change, fees included; an option by
+ * its status, draw being even). `since`/`until` (ms since the epoch, inclusive) bound the time the
+ * list shows: closed or settled at, else opened; a swap's time.
+ */
+export const historyResults = ['won', 'lost', 'even'] as const;
+export const HistoryResult = Type.Union(historyResults.map((result) => Type.Literal(result)));
+export type HistoryResult = (typeof historyResults)[number];
+const HistoryTimeFilters = {
+  since: Type.Optional(Type.Integer({ minimum: 0 })),
+  until: Type.Optional(Type.Integer({ minimum: 0 })),
+};
+
 export const Direction = Type.Union([Type.Literal('long'), Type.Literal('short')]);
 export type Direction = Static<typeof Direction>;
 export const positionStatuses = ['running', 'settling', 'closed'] as const;
@@ -148,6 +162,10 @@ export const PositionListQuery = Type.Object({
   ...PageQuery,
   status: Type.Optional(PositionStatus),
   demo: Demo,
+  symbol: Type.Optional(SymbolCode),
+  /** Only closed positions have a result: with it the list holds closed ones only. */
+  result: Type.Optional(HistoryResult),
+  ...HistoryTimeFilters,
 }, { additionalProperties: false });
 export type PositionListQuery = Static<typeof PositionListQuery>;
 
@@ -262,6 +280,10 @@ export const SecondListQuery = Type.Object({
   /** open, or settled (won, lost, draw). */
   status: Type.Optional(Type.Union([Type.Literal('open'), Type.Literal('settled')])),
   demo: Demo,
+  symbol: Type.Optional(SymbolCode),
+  /** won, lost or even (draw): settled orders only. */
+  result: Type.Optional(HistoryResult),
+  ...HistoryTimeFilters,
 }, { additionalProperties: false });
 export type SecondListQuery = Static<typeof SecondListQuery>;
 
@@ -354,7 +376,15 @@ export const SwapRecord = Type.Object({
   createTime: Type.Integer(),
 });
 export type SwapRecord = Static<typeof SwapRecord>;
-export const SwapListQuery = Type.Object({ ...PageQuery }, { additionalProperties: false });
+const SwapCurrency = Type.String({ minLength: 2, maxLength: 12, pattern: '^[A-Z0-9]{2,12}$' });
+export const SwapListQuery = Type.Object({
+  ...PageQuery,
+  /** The pair, in the swap's direction: either side may be given alone. */
+  from: Type.Optional(SwapCurrency),
+  to: Type.Optional(SwapCurrency),
+  ...HistoryTimeFilters,
+}, { additionalProperties: false });
+export type SwapListQuery = Static<typeof SwapListQuery>;
 
 // ─── Demo ────────────────────────────────────────────────────────────────────────────────────
 
