@@ -26,15 +26,15 @@ vi.mock('../../src/features/trade/options/OptionsTrading.tsx', () => ({
 }));
 
 const ok = (result: unknown) => ({ success: true, code: 200, message: '', result, timestamp: 0 });
-const account = { balance: '99000.000000', inUse: '1000.000000', openPositions: 1, openOrders: 0 };
+const account = { balance: '99000.000000', inUse: '1000.000000', openPositions: 0, openOrders: 0 };
 
-function serve(resetAnswer: unknown) {
+function serve(resetAnswer: unknown, demoAccount = account) {
   const posts: string[] = [];
   vi.stubGlobal('fetch', vi.fn(async (url: string, init?: RequestInit) => {
     const path = new URL(String(url), 'http://test').pathname.replace(/^\/api/, '');
     if (path.includes('getPublicKey')) return new Response(JSON.stringify(ok('PEM')));
     if (init?.method === 'POST') posts.push(path);
-    if (path === '/trade/appDemo/account') return new Response(JSON.stringify(ok(account)));
+    if (path === '/trade/appDemo/account') return new Response(JSON.stringify(ok(demoAccount)));
     if (path === '/trade/appDemo/reset') return new Response(JSON.stringify(resetAnswer));
     return new Response(JSON.stringify({ success: false, code: 404, message: 'no', result: null }));
   }));
@@ -79,7 +79,23 @@ describe('DemoTradingPage', () => {
     expect(screen.getByRole('tab', { name: 'Options' }).getAttribute('aria-selected')).toBe('true');
   });
 
-  it('resets only after the confirmation, and says in place why a reset is refused', async () => {
+  it.each([
+    ['a position', { ...account, openPositions: 1 }], ['an option order', { ...account, openOrders: 2 }],
+  ])('says before asking that a reset waits while %s is open, and offers none', async (_what, open) => {
+    const posts = serve(ok(account), open);
+    mount('token-123');
+    await screen.findByTestId('demo-balance');
+    const button = screen.getByRole('button', { name: 'Reset virtual funds' });
+    expect(button.hasAttribute('disabled')).toBe(true);
+    expect(screen.getByTestId('demo-reset-blocked').textContent)
+      .toBe('Close your demo positions and wait for your demo contracts to settle before resetting.');
+    expect(button.getAttribute('aria-describedby')).toBe('demo-reset-blocked');
+    fireEvent.click(button);
+    expect(confirmDialog).not.toHaveBeenCalled();
+    expect(posts).toEqual([]);
+  });
+
+  it('resets only after the confirmation, and says in place why a reset is refused (a position opened meanwhile)', async () => {
     const posts = serve({ success: false, code: 409, message: 'x', result: { error: 'demo_positions_open' }, timestamp: 0 });
     mount('token-123');
     await screen.findByTestId('demo-balance');

@@ -1,6 +1,6 @@
 // /demotrading (spec §2: outside the layout, no title, kept alive): contracts and options on the
 // demo ledger's virtual funds. A banner says "Demo — virtual funds" above everything, the virtual
-// balance sits under it with its reset (confirmed first; refused while demo positions are open),
+// balance sits under it with its reset (confirmed first; unavailable, with the reason, while demo positions are open),
 // and a segmented control switches between the contract and options screens, each given `demo`
 // so that nothing on this page touches real money. The route needs no login (spec §2), so a
 // visitor is asked to log in here.
@@ -87,6 +87,8 @@ function DemoAccountCard() {
   const [reset, resetting] = useResetDemoMutation();
   const [failure, setFailure] = useState<string>();
   const data = account.data;
+  // The server refuses a reset while a demo position or order is open: say so before asking, not after.
+  const resetBlocked = data !== undefined && (data.openPositions > 0 || data.openOrders > 0);
 
   const askReset = async () => {
     setFailure(undefined);
@@ -130,7 +132,15 @@ function DemoAccountCard() {
         <div><dt>{t`Open positions`}</dt><dd>{data.openPositions}</dd></div>
         <div><dt>{t`Open orders`}</dt><dd>{data.openOrders}</dd></div>
       </dl>
-      <Button size="small" fill="outline" loading={resetting.isLoading} onClick={() => void askReset()}>{t`Reset virtual funds`}</Button>
+      <Button size="small" fill="outline" loading={resetting.isLoading} disabled={resetBlocked}
+        aria-describedby={resetBlocked ? 'demo-reset-blocked' : undefined} onClick={() => void askReset()}>
+        {t`Reset virtual funds`}
+      </Button>
+      {resetBlocked && (
+        <p id="demo-reset-blocked" className="form-note" data-testid="demo-reset-blocked">
+          {t`Close your demo positions and wait for your demo contracts to settle before resetting.`}
+        </p>
+      )}
       <FormError message={failure} />
     </section>
   );
