@@ -136,6 +136,18 @@ describe('contract calls of spec §7', () => {
     expect(exitAround).toContainEqual(receipt.exitTick);
 
     expect(expectSuccess(await client.get<Position>('/trade/appTradePositions/queryById', { id: position.id }, token))).toEqual(closed);
+    // The history's optional filters (issue 19): symbol, result (net of fees: won, lost or even) and time closed.
+    const change = units(receipt.balanceChange, 6);
+    const result = change > 0n ? 'won' : change < 0n ? 'lost' : 'even';
+    const filtered = expectSuccess(await client.get<{ records: Position[]; total: number }>('/trade/appTradePositions/listMy',
+      { status: 'closed', symbol: 'BTCUSDT', result, since: closed.closeTime!, until: closed.closeTime! }, token));
+    expect(filtered.records.map((row) => row.id)).toEqual([position.id]);
+    const otherResult = result === 'won' ? 'lost' : 'won';
+    for (const query of [{ symbol: 'ETHUSDT' }, { result: otherResult }, { since: closed.closeTime! + 1 }]) {
+      expect(expectSuccess(await client.get<{ total: number }>('/trade/appTradePositions/listMy', { status: 'closed', ...query }, token)).total)
+        .toBe(0);
+    }
+    expectError(await client.get('/trade/appTradePositions/listMy', { since: 10, until: 5 }, token), 400, 'invalid_request');
     expectError(await client.post(`/trade/appTradePositions/close/${position.id}`, {}, token), 409, 'position_closed');
     expect((await client.get('/trade/appTradePositions/summary')).status).toBe(401);
   }, 120_000);

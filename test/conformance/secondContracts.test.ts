@@ -64,6 +64,15 @@ describe('second-contract calls of spec §7', () => {
       '/trade/appSecondContractOrder/listMy', { status: 'open', pageNo: 1, pageSize: 10 }, token));
     expect(page.total).toBe(1);
     expect(page.records[0].id).toBe(order.id);
+    // The history's optional filters (issue 19): symbol, time (accepted at while open) and result (settled orders only).
+    const orders = async (query: Record<string, string | number>) => expectSuccess(
+      await client.get<{ records: SecondOrder[]; total: number }>('/trade/appSecondContractOrder/listMy', query, token));
+    expect((await orders({ symbol: 'BTCUSDT', since: order.acceptTime, until: order.acceptTime })).records.map((row) => row.id))
+      .toEqual([order.id]);
+    expect((await orders({ symbol: 'ETHUSDT' })).total).toBe(0);
+    expect((await orders({ since: order.acceptTime + 1 })).total).toBe(0);
+    for (const result of ['won', 'lost', 'even']) expect((await orders({ result })).total).toBe(0);
+    expectError(await client.get('/trade/appSecondContractOrder/listMy', { result: 'draw' }, token), 400, 'invalid_request');
     const head = expectSuccess(await client.get<{ balance: string; openOrders: number }>('/trade/appSecondContractOrder/head', {}, token));
     expect(head).toMatchObject({ balance: '80.000000', openOrders: 1 });
     expect((await client.get('/trade/appSecondContractOrder/head')).status).toBe(401);

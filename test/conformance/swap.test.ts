@@ -100,6 +100,15 @@ describe('flash swap calls of spec §7', () => {
     const page = expectSuccess(await client.get<{ records: SwapRecord[]; total: number }>('/trade/appFlashExchangeLog/listMy', {}, token));
     expect(page.total).toBe(2);
     expect(page.records[0].id).toBe(record.id);
+    // The records' optional filters (issue 19): the pair in the swap's direction, either side alone, and the time.
+    const swaps = async (query: Record<string, string | number>) => expectSuccess(
+      await client.get<{ records: SwapRecord[]; total: number }>('/trade/appFlashExchangeLog/listMy', query, token));
+    expect((await swaps({ from: 'USDT', to: 'BTC' })).records.map((row) => row.id)).toEqual([record.id]);
+    expect((await swaps({ to: 'USDC' })).records.map((row) => row.to)).toEqual(['USDC']);
+    expect((await swaps({ from: 'BTC' })).total).toBe(0);
+    expect((await swaps({ to: 'BTC', since: record.createTime, until: record.createTime })).total).toBe(1);
+    expect((await swaps({ since: record.createTime + 1 })).total).toBe(0);
+    expectError(await client.get('/trade/appFlashExchangeLog/listMy', { since: 10, until: 5 }, token), 400, 'invalid_request');
   });
 
   it('GET /trade/appDemo/account opens 100000 virtual USDT; POST reset restores them', async () => {
