@@ -12,9 +12,10 @@ export function Layout() {
   const location = useLocation();
   const { t, i18n } = useLingui();
   const tabs = builtRoutes.filter((entry) => entry.tab);
-  const background = routeFor(location.pathname)?.background ?? '#ffffff';
+  // The default white is the theme's surface (styles.css), dark in the dark theme.
+  const background = routeFor(location.pathname)?.background;
   return (
-    <div className="layout" style={{ background }}>
+    <div className="layout" style={background === '#ffffff' ? undefined : { background }}>
       <main className="layout-main">
         <Outlet />
       </main>

@@ -56,7 +56,7 @@ export function Root({ keptPages }: { keptPages: KeptPages }) {
       <KeepAlive pages={keptPages} session={session} />
       {shownSince !== null && (
         <div className="page-loading" role="status" aria-live="polite"
-          style={{ '--route-background': target?.background ?? '#ffffff' } as React.CSSProperties}>
+          style={target?.background === '#ffffff' ? undefined : { '--route-background': target?.background } as React.CSSProperties}>
           <span>{t`Loading...`}</span>
         </div>
       )}

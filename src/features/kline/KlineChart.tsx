@@ -23,7 +23,9 @@ import { indicatorPaneHeight, rangeWithZero, ticksInside } from './chartFormat.t
 import {
   followMacdMagnitude, indicatorCreate, overlayLegends, type ChartTexts,
 } from './chartIndicators.ts';
-import { chartSpelling, chartStyles, indicatorLegendRoomPx, measureAxisText, pageFontFamily, plainDecimals } from './chartSetup.ts';
+import {
+  chartSpelling, chartStyles, indicatorLegendRoomPx, measureAxisText, pageFontFamily, plainDecimals, refreshChartPalette,
+} from './chartSetup.ts';
 import {
   candlePageSize, candlePeriodOf, chartPeriods, indicatorNames, indicatorPaneId, overlayIndicators, toBar, type IndicatorName,
 } from './chartData.ts';
@@ -105,7 +107,7 @@ export function KlineChart({ symbol, displayName, pricePrecision, volumePrecisio
       });
     };
     const chart = init(container.current!, {
-      styles: chartStyles(fontFamily, showLegendOf),
+      styles: chartStyles(fontFamily, showLegendOf, refreshChartPalette()),
       decimalFold: plainDecimals,
       ...chartSpelling(textsRef.current.intl),
     });
@@ -180,7 +182,12 @@ export function KlineChart({ symbol, displayName, pricePrecision, volumePrecisio
     chart.setDataLoader(loader);
     const resized = new ResizeObserver(() => fitIndicatorPanes(chart, container.current?.clientHeight ?? 0));
     resized.observe(container.current!);
+    // The theme or the colour convention changed (in My, or the system's theme): the chart, which
+    // cannot use CSS variables, is drawn again in the new colours.
+    const recolour = new MutationObserver(() => chart.setStyles(chartStyles(fontFamily, showLegendOf, refreshChartPalette())));
+    recolour.observe(document.documentElement, { attributes: true, attributeFilter: ['data-prefers-color-scheme', 'data-rise', 'lang'] });
     return () => {
+      recolour.disconnect();
       resized.disconnect();
       cancelAnimationFrame(legendFrame);
       pushBar.current = undefined;

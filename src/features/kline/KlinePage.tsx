@@ -204,8 +204,8 @@ export default function KlinePage() {
       {ticker && !fullscreen.full && (
         <nav className="kline-trade" aria-label={t`Trade ${title}`}
           style={{ display: 'grid', gridTemplateColumns: '1fr 1fr', gap: 8, padding: '8px 12px 16px' }}>
-          <Link to={`/heyue?symbol=${encodeURIComponent(ticker.symbol)}&side=long`} style={{ ...tradeButton, background: '#067a50' }}>{t`Buy long`}</Link>
-          <Link to={`/heyue?symbol=${encodeURIComponent(ticker.symbol)}&side=short`} style={{ ...tradeButton, background: '#c42842' }}>{t`Sell short`}</Link>
+          <Link to={`/heyue?symbol=${encodeURIComponent(ticker.symbol)}&side=long`} style={{ ...tradeButton, background: 'var(--up-fill)' }}>{t`Buy long`}</Link>
+          <Link to={`/heyue?symbol=${encodeURIComponent(ticker.symbol)}&side=short`} style={{ ...tradeButton, background: 'var(--down-fill)' }}>{t`Sell short`}</Link>
         </nav>
       )}
     </div>

@@ -7,7 +7,7 @@
 import type { Chart, Indicator, IndicatorCreate, IndicatorTooltipData, KLineData } from 'klinecharts';
 import { formatCompact, formatDecimal } from '../../lib/number.ts';
 import { magnitudeDecimals } from './chartFormat.ts';
-import { indicatorLineColors } from './chartSetup.ts';
+import { chartPalette } from './chartSetup.ts';
 import { candlePaneId, indicatorPaneId, overlayIndicators, type IndicatorName } from './chartData.ts';
 
 /** What the legends say, in the user's language. */
@@ -22,7 +22,6 @@ export interface ChartTexts {
 
 export interface LegendValue { key: string; label: string; value: string; color: string }
 
-const neutralColor = '#5c6370';
 const missing = '–';
 
 type Row = Record<string, number | undefined>;
@@ -48,8 +47,9 @@ export function indicatorLegend(indicator: Pick<Indicator, 'name' | 'figures' | 
   const name = indicator.name as IndicatorName;
   const row = (indicator.result[dataIndex] ?? {}) as Row;
   let lineIndex = 0;
+  const { indicatorLines, text: neutralColor } = chartPalette();
   const values = indicator.figures.filter((figure) => typeof figure.title === 'string').map((figure, index) => {
-    const color = figure.type === 'line' ? indicatorLineColors[lineIndex++ % indicatorLineColors.length] : neutralColor;
+    const color = figure.type === 'line' ? indicatorLines[lineIndex++ % indicatorLines.length] : neutralColor;
     const raw = row[figure.key];
     const value = typeof raw !== 'number' || !Number.isFinite(raw) ? missing
       : name === 'VOL' ? formatCompact(String(raw), texts.intl)
