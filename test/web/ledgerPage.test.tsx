@@ -1,6 +1,8 @@
 // The account ledger (issue 9): each transfer kind has its label and a withdrawal's steps theirs,
 // an unknown kind shows as the server names it; the filters become the query of the list, and
-// ?currency= preselects the currency; amounts are signed and coloured.
+// ?currency= preselects the currency; amounts are signed and coloured. By default one line per
+// business event (issue 19): a withdrawal once, as a hold with its state, a contract once; the
+// balance only where spot moved; Details shows the raw entries.
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { cleanup, fireEvent, render, screen, waitFor } from '@testing-library/react';
 import { MemoryRouter } from 'react-router-dom';
@@ -9,10 +11,12 @@ import { configureStore } from '@reduxjs/toolkit';
 import { I18nProvider } from '@lingui/react';
 import { i18n } from '../../src/lib/i18n.ts';
 import { api } from '../../src/api/api.ts';
-import { walletPaths, type BalanceLogEntry, type CurrencyInfo } from '../../src/api/contract/wallet.ts';
+import { walletPaths, type BalanceLogEntry, type BalanceLogEvent, type CurrencyInfo } from '../../src/api/contract/wallet.ts';
 import { userSlice } from '../../src/features/session/userSlice.ts';
 import LedgerPage, { ledgerPageSize, ledgerQuery } from '../../src/features/wallet/LedgerPage.tsx';
-import { ledgerAccountLabel, ledgerEntryLabel, ledgerTypeLabel, ledgerTypes } from '../../src/features/wallet/ledgerTypes.ts';
+import {
+  entryMovedBalance, eventFigure, ledgerAccountLabel, ledgerEntryLabel, ledgerEventLabel, ledgerEventStateLabel, ledgerTypeLabel, ledgerTypes,
+} from '../../src/features/wallet/ledgerTypes.ts';
 
 vi.mock('../../src/api/crypto.ts', () => ({
   importServerKey: async () => ({}),
@@ -35,6 +39,23 @@ describe('ledger labels', () => {
     expect(ledgerEntryLabel(i18n, { id: 'recharge-7', type: 'deposit', amount: '250.000000' })).toBe('Deposit');
   });
 
+  it('names events and their states, shows a hold neutral and unsigned, and a balance only where spot moved', () => {
+    expect(ledgerEventLabel(i18n, 'contract')).toBe('Contract');
+    expect(ledgerEventLabel(i18n, 'withdrawal')).toBe('Withdrawal');
+    expect(ledgerEventLabel(i18n, 'something_new')).toBe('something_new');
+    expect(ledgerEventStateLabel(i18n, { type: 'withdrawal', state: 'held' })).toBe('Held');
+    expect(ledgerEventStateLabel(i18n, { type: 'withdrawal', state: 'released' })).toBe('Paid out');
+    expect(ledgerEventStateLabel(i18n, { type: 'withdrawal', state: 'returned' })).toBe('Returned');
+    expect(ledgerEventStateLabel(i18n, { type: 'contract', state: 'held' })).toBe('Margin held');
+    expect(ledgerEventStateLabel(i18n, { type: 'contract', state: 'released' })).toBe('Closed');
+    expect(ledgerEventStateLabel(i18n, { type: 'deposit', state: 'done' })).toBeUndefined();
+    expect(eventFigure({ state: 'held', amount: '0.000000', held: '31.000000' })).toEqual({ value: '31.000000', tone: 'neutral' });
+    expect(eventFigure({ state: 'released', amount: '-31.000000', held: '31.000000' })).toEqual({ value: '-31.000000', tone: 'down' });
+    expect(entryMovedBalance({ account: 'spot', phase: 'pending' })).toBe(false);
+    expect(entryMovedBalance({ account: 'spot', phase: 'post' })).toBe(true);
+    expect(entryMovedBalance({ account: 'position_margin', phase: 'single' })).toBe(false);
+  });
+
   it('turns the filters into the query, the range counted back from now', () => {
     const now = Date.UTC(2026, 10, 23, 12);
     expect(ledgerQuery({ type: '', currency: '', range: 'all' }, 1, now)).toEqual({ pageNo: 1, pageSize: ledgerPageSize });
@@ -53,25 +74,56 @@ const entry = (over: Partial<BalanceLogEntry>): BalanceLogEntry => ({
   time: Date.UTC(2026, 10, 20, 9, 15), reference: 'recharge:1', remark: 'USDT TRC20', ...over,
 });
 const all: BalanceLogEntry[] = [
-  entry({ id: 'withdrawal-hold-1-void', type: 'withdrawal', amount: '12.000000', balanceAfter: '250.000000', remark: 'Address mismatch' }),
-  entry({ id: 'withdrawal-hold-1', type: 'withdrawal', amount: '-12.000000', balanceAfter: '250.000000', remark: null }),
+  entry({ id: 'withdrawal-hold-1-void', type: 'withdrawal', amount: '12.000000', balanceAfter: '250.000000', remark: 'Address mismatch', phase: 'void' }),
+  entry({ id: 'withdrawal-hold-1', type: 'withdrawal', amount: '-12.000000', balanceAfter: '250.000000', remark: null, phase: 'pending' }),
   entry({ id: 'recharge-2', currency: 'BTC', amount: '0.01000000', balanceAfter: '0.01000000', remark: 'BTC BTC' }),
   entry({ id: 'grant-1', type: 'demo_grant', account: 'demo', amount: '10000.000000', balanceAfter: '10000.000000', remark: null }),
   entry({ id: 'future-1', type: 'swap_fill', amount: '-1.500000', balanceAfter: '248.500000', remark: null }),
   entry({}),
 ];
 
+const time = Date.UTC(2026, 10, 20, 9, 15);
+const event = (over: Partial<BalanceLogEvent>): BalanceLogEvent => ({
+  id: 'recharge:1|USDT', reference: 'recharge:1', type: 'deposit', currency: 'USDT', state: 'done', amount: '250.000000', held: '0.000000',
+  balanceAfter: '250.000000', startTime: time, time, remark: 'USDT TRC20', entryCount: 1, ...over,
+});
+const events: BalanceLogEvent[] = [
+  event({ id: 'withdrawal:2|USDT', reference: 'withdrawal:2', type: 'withdrawal', state: 'returned', amount: '0.000000', held: '12.000000',
+    balanceAfter: null, remark: 'Address mismatch', entryCount: 2 }),
+  event({ id: 'withdrawal:1|USDT', reference: 'withdrawal:1', type: 'withdrawal', state: 'released', amount: '-31.000000', held: '31.000000',
+    balanceAfter: '219.000000', remark: null, entryCount: 2 }),
+  event({ id: 'position:7|USDT', reference: 'position:7', type: 'contract', state: 'held', amount: '-100.020000', held: '99.520000',
+    balanceAfter: '118.980000', remark: null, entryCount: 3 }),
+  event({ id: 'position:6|USDT', reference: 'position:6', type: 'contract', state: 'released', amount: '0.410000', held: '99.520000',
+    balanceAfter: '219.000000', remark: null, entryCount: 6 }),
+  event({ id: 'withdrawal:3|USDT', reference: 'withdrawal:3', type: 'withdrawal', state: 'held', amount: '0.000000', held: '5.000000',
+    balanceAfter: null, remark: null }),
+  event({ id: 'recharge:2|BTC', reference: 'recharge:2', currency: 'BTC', amount: '0.01000000', balanceAfter: '0.01000000', remark: 'BTC BTC' }),
+  event({}),
+];
+
 describe('LedgerPage', () => {
   let queries: URLSearchParams[];
+  let paths: string[];
 
   beforeEach(() => {
     queries = [];
+    paths = [];
     vi.stubGlobal('fetch', vi.fn(async (url: string) => {
       const parsed = new URL(String(url), 'https://bourse.test');
       const path = parsed.pathname.replace(/^\/api/, '');
       const reply = (result: unknown) => new Response(JSON.stringify({ success: true, code: 200, message: '', result, timestamp: 0 }));
       if (path === walletPaths.currencyList) return reply(currencies);
+      if (path === walletPaths.balanceEvents) {
+        const query = parsed.searchParams;
+        queries.push(query);
+        paths.push(path);
+        const records = events.filter((row) => (!query.get('currency') || row.currency === query.get('currency'))
+          && (!query.get('type') || row.type === query.get('type')));
+        return reply({ records, total: records.length, size: ledgerPageSize, current: 1, pages: 1 });
+      }
       if (path === walletPaths.balanceLog) {
+        paths.push(path);
         const query = parsed.searchParams;
         queries.push(query);
         if (query.get('type') === 'correction') {
@@ -102,10 +154,39 @@ describe('LedgerPage', () => {
     render(<Provider store={store}><I18nProvider i18n={i18n}><MemoryRouter initialEntries={[url]}><LedgerPage /></MemoryRouter></I18nProvider></Provider>);
   }
 
-  it('lists every movement with its label, signed amount, balance after, account and remark', async () => {
+  /** Details on: the raw entries. */
+  async function showDetails() {
+    await screen.findAllByTestId('ledger-event');
+    fireEvent.click(screen.getByTestId('ledger-details'));
+    return screen.findAllByTestId('ledger-row');
+  }
+
+  it('shows one line per business event: a withdrawal once with its state, a hold neutral, the balance only where spot moved', async () => {
     renderPage();
     expect(screen.getByTestId('ledger-skeleton')).toBeTruthy();
-    const rows = await screen.findAllByTestId('ledger-row');
+    const rows = await screen.findAllByTestId('ledger-event');
+    expect(screen.queryAllByTestId('ledger-row')).toEqual([]);
+    expect(paths).toEqual([walletPaths.balanceEvents]);
+    expect(rows.map((row) => row.querySelector('strong')!.textContent))
+      .toEqual(['Withdrawal', 'Withdrawal', 'Contract', 'Contract', 'Withdrawal', 'Deposit', 'Deposit']);
+    expect(rows.map((row) => row.querySelector('[data-testid="ledger-event-state"]')?.textContent ?? null))
+      .toEqual(['Returned', 'Paid out', 'Margin held', 'Closed', 'Held', null, null]);
+    const amounts = screen.getAllByTestId('ledger-amount');
+    expect(amounts.map((amount) => amount.textContent))
+      .toEqual(['12.000000', '-31.000000', '99.520000', '+0.410000', '5.000000', '+0.01000000', '+250.000000']);
+    expect(amounts.map((amount) => amount.className.replace('ledger-amount ', '')))
+      .toEqual(['neutral', 'down', 'neutral', 'up', 'neutral', 'up', 'up']);
+    expect(rows.map((row) => row.querySelector('[data-testid="ledger-balance"]')?.textContent ?? null))
+      .toEqual([null, 'Balance 219.000000', 'Balance 118.980000', 'Balance 219.000000', null, 'Balance 0.01000000', 'Balance 250.000000']);
+    expect(rows[0].textContent).toContain('Address mismatch');
+    expect(screen.getByTestId('ledger-details').getAttribute('aria-pressed')).toBe('false');
+  });
+
+  it('with Details, lists every raw entry with its label, signed amount, account and remark; a balance only where spot moved', async () => {
+    renderPage();
+    const rows = await showDetails();
+    expect(screen.getByTestId('ledger-details').getAttribute('aria-pressed')).toBe('true');
+    expect(paths.at(-1)).toBe(walletPaths.balanceLog);
     expect(rows.map((row) => row.querySelector('strong')!.textContent))
       .toEqual(['Withdrawal returned', 'Withdrawal (frozen)', 'Deposit', 'Virtual funds', 'swap_fill', 'Deposit']);
     const amounts = screen.getAllByTestId('ledger-amount');
@@ -113,18 +194,21 @@ describe('LedgerPage', () => {
       .toEqual(['+12.000000', '-12.000000', '+0.01000000', '+10,000.000000', '-1.500000', '+250.000000']);
     expect(amounts.map((amount) => amount.className.replace('ledger-amount ', ''))).toEqual(['up', 'down', 'up', 'up', 'down', 'up']);
     expect(rows[0].textContent).toContain('Address mismatch');
-    expect(rows[0].textContent).toContain('Balance 250.000000');
+    // A reservation and its return leave the balance as it was: no balance on them.
+    expect(rows[0].textContent).not.toContain('Balance');
+    expect(rows[1].textContent).not.toContain('Balance');
+    expect(rows[2].textContent).toContain('Balance 0.01000000');
     expect(rows[3].textContent).toContain('Virtual');
     expect(rows[2].textContent).not.toContain('Frozen');
-    expect(queries[0].get('pageNo')).toBe('1');
-    expect(queries[0].has('currency')).toBe(false);
-    expect(queries[0].has('type')).toBe(false);
-    expect(queries[0].has('startTime')).toBe(false);
+    expect(queries.at(-1)!.get('pageNo')).toBe('1');
+    expect(queries.at(-1)!.has('currency')).toBe(false);
+    expect(queries.at(-1)!.has('type')).toBe(false);
+    expect(queries.at(-1)!.has('startTime')).toBe(false);
   });
 
   it('opens on the currency of ?currency= and asks for that currency only', async () => {
     renderPage('/zhangbianRecord?currency=BTC');
-    const rows = await screen.findAllByTestId('ledger-row');
+    const rows = await screen.findAllByTestId('ledger-event');
     expect(rows).toHaveLength(1);
     expect(screen.getByTestId('ledger-filter-currency').textContent).toBe('BTC');
     expect(queries.every((query) => query.get('currency') === 'BTC')).toBe(true);
@@ -132,10 +216,10 @@ describe('LedgerPage', () => {
 
   it('filters by type and by time, and shows the empty state when nothing matches', async () => {
     renderPage();
-    await screen.findAllByTestId('ledger-row');
+    await screen.findAllByTestId('ledger-event');
     fireEvent.click(screen.getByTestId('ledger-filter-type'));
     fireEvent.click(await screen.findByText('Withdrawal', { selector: '.adm-list-item-content-main' }));
-    await waitFor(() => expect(screen.getAllByTestId('ledger-row')).toHaveLength(2));
+    await waitFor(() => expect(screen.getAllByTestId('ledger-event')).toHaveLength(3));
     expect(queries.at(-1)!.get('type')).toBe('withdrawal');
     expect(screen.getByTestId('ledger-filter-type').textContent).toBe('Withdrawal');
 
@@ -158,7 +242,7 @@ describe('LedgerPage', () => {
     // jsdom lays nothing out: InfiniteScroll asks whether its element is shown (offsetParent).
     vi.spyOn(HTMLElement.prototype, 'offsetParent', 'get').mockReturnValue(document.body);
     renderPage();
-    await screen.findAllByTestId('ledger-row');
+    await showDetails();
     fireEvent.click(screen.getByTestId('ledger-filter-type'));
     fireEvent.click(await screen.findByText('Correction', { selector: '.adm-list-item-content-main' }));
     await waitFor(() => expect(screen.getAllByTestId('ledger-amount').map((amount) => amount.textContent))

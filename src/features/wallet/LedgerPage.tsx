@@ -1,22 +1,27 @@
-// zhangbianRecord: the account ledger (issue 9): every movement of the user's balances, read from
-// the ledger's transfers (GET /finance/appBalanceLog/list), newest first, filtered by type,
-// currency and time, page after page as the list scrolls. `?currency=USDT` opens it on one currency.
+// zhangbianRecord: the account ledger (issue 9): every movement of the user's balances, newest
+// first, filtered by type, currency and time, page after page as the list scrolls. By default one
+// line per business event (GET /finance/appBalanceLog/events, issue 19: a withdrawal is one hold
+// that is paid out or returned, a contract one line); "Details" shows every raw entry of the
+// ledger's transfers (GET /finance/appBalanceLog/list), internal moves included. `?currency=USDT`
+// opens it on one currency.
 import { useCallback, useEffect, useRef, useState } from 'react';
 import { useSearchParams } from 'react-router-dom';
 import { Button, CheckList, Dropdown, ErrorBlock, InfiniteScroll, PullToRefresh, Skeleton, type DropdownRef } from 'antd-mobile';
 import { msg } from '@lingui/core/macro';
 import type { MessageDescriptor } from '@lingui/core';
 import { useLingui } from '@lingui/react/macro';
-import type { BalanceLogEntry } from '../../api/contract/wallet.ts';
+import type { BalanceLogEntry, BalanceLogEvent, PageOf } from '../../api/contract/wallet.ts';
 import { failureText } from '../../api/errorMessages.ts';
 import { PageHeader } from '../../components/PageHeader.tsx';
 import { intlOf } from '../../lib/locales.ts';
 import { formatEpochMs, isoOfEpochMs } from '../../lib/time.ts';
 import { formatDecimal, formatSigned } from '../../lib/number.ts';
-import { ledgerAccountLabel, ledgerEntryLabel, ledgerTypeLabel, ledgerTypes } from './ledgerTypes.ts';
-import { useCurrencyListQuery, useLazyBalanceLogQuery, type BalanceLogArgs } from './walletApi.ts';
+import { entryMovedBalance, ledgerAccountLabel, ledgerEntryLabel, ledgerTypeLabel, ledgerTypes } from './ledgerTypes.ts';
+import { LedgerEventRow } from './LedgerEventRow.tsx';
+import { useCurrencyListQuery, useLazyBalanceEventsQuery, useLazyBalanceLogQuery, type BalanceLogArgs } from './walletApi.ts';
 import { prepareWalletTexts } from './walletTexts.ts';
 import './ledger.css';
+import './ledgerEvents.css';
 
 export const prepare = prepareWalletTexts;
 
@@ -30,7 +35,11 @@ const rangeLabels: Record<TimeRange, MessageDescriptor> = {
   '7d': msg`Last 7 days`, '30d': msg`Last 30 days`, '90d': msg`Last 90 days`, all: msg`All time`,
 };
 
-export interface LedgerFilters { type: string; currency: string; range: TimeRange }
+/** `details`: every raw entry instead of one line per business event. */
+export interface LedgerFilters { type: string; currency: string; range: TimeRange; details?: boolean }
+
+/** A line of the list: a business event (the default view) or one raw entry (Details). */
+type LedgerRecord = { key: string; event: BalanceLogEvent; entry?: undefined } | { key: string; entry: BalanceLogEntry; event?: undefined };
 
 /** The query of one page: empty filters are left out; the range starts `now` less its days. */
 export function ledgerQuery(filters: LedgerFilters, pageNo: number, now: number): BalanceLogArgs {
@@ -54,8 +63,9 @@ export default function LedgerPage() {
   const [params, setParams] = useSearchParams();
   const [filters, setFilters] = useState<LedgerFilters>(() => ({ type: '', currency: currencyParam(params.get('currency')), range: 'all' }));
   const currencies = useCurrencyListQuery();
-  const [fetchPage] = useLazyBalanceLogQuery();
-  const [records, setRecords] = useState<BalanceLogEntry[]>([]);
+  const [fetchEntries] = useLazyBalanceLogQuery();
+  const [fetchEvents] = useLazyBalanceEventsQuery();
+  const [records, setRecords] = useState<LedgerRecord[]>([]);
   const [hasMore, setHasMore] = useState(false);
   const [status, setStatus] = useState<Status>('loading');
   const [failure, setFailure] = useState('');
@@ -64,10 +74,20 @@ export default function LedgerPage() {
   // the old one that arrive late are dropped. The range's start is fixed for a listing's pages.
   const listing = useRef({ id: 0, filters, now: Date.now(), loaded: 0 });
 
+  const fetchPage = useCallback(async (filters: LedgerFilters, pageNo: number, now: number): Promise<{ data?: PageOf<LedgerRecord>; error?: unknown }> => {
+    const query = ledgerQuery(filters, pageNo, now);
+    if (filters.details) {
+      const answer = await fetchEntries(query);
+      return { error: answer.error, data: answer.data && { ...answer.data, records: answer.data.records.map((entry) => ({ key: entry.id + entry.account, entry })) } };
+    }
+    const answer = await fetchEvents(query);
+    return { error: answer.error, data: answer.data && { ...answer.data, records: answer.data.records.map((event) => ({ key: event.id, event })) } };
+  }, [fetchEntries, fetchEvents]);
+
   const reload = useCallback(async (next: LedgerFilters) => {
     const id = listing.current.id + 1;
     listing.current = { id, filters: next, now: Date.now(), loaded: 0 };
-    const answer = await fetchPage(ledgerQuery(next, 1, listing.current.now));
+    const answer = await fetchPage(next, 1, listing.current.now);
     if (listing.current.id !== id) return;
     if (answer.data) {
       setRecords(answer.data.records);
@@ -86,16 +106,17 @@ export default function LedgerPage() {
 
   const loadMore = async () => {
     const { id, filters: current, now, loaded } = listing.current;
-    const answer = await fetchPage(ledgerQuery(current, loaded + 1, now));
+    const answer = await fetchPage(current, loaded + 1, now);
     if (listing.current.id !== id) return;
     // A failure shows InfiniteScroll's retry under the list.
     if (!answer.data) throw new Error(failureText(answer.error));
     listing.current.loaded = loaded + 1;
     const more = answer.data.records;
     setRecords((before) => {
-      // Entries written since the first page push the pages down: one may come twice.
-      const known = new Set(before.map((entry) => entry.id + entry.account));
-      return [...before, ...more.filter((entry) => !known.has(entry.id + entry.account))];
+      // Entries written since the first page push the pages down (and an event that grew moves
+      // to the top): one may come twice.
+      const known = new Set(before.map((record) => record.key));
+      return [...before, ...more.filter((record) => !known.has(record.key))];
     });
     setHasMore(answer.data.current < answer.data.pages);
   };
@@ -103,7 +124,8 @@ export default function LedgerPage() {
   const change = (patch: Partial<LedgerFilters>) => {
     dropdown.current?.close();
     const next = { ...filters, ...patch };
-    if (next.type === filters.type && next.currency === filters.currency && next.range === filters.range) return;
+    if (next.type === filters.type && next.currency === filters.currency && next.range === filters.range
+      && Boolean(next.details) === Boolean(filters.details)) return;
     setStatus('loading');
     setRecords([]);
     setFilters(next);
@@ -150,6 +172,10 @@ export default function LedgerPage() {
             </CheckList>
           </Dropdown.Item>
         </Dropdown>
+        <button type="button" className={`ledger-details${filters.details ? ' on' : ''}`} aria-pressed={Boolean(filters.details)}
+          data-testid="ledger-details" onClick={() => change({ details: !filters.details })}>
+          {t`Details`}
+        </button>
       </div>
       <PullToRefresh onRefresh={() => reload(filters)} pullingText={t`Pull to refresh`} canReleaseText={t`Release to refresh`}
         refreshingText={t`Loading...`} completeText={t`Updated`}>
@@ -172,11 +198,12 @@ export default function LedgerPage() {
         )}
         {status === 'ready' && records.length > 0 && (
           <ul className="ledger-list" aria-label={t`Account ledger`}>
-            {records.map((entry) => {
+            {records.map(({ key, event, entry }) => {
+              if (event) return <LedgerEventRow key={key} event={event} />;
               const decimals = decimalsOf(entry.amount);
               const direction = entry.amount.startsWith('-') ? 'down' : /[1-9]/.test(entry.amount) ? 'up' : 'flat';
               return (
-                <li key={entry.id + entry.account} className="ledger-row" data-testid="ledger-row">
+                <li key={key} className="ledger-row" data-testid="ledger-row">
                   <div className="ledger-line">
                     <span className="ledger-type">
                       <strong>{ledgerEntryLabel(i18n, entry)}</strong>
@@ -189,9 +216,12 @@ export default function LedgerPage() {
                   </div>
                   <div className="ledger-line ledger-sub">
                     <time dateTime={isoOfEpochMs(entry.time)}>{formatEpochMs(entry.time)}</time>
-                    <span className="ledger-balance">
-                      {t`Balance`} {formatDecimal(entry.balanceAfter, decimalsOf(entry.balanceAfter), intl)}
-                    </span>
+                    {/* Only where the spot balance moved: a reservation or an internal account's balance would read as spot's. */}
+                    {entryMovedBalance(entry) && (
+                      <span className="ledger-balance">
+                        {t`Balance`} {formatDecimal(entry.balanceAfter, decimalsOf(entry.balanceAfter), intl)}
+                      </span>
+                    )}
                   </div>
                   {entry.remark && <p className="ledger-remark">{entry.remark}</p>}
                 </li>

@@ -3,7 +3,7 @@
 // kind added later that has no label yet is shown as the server names it rather than hidden.
 import { msg } from '@lingui/core/macro';
 import type { I18n, MessageDescriptor } from '@lingui/core';
-import type { BalanceLogEntry } from '../../api/contract/wallet.ts';
+import type { BalanceLogEntry, BalanceLogEvent } from '../../api/contract/wallet.ts';
 
 /** The kinds the type filter offers, in the order it lists them. */
 export const ledgerTypes = ['deposit', 'withdrawal', 'withdrawal_fee', 'correction', 'demo_grant'] as const;
@@ -81,3 +81,47 @@ export function ledgerEntryLabel(i18n: I18n, entry: Pick<BalanceLogEntry, 'id' |
   const step = withdrawalStep(entry);
   return step ? i18n._(stepLabels[step]) : ledgerTypeLabel(i18n, entry.type);
 }
+
+/**
+ * The default view names business events (server/domain/ledger/events.ts): the businesses that
+ * write several kinds are called after the business; the rest after their one kind.
+ */
+const eventTypeLabels: Readonly<Record<string, MessageDescriptor>> = {
+  contract: msg`Contract`,
+  options: msg`Options`,
+  swap: msg`Flash swap`,
+};
+
+export function ledgerEventLabel(i18n: I18n, type: string): string {
+  const label = Object.hasOwn(eventTypeLabels, type) ? eventTypeLabels[type] : undefined;
+  return label ? i18n._(label) : ledgerTypeLabel(i18n, type);
+}
+
+type EventState = BalanceLogEvent['state'];
+/** How each business says where its money is; a plain move (done) says nothing. */
+const stateLabels: Readonly<Record<string, Partial<Record<EventState, MessageDescriptor>>>> = {
+  withdrawal: { held: msg`Held`, released: msg`Paid out`, returned: msg`Returned` },
+  contract: { held: msg`Margin held`, released: msg`Closed` },
+  options: { held: msg`Open`, released: msg`Settled` },
+};
+const otherStateLabels: Partial<Record<EventState, MessageDescriptor>> = { held: msg`Held`, released: msg`Settled`, returned: msg`Returned` };
+
+export function ledgerEventStateLabel(i18n: I18n, event: Pick<BalanceLogEvent, 'type' | 'state'>): string | undefined {
+  const labels = Object.hasOwn(stateLabels, event.type) ? stateLabels[event.type] : otherStateLabels;
+  const label = labels[event.state];
+  return label ? i18n._(label) : undefined;
+}
+
+/**
+ * The figure of an event's line: a hold (held, or given back) shows what it holds, unsigned and
+ * neutral, for the money is still the user's; a settled event shows what it did to the balance.
+ */
+export function eventFigure(event: Pick<BalanceLogEvent, 'state' | 'amount' | 'held'>): { value: string; tone: 'up' | 'down' | 'flat' | 'neutral' } {
+  if (event.state === 'held' || event.state === 'returned') return { value: event.held, tone: 'neutral' };
+  const tone = event.amount.startsWith('-') ? 'down' : /[1-9]/.test(event.amount) ? 'up' : 'flat';
+  return { value: event.amount, tone };
+}
+
+/** Whether an entry moved its account's balance (a reservation and its return do not), so its balance is worth showing. */
+export const entryMovedBalance = (entry: Pick<BalanceLogEntry, 'account' | 'phase'>) =>
+  entry.account === 'spot' && entry.phase !== 'pending' && entry.phase !== 'void';

@@ -4,7 +4,7 @@
 // A money movement invalidates the balances and the records it shows up in.
 import { api } from '../../api/api.ts';
 import type {
-  BalanceLogEntry, CurrencyBalance, CurrencyInfo, CurrencyRate, DepositAddress, PageOf, RechargeApplyBody,
+  BalanceLogEntry, BalanceLogEvent, CurrencyBalance, CurrencyInfo, CurrencyRate, DepositAddress, PageOf, RechargeApplyBody,
   RechargeRecord, UserAssets,
 } from '../../api/contract/wallet.ts';
 import { walletPaths } from '../../api/contract/wallet.ts';
@@ -36,6 +36,11 @@ export const walletApi = api.injectEndpoints({
     }),
     balanceLog: build.query<PageOf<BalanceLogEntry>, BalanceLogArgs>({
       query: (params) => ({ url: walletPaths.balanceLog, params: { ...params } }),
+      providesTags: ['Balance'],
+    }),
+    /** The same ledger, one record per business event (issue 19): the ledger page's default view. */
+    balanceEvents: build.query<PageOf<BalanceLogEvent>, BalanceLogArgs>({
+      query: (params) => ({ url: walletPaths.balanceEvents, params: { ...params } }),
       providesTags: ['Balance'],
     }),
     depositAddress: build.query<DepositAddress, { currency: string; network: string }>({
@@ -73,7 +78,7 @@ export const walletApi = api.injectEndpoints({
 });
 
 export const {
-  useCurrencyListQuery, useRateByCurrencyQuery, useUserBalanceQuery, useUserAssetsQuery, useLazyBalanceLogQuery,
+  useCurrencyListQuery, useRateByCurrencyQuery, useUserBalanceQuery, useUserAssetsQuery, useLazyBalanceLogQuery, useLazyBalanceEventsQuery,
   useDepositAddressQuery, useApplyRechargeMutation, useDestinationsQuery, useAddDestinationMutation,
   useEditDestinationMutation, useSetWithdrawPasswordMutation, useChangeWithdrawPasswordMutation, useApplyWithdrawalMutation,
 } = walletApi;
