@@ -1,5 +1,5 @@
 // /my: who is logged in, their invite code, the wallet's pages, and the personal centre: personal
-// data, password, language, installation, log out.
+// data, password, language, installation, appearance (theme and price colours), log out.
 import { useEffect, useState } from 'react';
 import { useDispatch, useSelector } from 'react-redux';
 import { useNavigate, useSearchParams } from 'react-router-dom';
@@ -18,6 +18,7 @@ import { useGetMyUserInfoQuery, useLogoutMutation } from '../session/authApi.ts'
 import { useKycStateQuery } from '../session/kycApi.ts';
 import { loggedOut, userInfoReceived, type UserState } from '../session/userSlice.ts';
 import { ChangePasswordPopup } from './ChangePasswordPopup.tsx';
+import { AppearanceSettings } from './AppearanceSettings.tsx';
 import { avatarLetter } from './avatar.ts';
 import { confirmDialog } from '../../components/feedback.tsx';
 import { prepareAccountTexts } from '../../lib/catalogs.ts';
@@ -114,6 +115,7 @@ export default function MyPage() {
           </List.Item>
           <InstallListItem />
         </List>
+        <AppearanceSettings />
         <List>
           <List.Item onClick={confirmLogout} arrowIcon={false} className="logout-item">{t`Log out`}</List.Item>
         </List>
