@@ -24,6 +24,7 @@ import ContractTrading, { tradingOffReason } from '../../src/features/trade/cont
 import { livePnl, maxMarginFor, previewOrder, quoteOf, sizeForPercent } from '../../src/features/trade/contract/preview.ts';
 import { PositionReceiptView } from '../../src/features/trade/receipt/PositionReceiptView.tsx';
 import ContractPage, { modeOf } from '../../src/features/trade/ContractPage.tsx';
+import { lastSymbolKey } from '../../src/lib/lastSymbol.ts';
 
 vi.mock('../../src/api/crypto.ts', () => ({
   importServerKey: async () => ({}),
@@ -124,6 +125,8 @@ afterEach(() => {
   cleanup();
   vi.unstubAllGlobals();
   vi.restoreAllMocks();
+  // A test's symbol is remembered as the last viewed (lib/lastSymbol.ts): each test starts without one.
+  localStorage.removeItem(lastSymbolKey);
 });
 
 describe('preview arithmetic', () => {
@@ -254,6 +257,17 @@ describe('ContractTrading', { timeout: 30_000 }, () => {
     expect(await screen.findByText('You are offline. Trading resumes when you are back online.', {}, { timeout: 5_000 })).toBeTruthy();
     typeInto(sizeInput(), '100');
     expect(screen.getByRole('button', { name: 'Buy long' })).toHaveProperty('disabled', true);
+  });
+
+  it('opens on the symbol viewed last on any page without one in the address, and remembers the one shown', async () => {
+    serve(base());
+    localStorage.setItem(lastSymbolKey, 'EURUSD');
+    renderWith(<ContractTrading />);
+    await waitFor(() => expect((screen.getByLabelText('Symbol') as HTMLSelectElement).value).toBe('EURUSD'), { timeout: 5_000 });
+    cleanup();
+    renderWith(<ContractTrading />, '/heyue?symbol=BTCUSDT');
+    await waitFor(() => expect((screen.getByLabelText('Symbol') as HTMLSelectElement).value).toBe('BTCUSDT'), { timeout: 5_000 });
+    expect(localStorage.getItem(lastSymbolKey)).toBe('BTCUSDT');
   });
 
   it('is off while the market is closed, and says when it reopens', async () => {

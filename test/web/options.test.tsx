@@ -17,6 +17,7 @@ import { marketSlice } from '../../src/features/market/marketSlice.ts';
 import type { SecondContractSet, SecondOrder } from '../../src/api/contract/trading.ts';
 import OptionsTrading, { buyableSets } from '../../src/features/trade/options/OptionsTrading.tsx';
 import { SecondOrderCard } from '../../src/features/trade/options/SecondOrderCard.tsx';
+import { lastSymbolKey } from '../../src/lib/lastSymbol.ts';
 import {
   checkStake, countdownText, formatAtomic, parseAtomic, ratePercent, shownDecimals, winPayoutAtomic,
 } from '../../src/features/trade/options/optionsMath.ts';
@@ -158,7 +159,27 @@ function serve(buyAnswers: unknown[]) {
 
 describe('OptionsTrading', () => {
   beforeEach(() => configureApiClient({ notify: vi.fn(), getToken: () => 'token-123' }));
-  afterEach(() => { cleanup(); vi.unstubAllGlobals(); });
+  afterEach(() => { cleanup(); vi.unstubAllGlobals(); localStorage.removeItem(lastSymbolKey); });
+
+  it('opens on the symbol viewed last on any page, else BTCUSDT, and remembers a choice', async () => {
+    serve([]);
+    localStorage.setItem(lastSymbolKey, 'EURUSD');
+    wrap(<OptionsTrading />);
+    const select = await screen.findByLabelText('Symbol');
+    expect((select as HTMLSelectElement).value).toBe('EURUSD');
+    fireEvent.change(select, { target: { value: 'BTCUSDT' } });
+    expect(localStorage.getItem(lastSymbolKey)).toBe('BTCUSDT');
+    cleanup();
+    // A last symbol this page does not offer: BTCUSDT, not the first of the list.
+    localStorage.setItem(lastSymbolKey, 'XAUUSD');
+    sets.reverse();
+    try {
+      wrap(<OptionsTrading />);
+      expect(((await screen.findByLabelText('Symbol')) as HTMLSelectElement).value).toBe('BTCUSDT');
+    } finally {
+      sets.reverse();
+    }
+  });
 
   it('previews the win exactly, keeps the clientOrderId on a retry and shows the refusal in place', async () => {
     const { posted } = serve([refused('stake_too_large', 'The amount is above the maximum.'), ok(order())]);

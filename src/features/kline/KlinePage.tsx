@@ -2,7 +2,7 @@
 // switcher and indicator toggles, and a way back. The period is kept in the address so a reload
 // or back returns to the same chart; so is the full-screen mode (`&view=full`), so that back
 // leaves it. No trade buttons until trading exists (DESIGN §1).
-import { useMemo, useRef, useState } from 'react';
+import { useEffect, useMemo, useRef, useState } from 'react';
 import { Link, useLocation, useSearchParams } from 'react-router-dom';
 import { useLingui } from '@lingui/react/macro';
 import type { MessageDescriptor } from '@lingui/core';
@@ -23,6 +23,7 @@ import { useChartFullscreen } from './useChartFullscreen.ts';
 import './kline.css';
 import { prepareMarketTexts } from '../market/catalog.ts';
 import { SimulatedPricesLabel } from '../../components/SimulatedPricesLabel.tsx';
+import { readLastSymbol, rememberSymbol } from '../../lib/lastSymbol.ts';
 
 export const defaultSymbol = 'BTCUSDT';
 export const defaultPeriod: CandlePeriod = '15m';
@@ -128,12 +129,17 @@ const tradeButton = {
 export default function KlinePage() {
   const { t, i18n } = useLingui();
   const [params, setParams] = useSearchParams();
-  const symbol = (params.get('symbol') ?? defaultSymbol).toUpperCase();
+  // Without one in the address, the symbol viewed last on any page (lib/lastSymbol.ts).
+  const symbol = (params.get('symbol') ?? readLastSymbol() ?? defaultSymbol).toUpperCase();
   const period = isPeriod(params.get('period')) ? params.get('period') as CandlePeriod : defaultPeriod;
   const [indicators, setIndicators] = useState<IndicatorName[]>(defaultIndicators);
   const view = useTickers();
   const { favourites, toggle } = useFavourites();
   const ticker = view.tickers?.find((candidate) => candidate.symbol === symbol);
+  const shownSymbol = ticker?.symbol;
+  useEffect(() => {
+    if (shownSymbol) rememberSymbol(shownSymbol);
+  }, [shownSymbol]);
   const intl = intlOf(i18n.locale);
   const texts = useChartTexts(intl);
   const location = useLocation();

@@ -4,7 +4,7 @@
 // Trading is off, with the reason on the screen, while the device is offline or the symbol's
 // market is closed (with when it reopens). With `demo`, every call carries `demo: true` (the demo
 // ledger's virtual funds) and the screen says "Demo" wherever money shows.
-import { useMemo } from 'react';
+import { useEffect, useMemo } from 'react';
 import { Link, useSearchParams } from 'react-router-dom';
 import { Button, ErrorBlock, Skeleton } from 'antd-mobile';
 import { useLingui } from '@lingui/react/macro';
@@ -14,6 +14,7 @@ import { useOnline } from '../../../components/OfflineBanner.tsx';
 import { failureText } from '../../../api/errorMessages.ts';
 import { formatDecimal, formatPercent, formatSigned } from '../../../lib/number.ts';
 import { intlOf } from '../../../lib/locales.ts';
+import { pickSymbol, rememberSymbol } from '../../../lib/lastSymbol.ts';
 import { directionOf, formatReopening } from '../../market/format.ts';
 import { useTickers } from '../../market/useMarketData.ts';
 import { prepareTradeTexts } from '../tradeTexts.ts';
@@ -50,7 +51,13 @@ export default function ContractTrading({ demo = false }: { demo?: boolean }) {
 
   const enabled = useMemo(() => (settings.data ?? []).filter((item) => item.enabled), [settings.data]);
   const asked = params.get('symbol')?.toUpperCase();
-  const symbolSettings = enabled.find((item) => item.symbol === asked) ?? enabled[0];
+  // The symbol in the address, else the one viewed last on any page, else BTCUSDT (lib/lastSymbol.ts).
+  const opened = pickSymbol(enabled.map((item) => item.symbol), asked);
+  const symbolSettings = enabled.find((item) => item.symbol === opened);
+  const shownSymbol = symbolSettings?.symbol;
+  useEffect(() => {
+    if (shownSymbol) rememberSymbol(shownSymbol);
+  }, [shownSymbol]);
   const ticker = view.tickers?.find((item) => item.symbol === symbolSettings?.symbol);
   const quote = symbolSettings && ticker ? quoteOf(symbolSettings, ticker.last) : undefined;
   const side = sideParam(params.get('side'));

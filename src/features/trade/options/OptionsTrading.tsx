@@ -15,6 +15,7 @@ import { FormError } from '../../../components/form/FormError.tsx';
 import { showToast } from '../../../components/feedback.tsx';
 import { formatDecimal, formatSigned } from '../../../lib/number.ts';
 import { intlOf } from '../../../lib/locales.ts';
+import { pickSymbol, rememberSymbol } from '../../../lib/lastSymbol.ts';
 import { formatReopening, tickerPrice } from '../../market/format.ts';
 import { useTickers } from '../../market/useMarketData.ts';
 import { prepareTradeTexts } from '../tradeTexts.ts';
@@ -100,8 +101,10 @@ function BuyForm({ sets, demo }: { sets: SecondContractSet[]; demo: boolean }) {
   const { tickers } = useTickers();
   const head = useSecondHeadQuery({ demo });
   const [buy, buying] = useBuySecondMutation();
-  const [symbol, setSymbol] = useState(sets[0].symbol);
+  // Opens on the symbol viewed last on any page, else BTCUSDT (lib/lastSymbol.ts), not the alphabet's first.
+  const [symbol, setSymbol] = useState(() => pickSymbol(sets.map((candidate) => candidate.symbol)) ?? sets[0].symbol);
   const set = sets.find((candidate) => candidate.symbol === symbol) ?? sets[0];
+  useEffect(() => rememberSymbol(set.symbol), [set.symbol]);
   const [direction, setDirection] = useState<SecondDirection>('up');
   const [durationChoice, setDuration] = useState(set.durations[0].seconds);
   const duration = set.durations.find((choice) => choice.seconds === durationChoice) ?? set.durations[0];
