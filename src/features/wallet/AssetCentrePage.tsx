@@ -2,21 +2,25 @@
 // picks (converted exactly, with bigint, at the rate the server quotes), the totals of each kind
 // (spot, position, frozen, virtual), then each currency with its amounts and USDT value; the way
 // to deposit, withdraw, the records, the ledger and the settlement info.
-import { useEffect, useState } from 'react';
+import { useState } from 'react';
 import { useNavigate } from 'react-router-dom';
 import { Button, CheckList, ErrorBlock, Popup, PullToRefresh, Skeleton } from 'antd-mobile';
 import { DownOutline, EyeInvisibleOutline, EyeOutline } from 'antd-mobile-icons';
 import { msg } from '@lingui/core/macro';
 import type { MessageDescriptor } from '@lingui/core';
 import { useLingui } from '@lingui/react/macro';
-import { formatAmount } from '../../api/contract/amounts.ts';
 import type { AssetKind, CurrencyRate, UserAssets } from '../../api/contract/wallet.ts';
 import { PageHeader } from '../../components/PageHeader.tsx';
+import { Amount } from '../../components/Amount.tsx';
 import { DepositIcon } from '../../components/icons.tsx';
 import { formatDecimal } from '../../lib/number.ts';
 import { intlOf } from '../../lib/locales.ts';
 import { formatEpochMs } from '../../lib/time.ts';
 import { useCurrencyListQuery, useRateByCurrencyQuery, useUserAssetsQuery } from './walletApi.ts';
+import {
+  decimalUnits, decimalsOf, displayTotalOf, pickDisplayCurrency, setAmountsHidden, storeDisplayCurrency, storedDisplayCurrency,
+  useAmountsHidden,
+} from './assetTotals.ts';
 import LiabilityProofCard from './LiabilityProofCard.tsx';
 import { KeptAssetsNotice, useKeepAssets, useKeptAssets, type KeptCurrency } from './keptAssets.tsx';
 import { useOnline } from '../../components/OfflineBanner.tsx';
@@ -25,63 +29,8 @@ import './assetCentre.css';
 
 export const prepare = prepareWalletTexts;
 
-export const displayCurrencyKey = 'bourse.displayCurrency';
-export const hideAmountsKey = 'bourse.hideAmounts';
-/** What replaces an amount while amounts are hidden. */
-export const hiddenAmount = '****';
-/** Decimals of USDT values in the summary (the per-currency amounts keep their own scale). */
-export const usdtDisplayDecimals = 2;
-/** A total in a display currency needs no more than this many decimals, whatever the currency's scale. */
-const displayDecimalsMax = 8;
-
-/** A decimal string as an integer and its decimals: "-12.50" → -1250n, 2. */
-function decimalUnits(text: string): { units: bigint; decimals: number } | undefined {
-  const match = /^(-?)([0-9]+)(?:\.([0-9]+))?$/.exec(text.trim());
-  if (!match) return undefined;
-  const fraction = match[3] ?? '';
-  const units = BigInt(match[2] + fraction);
-  return { units: match[1] ? -units : units, decimals: fraction.length };
-}
-
-/**
- * A USDT amount in another currency, `rate` being USDT per unit of it: usdt / rate, cut toward
- * zero at `scale` decimals, exactly (integers only). Undefined when either is not a decimal or
- * the rate is not positive.
- */
-export function convertFromUsdt(usdt: string, rate: string, scale: number): string | undefined {
-  const amount = decimalUnits(usdt);
-  const perUnit = decimalUnits(rate);
-  if (!amount || !perUnit || perUnit.units <= 0n) return undefined;
-  // (A / 10^a) / (R / 10^b) at `scale` decimals = A · 10^(b + scale) / (R · 10^a)
-  const atomic = (amount.units * 10n ** BigInt(perUnit.decimals + scale)) / (perUnit.units * 10n ** BigInt(amount.decimals));
-  return formatAmount(atomic, scale);
-}
-
-/** Decimals a decimal string was written with ("67250.50" → 2). */
-export const decimalsOf = (text: string) => text.split('.')[1]?.length ?? 0;
-
-/** The display currency to use: the stored choice if still offered, else BTC, else the first that is not USDT. */
-export function pickDisplayCurrency(stored: string | null, offered: readonly string[]): string | undefined {
-  if (stored && offered.includes(stored)) return stored;
-  if (offered.includes('BTC')) return 'BTC';
-  return offered.find((code) => code !== 'USDT') ?? offered[0];
-}
-
-function readStored(key: string): string | null {
-  try {
-    return localStorage.getItem(key);
-  } catch {
-    return null;
-  }
-}
-
-function store(key: string, value: string) {
-  try {
-    localStorage.setItem(key, value);
-  } catch {
-    // Private mode or full storage: the choice holds for this visit only.
-  }
-}
+// Shared with the home balance card (assetTotals.ts); exported from here as before.
+export { convertFromUsdt, decimalsOf, displayCurrencyKey, hiddenAmount, hideAmountsKey, pickDisplayCurrency } from './assetTotals.ts';
 
 const kindLabels: Record<AssetKind, MessageDescriptor> = {
   spot: msg`Spot balance`,
@@ -147,19 +96,17 @@ export default function AssetCentrePage() {
   const keptShown = !assets.data && kept.snapshot ? kept.snapshot : undefined;
   const currencyList: KeptCurrency[] = currencies.data ?? keptShown?.currencies ?? [];
   const offered = currencyList.map((currency) => currency.currency);
-  const [chosen, setChosen] = useState<string | null>(() => readStored(displayCurrencyKey));
+  const [chosen, setChosen] = useState<string | null>(storedDisplayCurrency);
   const displayCurrency = pickDisplayCurrency(chosen, offered);
   const rate = useRateByCurrencyQuery(displayCurrency ?? '', { skip: !displayCurrency });
   const keptRate = keptShown?.rate?.currency === displayCurrency ? keptShown?.rate ?? undefined : undefined;
   useKeepAssets({ assets: assets.data, receivedAtMs: assets.fulfilledTimeStamp, currencies: currencies.data, rate: rate.data });
-  const [hidden, setHidden] = useState(() => readStored(hideAmountsKey) === '1');
+  const hidden = useAmountsHidden();
   const [pickerOpen, setPickerOpen] = useState(false);
-
-  useEffect(() => store(hideAmountsKey, hidden ? '1' : '0'), [hidden]);
 
   const choose = (code: string) => {
     setChosen(code);
-    store(displayCurrencyKey, code);
+    storeDisplayCurrency(code);
     setPickerOpen(false);
   };
   const refresh = async () => {
@@ -168,7 +115,7 @@ export default function AssetCentrePage() {
 
   const eye = (
     <button type="button" className="icon-button asset-eye" aria-pressed={hidden}
-      aria-label={hidden ? t`Show amounts` : t`Hide amounts`} onClick={() => setHidden((value) => !value)}>
+      aria-label={hidden ? t`Show amounts` : t`Hide amounts`} onClick={() => setAmountsHidden(!hidden)}>
       {hidden ? <EyeInvisibleOutline fontSize={22} /> : <EyeOutline fontSize={22} />}
     </button>
   );
@@ -198,7 +145,7 @@ export default function AssetCentrePage() {
   }
 
   const data = assets.data ?? keptShown!.assets;
-  const usdt = (value: string) => (hidden ? hiddenAmount : formatDecimal(value, usdtDisplayDecimals, intl));
+  const usdt = (value: string) => <Amount value={value} asset="USDT" hidden={hidden} />;
   const info = new Map(currencyList.map((currency) => [currency.currency, currency]));
   const displayInfo = displayCurrency ? info.get(displayCurrency) : undefined;
 
@@ -272,11 +219,10 @@ function DisplayTotal({ totalUsdt, currency, rate, rateFailed, hidden, intl, onP
 }) {
   const { t, i18n } = useLingui();
   if (!currency) return null;
-  const decimals = Math.min(currency.scale, displayDecimalsMax);
-  const usable = rate && rate.currency === currency.currency ? rate : undefined;
-  const converted = usable ? convertFromUsdt(totalUsdt, usable.rate, decimals) : undefined;
-  const amount = hidden ? hiddenAmount : converted === undefined ? '—' : formatDecimal(converted, decimals, intl);
+  const { decimals, usable, converted } = displayTotalOf(totalUsdt, currency, rate);
   const code = currency.currency;
+  // Converted at up to 8 decimals, shown at the currency's display precision (the rest on a tap).
+  const amount = converted === undefined && !hidden ? '—' : <Amount value={converted} asset={code} scale={decimals} hidden={hidden} />;
   const time = usable ? formatEpochMs(usable.time) : '';
   const source = usable ? i18n._(rateSourceLabels[usable.source]) : '';
   const rateText = usable ? formatDecimal(usable.rate, decimalsOf(usable.rate), intl) : '';
@@ -305,7 +251,7 @@ function CurrencyRow({ row, info, hidden, intl, unpriced }: {
   const code = row.currency;
   const kinds = (Object.keys(currencyKindLabels) as AssetKind[])
     .filter((kind) => kind === 'spot' || kind === 'frozen' || !isZero(row.amounts[kind]));
-  const amount = (value: string) => (hidden ? hiddenAmount : formatDecimal(value, row.scale, intl));
+  const amount = (value: string) => <Amount value={value} asset={code} scale={row.scale} hidden={hidden} />;
   const query = `?currency=${encodeURIComponent(code)}`;
   return (
     <li className="asset-currency" data-testid={`asset-currency-${code}`}>
@@ -314,7 +260,7 @@ function CurrencyRow({ row, info, hidden, intl, unpriced }: {
         <span className="asset-currency-value">
           {unpriced || row.valueUsdt === null
             ? <span className="asset-muted">{t`Not valued`}</span>
-            : <>≈ {hidden ? hiddenAmount : formatDecimal(row.valueUsdt, usdtDisplayDecimals, intl)} USDT</>}
+            : <>≈ <Amount value={row.valueUsdt} asset="USDT" withAsset hidden={hidden} /></>}
         </span>
       </div>
       <dl className="asset-currency-amounts">
