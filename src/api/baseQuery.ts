@@ -51,7 +51,7 @@ export interface BaseQueryDeps {
   notify(message: string): void;
   onUnauthorized(): void;
   /** Message for a stable error code, or undefined to use the server's. */
-  translateError(error: string | undefined): string | undefined;
+  translateError(error: string | undefined, details?: Record<string, unknown>): string | undefined;
   genericErrorText(): string;
   networkErrorText(): string;
   timeoutMs?: number;
@@ -129,7 +129,7 @@ export function createBaseQuery(deps: BaseQueryDeps): BaseQueryFn<RequestArgs | 
     }
     const result = (payload.result ?? {}) as { error?: string; retryAfterSeconds?: number; loginTicket?: unknown };
     if (result.error === 'body_undecryptable') deps.forgetServerKey();
-    const message = deps.translateError(result.error) ?? (payload.message || deps.genericErrorText());
+    const message = deps.translateError(result.error, result) ?? (payload.message || deps.genericErrorText());
     if (!args.quiet) deps.notify(message);
     return {
       error: {

@@ -39,9 +39,35 @@ export function registerErrorMessages(more: Partial<Record<ErrorCode, MessageDes
   Object.assign(messages, more);
 }
 
-export function translateError(code: string | undefined): string | undefined {
+/**
+ * The message of an error code in the current language. `details` is the refusal's result: a
+ * message may name the bound the server sends with it ("at least {quantityMin}"); one whose values
+ * did not all come is not used (the server's English message names them).
+ */
+export function translateError(code: string | undefined, details?: Record<string, unknown>): string | undefined {
   const descriptor = code ? messages[code as ErrorCode] : undefined;
-  return descriptor ? i18n._(descriptor) : undefined;
+  if (!descriptor) return undefined;
+  const values: Record<string, string | number> = {};
+  for (const [key, value] of Object.entries(details ?? {})) {
+    if (typeof value === 'string' || typeof value === 'number') values[key] = value;
+  }
+  // Production builds strip the descriptor's source text, so a message's values are listed beside it.
+  if (needs[code!]?.some((name) => !(name in values))) return undefined;
+  return i18n._({ ...descriptor, values: { ...descriptor.values, ...values } });
+}
+
+const needs: Record<string, readonly string[]> = {};
+
+/**
+ * Messages that name values of the refusal's result ("{quantityMin}"): `values` lists them, and
+ * translateError uses such a message only when the refusal carries them all.
+ */
+export function registerErrorMessagesWithValues(more: Partial<Record<ErrorCode, { message: MessageDescriptor; values: readonly string[] }>>) {
+  for (const [code, entry] of Object.entries(more)) {
+    if (!entry) continue;
+    messages[code as ErrorCode] = entry.message;
+    needs[code] = entry.values;
+  }
 }
 
 /** "in 2 minutes", "2분 후", "2 分钟后": a wait in the current language, its plural rules included. */

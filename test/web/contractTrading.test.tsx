@@ -160,7 +160,8 @@ describe('preview arithmetic', () => {
     expect(at('1.0000001')).toBe('size_invalid');
     expect(at('0.0001', 10n ** 12n, 'quantity')).toBe('quantity_too_small');
     expect(at('101', 10n ** 12n, 'quantity')).toBe('quantity_too_large');
-    expect(at('4')).toBe('quantity_too_small');
+    // Sized by margin, a margin that buys less than the minimum quantity is a margin too small.
+    expect(at('4')).toBe('margin_too_small');
     expect(at('12', 10n ** 12n, 'margin', { ...btc, marginMin: '20' })).toBe('margin_too_small');
     expect(at('30', 10n ** 12n, 'margin', { ...btc, marginMax: '20' })).toBe('margin_too_large');
     // 100 USDT at 5× buys 0.0099 BTC: margin 99.000990 and fee 0.247502 leave 99.248492.
@@ -319,6 +320,43 @@ describe('ContractTrading', { timeout: 30_000 }, () => {
     await waitFor(() => {
       const item = screen.getByLabelText('Stop-loss (optional)', { selector: 'input' }).closest('.adm-form-item')!;
       expect(item.querySelector('.adm-form-item-feedback-error')?.textContent).toBe('The stop-loss price is on the wrong side of the current price.');
+    }, { timeout: 5_000 });
+  });
+
+  it('names the minimum margin, with its value, when a margin buys less than the minimum quantity', async () => {
+    serve(base());
+    renderWith(<ContractTrading />);
+    await waitFor(() => expect(screen.getByTestId('contract-bid').textContent).toBe('49,999.50'), { timeout: 5_000 });
+    // 0.0010 BTC at the ask 50,000.50 and 5× costs 10.0001 USDT of margin: 10.01 rounded up to cents.
+    expect(sizeInput().getAttribute('placeholder')).toBe('Min 10.01');
+    typeInto(sizeInput(), '0.5');
+    const item = () => sizeInput().closest('.adm-form-item')!;
+    await waitFor(() => expect(item().querySelector('.field-problem')?.textContent).toBe('The minimum margin at 5× is 10.01 USDT.'));
+    expect(screen.getByRole('button', { name: 'Buy long' })).toHaveProperty('disabled', true);
+    typeInto(sizeInput(), '10.01');
+    await waitFor(() => expect(item().querySelector('.field-problem')).toBeNull());
+    // By quantity, the minimum quantity is named.
+    fireEvent.click(screen.getByRole('radio', { name: 'Quantity (BTC)' }));
+    typeInto(screen.getByLabelText('Quantity (BTC)', { selector: 'input' }), '0.0001');
+    await waitFor(() => expect(screen.getByLabelText('Quantity (BTC)', { selector: 'input' }).closest('.adm-form-item')!
+      .querySelector('.field-problem')?.textContent).toBe('The minimum quantity is 0.0010 BTC.'));
+  });
+
+  it("tells the server's quantity refusal of an order sized by margin as its minimum margin", async () => {
+    serve(base({
+      '/trade/appTradePositions/create': {
+        success: false, code: 400, message: 'The quantity must be at least 0.0010 BTC.',
+        result: { error: 'quantity_too_small', quantityMin: '0.0010', quantityMax: '100.0000' }, timestamp: 0,
+      },
+    }));
+    renderWith(<ContractTrading />);
+    await waitFor(() => expect(screen.getByTestId('contract-bid').textContent).toBe('49,999.50'), { timeout: 5_000 });
+    typeInto(sizeInput(), '10.01');
+    fireEvent.click(screen.getByRole('button', { name: 'Buy long' }));
+    fireEvent.click(within(await screen.findByRole('dialog')).getByRole('button', { name: 'Confirm' }));
+    await waitFor(() => {
+      const item = sizeInput().closest('.adm-form-item')!;
+      expect(item.querySelector('.adm-form-item-feedback-error')?.textContent).toBe('The minimum margin at 5× is 10.01 USDT.');
     }, { timeout: 5_000 });
   });
 

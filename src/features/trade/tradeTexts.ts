@@ -3,7 +3,7 @@
 // Each trading page exports `prepare = prepareTradeTexts` for the router.
 import { msg } from '@lingui/core/macro';
 import type { Messages } from '@lingui/core';
-import { registerErrorMessages } from '../../api/errorMessages.ts';
+import { registerErrorMessages, registerErrorMessagesWithValues } from '../../api/errorMessages.ts';
 import { loadFeatureCatalog } from '../../lib/i18n.ts';
 
 registerErrorMessages({
@@ -12,10 +12,6 @@ registerErrorMessages({
   price_unavailable: msg`No current price for this symbol. Please try again in a moment.`,
   leverage_not_offered: msg`This leverage is not offered for the symbol.`,
   size_required: msg`Please enter either a margin or a quantity.`,
-  quantity_too_small: msg`The quantity is below the minimum.`,
-  quantity_too_large: msg`The quantity is above the maximum.`,
-  margin_too_small: msg`The margin is below the minimum.`,
-  margin_too_large: msg`The margin is above the maximum.`,
   price_invalid: msg`Please enter a valid price.`,
   take_profit_wrong_side: msg`The take-profit price is on the wrong side of the current price.`,
   stop_loss_wrong_side: msg`The stop-loss price is on the wrong side of the current price.`,
@@ -34,6 +30,14 @@ registerErrorMessages({
   demo_positions_open: msg`Close your demo positions and wait for your demo contracts to settle before resetting.`,
   balance_insufficient: msg`The balance does not cover the amount and the fee.`,
   simulated_feed_trading_disabled: msg`This symbol's prices are simulated and real trading on them is switched off. Demo trading is still open.`,
+});
+
+// The size refusals name the bound the server sends with them (issue 19 #8).
+registerErrorMessagesWithValues({
+  quantity_too_small: { message: msg({ message: 'The minimum quantity is {quantityMin}.' }), values: ['quantityMin'] },
+  quantity_too_large: { message: msg({ message: 'The maximum quantity is {quantityMax}.' }), values: ['quantityMax'] },
+  margin_too_small: { message: msg({ message: 'The minimum margin is {marginMin} USDT.' }), values: ['marginMin'] },
+  margin_too_large: { message: msg({ message: 'The maximum margin is {marginMax} USDT.' }), values: ['marginMax'] },
 });
 
 export const prepareTradeTexts = () => loadFeatureCatalog('trade',

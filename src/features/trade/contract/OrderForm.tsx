@@ -19,6 +19,7 @@ import { FormError } from '../../../components/form/FormError.tsx';
 import { useFormFailure } from '../../../components/form/useFormFailure.ts';
 import { showToast } from '../../../components/feedback.tsx';
 import { formatDecimal } from '../../../lib/number.ts';
+import { i18n } from '../../../lib/i18n.ts';
 import { intlOf } from '../../../lib/locales.ts';
 import { useCreatePositionMutation } from '../tradeApi.ts';
 import { previewOrder, sizeForPercent, unitsOf, type Preview, type SizeMode, type SizeProblem } from './preview.ts';
@@ -29,14 +30,47 @@ const fieldsByCode: FieldsByCode = {
   margin_too_large: 'size', balance_insufficient: 'size', amount_malformed: 'size', amount_too_many_decimals: 'size',
 };
 
-const sizeProblemTexts: Record<Exclude<SizeProblem, 'size_required'>, MessageDescriptor> = {
+const sizeProblemTexts: Record<'size_invalid' | 'balance_insufficient', MessageDescriptor> = {
   size_invalid: msg`Please enter a valid number.`,
-  quantity_too_small: msg`The quantity is below the minimum.`,
-  quantity_too_large: msg`The quantity is above the maximum.`,
-  margin_too_small: msg`The margin is below the minimum.`,
-  margin_too_large: msg`The margin is above the maximum.`,
   balance_insufficient: msg`The balance does not cover the margin and the fee.`,
 };
+
+/** Atomic USDT rounded up to cents: a minimum shown truncated would be refused again. */
+const upToCents = (atomic: bigint) => ((atomic + 9_999n) / 10_000n) * 10_000n;
+
+/**
+ * What is wrong with the size, said in the unit the user typed and with the bound's value: sized
+ * by margin, a margin too small for the minimum quantity is "the minimum margin at 5× is 10.01
+ * USDT", never "the quantity is below the minimum" (issue 19 #8).
+ */
+export function sizeProblemText(problem: Exclude<SizeProblem, 'size_required'>, preview: Pick<Preview, 'sizeMin' | 'sizeMax'>,
+  context: { settings: SymbolTradeSettings; leverage: number; intl: string }): string {
+  const { settings, leverage, intl } = context;
+  const base = settings.symbol.replace(/USDT?$/, '');
+  const margin = (atomic: bigint) => formatDecimal(formatAmount(atomic, marginScale), 2, intl);
+  const quantity = (units: bigint) => formatDecimal(formatAmount(units, settings.quantityPrecision), settings.quantityPrecision, intl);
+  const most = preview.sizeMax ?? 0n;
+  switch (problem) {
+    case 'margin_too_small': {
+      const amount = margin(upToCents(preview.sizeMin));
+      return i18n._(msg`The minimum margin at ${leverage}× is ${amount} USDT.`);
+    }
+    case 'margin_too_large': {
+      const amount = margin(most);
+      return i18n._(msg`The maximum margin at ${leverage}× is ${amount} USDT.`);
+    }
+    case 'quantity_too_small': {
+      const amount = quantity(preview.sizeMin);
+      return i18n._(msg`The minimum quantity is ${amount} ${base}.`);
+    }
+    case 'quantity_too_large': {
+      const amount = quantity(most);
+      return i18n._(msg`The maximum quantity is ${amount} ${base}.`);
+    }
+    default:
+      return i18n._(sizeProblemTexts[problem]);
+  }
+}
 
 /** A new retry key: the same one is sent again when the user retries the same confirmation. */
 export const newClientOrderId = () => (globalThis.crypto?.randomUUID?.() ?? `${Date.now()}-${Math.random().toString(36).slice(2)}`)
@@ -91,7 +125,7 @@ export function OrderForm({ settings, last, available, demo, disabledReason, ini
   const base = settings.symbol.replace(/USDT?$/, '');
 
   const sizeError = preview?.sizeProblem && preview.sizeProblem !== 'size_required' && size.trim() !== ''
-    ? i18n._(sizeProblemTexts[preview.sizeProblem]) : undefined;
+    ? sizeProblemText(preview.sizeProblem, preview, { settings, leverage: chosenLeverage, intl }) : undefined;
   const takeProfitError = !preview ? undefined : !preview.takeProfitValid ? t`Please enter a valid price.`
     : !preview.takeProfitOk ? (long ? t`For a long, the take-profit must be above the current price.` : t`For a short, the take-profit must be below the current price.`)
       : undefined;
@@ -142,10 +176,26 @@ export function OrderForm({ settings, last, available, demo, disabledReason, ini
       return;
     }
     setConfirming(undefined);
-    failure.show(result.error);
+    failure.show(inTypedUnit(result.error, confirming.preview, values.leverage ?? chosenLeverage));
   };
 
-  const minimum = sizeMode === 'margin' ? settings.marginMin : settings.quantityMin;
+  /**
+   * The server's size refusal in the unit the user typed: an order sized by margin whose price
+   * moved below the minimum quantity is told its minimum margin, not a quantity it never typed.
+   */
+  const inTypedUnit = (error: unknown, sent: Preview, sentLeverage: number): unknown => {
+    const failed = error as { kind?: string; error?: string } | undefined;
+    if (failed?.kind !== 'api' || sizeMode !== 'margin') return error;
+    const problem = failed.error === 'quantity_too_small' || failed.error === 'margin_too_small' ? 'margin_too_small'
+      : failed.error === 'quantity_too_large' || failed.error === 'margin_too_large' ? 'margin_too_large' : undefined;
+    if (!problem) return error;
+    return { ...failed, error: problem, message: sizeProblemText(problem, sent, { settings, leverage: sentLeverage, intl }) };
+  };
+
+  // The placeholder's minimum is the one the size message names: by margin, what the minimum quantity costs now.
+  const minimum = sizeMode === 'margin'
+    ? formatDecimal(formatAmount(upToCents(preview?.sizeMin ?? unitsOf(settings.marginMin, marginScale) ?? 0n), marginScale), 2, intl)
+    : formatDecimal(settings.quantityMin, settings.quantityPrecision, intl);
   const directionLabel = long ? t`Buy long` : t`Sell short`;
   const disabled = Boolean(disabledReason);
   return (

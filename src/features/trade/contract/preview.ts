@@ -74,6 +74,13 @@ export interface Preview {
   takeProfitOk: boolean;
   stopLossOk: boolean;
   sizeProblem: SizeProblem | undefined;
+  /**
+   * The smallest and largest size in the unit the user typed (margin in atomic USDT, or quantity
+   * units), so a size problem can name the bound the user can act on: a margin of 0.5 that buys
+   * less than the minimum quantity is "below the minimum margin" of what the minimum quantity costs.
+   */
+  sizeMin: bigint;
+  sizeMax: bigint | undefined;
 }
 
 /** Fee and maintenance rates in ppm (0 when the settings carry an unreadable rate). */
@@ -85,6 +92,31 @@ function levelOf(text: string, pricePrecision: number): { value: bigint | null; 
   if (trimmed === '') return { value: null, valid: true };
   const value = unitsOf(trimmed, pricePrecision);
   return value === undefined || value <= 0n ? { value: null, valid: false } : { value, valid: true };
+}
+
+/**
+ * The smallest margin that opens a position at `entry` and `leverage`: the symbol's minimum margin
+ * or what its minimum quantity (at least one quantity unit) costs, whichever is larger. marginFor
+ * rounds up, so quantityForMargin of this margin buys at least the minimum quantity.
+ */
+export function minimumMarginFor(settings: SymbolTradeSettings, entry: bigint, leverage: number): bigint {
+  const units = unitsOfSettings(settings);
+  const quantityMin = unitsOf(settings.quantityMin, settings.quantityPrecision) ?? 0n;
+  const marginMin = unitsOf(settings.marginMin, marginScale) ?? 0n;
+  const forQuantity = marginFor(units, quantityMin > 0n ? quantityMin : 1n, entry, leverage);
+  return forQuantity > marginMin ? forQuantity : marginMin;
+}
+
+/**
+ * The largest margin within both maxima at `entry` and `leverage` (undefined when the symbol sets
+ * neither): the symbol's maximum margin or what its maximum quantity costs, whichever is smaller.
+ */
+export function maximumMarginFor(settings: SymbolTradeSettings, entry: bigint, leverage: number): bigint | undefined {
+  const quantityMax = unitsOf(settings.quantityMax, settings.quantityPrecision);
+  const marginMax = unitsOf(settings.marginMax, marginScale);
+  const forQuantity = quantityMax === undefined ? undefined : marginFor(unitsOfSettings(settings), quantityMax, entry, leverage);
+  if (forQuantity === undefined) return marginMax;
+  return marginMax === undefined || forQuantity < marginMax ? forQuantity : marginMax;
 }
 
 /** Everything the form shows for an order at the last price, with the first problem of its size. */
@@ -111,17 +143,21 @@ export function previewOrder(settings: SymbolTradeSettings, lastText: string, in
   const margin = quantity > 0n ? marginFor(units, quantity, entry, input.leverage) : 0n;
   const value = notional(units, quantity, entry);
   const fee = feeOf(value, feePpmOf(settings));
+  const quantityMin = unitsOf(settings.quantityMin, settings.quantityPrecision) ?? 0n;
+  const quantityMax = unitsOf(settings.quantityMax, settings.quantityPrecision);
+  const byMargin = input.sizeMode === 'margin';
   if (!sizeProblem) {
-    const quantityMin = unitsOf(settings.quantityMin, settings.quantityPrecision) ?? 0n;
-    const quantityMax = unitsOf(settings.quantityMax, settings.quantityPrecision);
     const marginMin = unitsOf(settings.marginMin, marginScale) ?? 0n;
     const marginMax = unitsOf(settings.marginMax, marginScale);
-    if (quantity <= 0n || quantity < quantityMin) sizeProblem = 'quantity_too_small';
-    else if (quantityMax !== undefined && quantity > quantityMax) sizeProblem = 'quantity_too_large';
+    // Sized by margin, every bound is told as a margin: the user typed no quantity.
+    if (quantity <= 0n || quantity < quantityMin) sizeProblem = byMargin ? 'margin_too_small' : 'quantity_too_small';
+    else if (quantityMax !== undefined && quantity > quantityMax) sizeProblem = byMargin ? 'margin_too_large' : 'quantity_too_large';
     else if (margin < marginMin) sizeProblem = 'margin_too_small';
     else if (marginMax !== undefined && margin > marginMax) sizeProblem = 'margin_too_large';
     else if (margin + fee > available) sizeProblem = 'balance_insufficient';
   }
+  const sizeMin = byMargin ? minimumMarginFor(settings, entry, input.leverage) : quantityMin;
+  const sizeMax = byMargin ? maximumMarginFor(settings, entry, input.leverage) : quantityMax;
   const takeProfit = levelOf(input.takeProfit, settings.pricePrecision);
   const stopLoss = levelOf(input.stopLoss, settings.pricePrecision);
   const sides = levelSides(input.direction, currentExit, takeProfit.value, stopLoss.value);
@@ -129,7 +165,7 @@ export function previewOrder(settings: SymbolTradeSettings, lastText: string, in
     entry, currentExit, quantity, margin, fee, notional: value, cost: margin + fee,
     liquidation: quantity > 0n ? liquidationPrice(units, input.direction, quantity, entry, margin, maintenancePpmOf(settings)) : null,
     takeProfit: takeProfit.value, stopLoss: stopLoss.value, takeProfitValid: takeProfit.valid, stopLossValid: stopLoss.valid,
-    takeProfitOk: sides.takeProfitOk, stopLossOk: sides.stopLossOk, sizeProblem,
+    takeProfitOk: sides.takeProfitOk, stopLossOk: sides.stopLossOk, sizeProblem, sizeMin, sizeMax,
   };
 }
 
