@@ -442,7 +442,12 @@ describe('receipt', { timeout: 30_000 }, () => {
     }));
     renderWith(<ContractTrading />);
     fireEvent.click(await screen.findByRole('tab', { name: 'History' }, { timeout: 5_000 }));
-    fireEvent.click(await screen.findByRole('button', { name: 'Receipt of BTCUSDT position 42' }, { timeout: 5_000 }));
+    const row = await screen.findByRole('button', { name: 'Receipt of BTCUSDT position 42' }, { timeout: 5_000 });
+    // The row's figure is labelled net of fees, with the profit or loss and the fees it nets (issue 19 #8).
+    expect(within(row).getByTestId('history-net').textContent).toBe('+9.39');
+    expect(within(row).getByText('Net of fees')).toBeTruthy();
+    expect(within(row).getByTestId('history-breakdown').textContent).toBe('Profit or loss +9.89Fees -0.49');
+    fireEvent.click(row);
     const dialog = await screen.findByRole('dialog');
     expect(within(dialog).getByTestId('receipt-balance-change').querySelector('.receipt-value')?.textContent).toBe('9.390151');
   });

@@ -190,7 +190,18 @@ function HistoryRow({ position, onOpen }: { position: Position; onOpen: () => vo
           <span className="history-reason">{reason}</span>
         </span>
         <span className="history-side">
-          <span className={`mono ${pnlClass(change)}`}>{formatSigned(change, 2, intl)}</span>
+          {/* The net figure is what the balance moved, fees included: labelled so, with the profit or
+              loss the card showed and the fees beside it, it cannot read as a contradiction (issue 19 #8). */}
+          <span className="history-net">
+            <span className="history-net-label">{t`Net of fees`}</span>
+            <span className={`mono ${pnlClass(change)}`} data-testid="history-net">{formatSigned(change, 2, intl)}</span>
+          </span>
+          {position.receipt && (
+            <span className="history-breakdown" data-testid="history-breakdown">
+              <span>{t`Profit or loss`} <span className={`mono ${pnlClass(position.receipt.pnl)}`}>{formatSigned(position.receipt.pnl, 2, intl)}</span></span>
+              <span>{t`Fees`} <span className="mono">{formatSigned(`-${position.receipt.fee}`.replace(/^--/, ''), 2, intl)}</span></span>
+            </span>
+          )}
           <span className="history-time mono">{position.closeTime ? formatEpochMs(position.closeTime) : ''}</span>
         </span>
       </button>
