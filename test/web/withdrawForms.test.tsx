@@ -234,13 +234,13 @@ describe('WithdrawPage', () => {
     serve(base);
     renderWith(<WithdrawPage />, '/tixian?currency=USDT');
     const input = await screen.findByLabelText('Amount', { selector: 'input' }, { timeout: 5_000 });
-    expect(screen.getByTestId('withdraw-fee').textContent).toBe('1.000000 USDT');
+    expect(screen.getByTestId('withdraw-fee').textContent).toBe('1.00 USDT');
     fireEvent.change(input, { target: { value: '10' } });
-    await waitFor(() => expect(screen.getByTestId('withdraw-total').textContent).toBe('11.000000 USDT'));
-    expect(screen.getByTestId('withdraw-arrival').textContent).toBe('10.000000 USDT');
+    await waitFor(() => expect(screen.getByTestId('withdraw-total').textContent).toBe('11.00 USDT'));
+    expect(screen.getByTestId('withdraw-arrival').textContent).toBe('10.00 USDT');
     fireEvent.click(screen.getByRole('button', { name: 'Withdraw all that is available' }));
     await waitFor(() => expect((input as HTMLInputElement).value).toBe('99'));
-    expect(screen.getByTestId('withdraw-total').textContent).toBe('100.000000 USDT');
+    expect(screen.getByTestId('withdraw-total').textContent).toBe('100.00 USDT');
     // The bank card cannot take USDT: no BANK network.
     expect(screen.getByRole('radio', { name: /Demo Bank/ })).toHaveProperty('disabled', true);
   });
@@ -252,7 +252,7 @@ describe('WithdrawPage', () => {
     fireEvent.change(input, { target: { value: '99.5' } });
     fireEvent.submit(input.closest('form')!);
     await waitFor(() => expect(input.closest('.adm-form-item')!.querySelector('.adm-form-item-feedback-error')?.textContent)
-      .toBe('The balance does not cover 100.500000 USDT (the amount and the fee).'));
+      .toBe('The balance does not cover 100.50 USDT (the amount and the fee).'));
     expect(posted).toEqual([]);
   });
 
@@ -264,11 +264,11 @@ describe('WithdrawPage', () => {
     // Below the minimum while typing is not flagged: "5" may become "50".
     fireEvent.change(input, { target: { value: '5' } });
     fireEvent.change(input, { target: { value: '995' } });
-    await waitFor(() => expect(feedback()).toBe('The balance does not cover 996.000000 USDT (the amount and the fee).'));
+    await waitFor(() => expect(feedback()).toBe('The balance does not cover 996.00 USDT (the amount and the fee).'));
     fireEvent.change(input, { target: { value: '99' } });
     await waitFor(() => expect(feedback()).toBe(''));
     fireEvent.change(input, { target: { value: '5' } });
-    await waitFor(() => expect(screen.getByTestId('withdraw-total').textContent).toBe('6.000000 USDT'));
+    await waitFor(() => expect(screen.getByTestId('withdraw-total').textContent).toBe('6.00 USDT'));
     expect(feedback()).toBe('');
     expect(posted).toEqual([]);
   });
@@ -293,7 +293,7 @@ describe('WithdrawPage', () => {
     fireEvent.change(input, { target: { value: '10' } });
     fireEvent.submit(input.closest('form')!);
     const password = await screen.findByPlaceholderText('Withdrawal password', {}, { timeout: 5_000 });
-    expect(screen.getByTestId('confirm-total').textContent).toBe('11.000000 USDT');
+    expect(screen.getByTestId('confirm-total').textContent).toBe('11.00 USDT');
     fireEvent.change(password, { target: { value: 'Wrong1pass' } });
     fireEvent.submit(password.closest('form')!);
     await waitFor(() => expect(password.closest('.adm-form-item')!.querySelector('.adm-form-item-feedback-error')?.textContent)

@@ -19,7 +19,8 @@ import type { FieldsByCode } from '../../components/form/fieldErrors.ts';
 import { FormError } from '../../components/form/FormError.tsx';
 import { PasswordInput } from '../../components/form/PasswordInput.tsx';
 import { useFormFailure } from '../../components/form/useFormFailure.ts';
-import { formatDecimal } from '../../lib/number.ts';
+import { formatAssetAmount } from '../../lib/assetPrecision.ts';
+import { Amount } from '../../components/Amount.tsx';
 import { intlOf } from '../../lib/locales.ts';
 import { useGetMyUserInfoQuery } from '../session/authApi.ts';
 import { bankNetwork, DestinationLabel } from './DestinationForm.tsx';
@@ -70,9 +71,6 @@ const passwordFieldsByCode: FieldsByCode = {
   withdraw_password_invalid: 'password', too_many_attempts: 'password', withdraw_password_same_as_login: 'password',
   google_code_required: 'googleCode', google_code_invalid: 'googleCode',
 };
-
-/** Digits shown of an amount: every decimal of the currency, but no more than eight on a phone. */
-const shownDecimals = (scale: number) => Math.min(scale, 8);
 
 /** A typed amount as the parser reads it: "12,5" (a decimal comma keyboard) is "12.5". */
 export const normaliseAmountText = (text: string) => {
@@ -156,8 +154,12 @@ export default function WithdrawPage() {
   const quote = currency ? quoteWithdrawal(amountText, { scale, available, fee, minimum }) : undefined;
   const figures = quote?.ok ? quote : quote?.quote;
   const code = currency?.currency ?? '';
-  const show = (atomic: bigint) => formatDecimal(formatAmount(atomic, scale), shownDecimals(scale), intl);
-  const shown = (text: string | undefined) => formatDecimal(text ?? '0', shownDecimals(scale), intl);
+  // Every amount of the page at the currency's display precision, with the significant digits of
+  // what the user moves (issue 19 #7): "Minimum 1.00" beside "Available 500.00", as the result says.
+  const shown = (text: string | undefined) => formatAssetAmount(text ?? '0', code, intl, { scale, exact: true });
+  const show = (atomic: bigint) => shown(formatAmount(atomic, scale));
+  const figure = (text: string | undefined) => <Amount value={text ?? '0'} asset={code} scale={scale} exact withAsset />;
+  const figureOf = (atomic: bigint) => figure(formatAmount(atomic, scale));
   const bankUnavailable = options.some((option) => option.destination.type === 'bank' && !option.usable);
   // Unknown (the user info did not load) counts as set: the server then says if it is not, with the link.
   const hasPassword = user.data?.hasWithdrawPassword !== false;
@@ -339,7 +341,7 @@ export default function WithdrawPage() {
                   if (!checked.ok && checked.refusal === 'balance_insufficient') throw new Error(refusalText(checked.refusal, checked.quote));
                 },
               }]}
-              description={<span className="withdraw-available">{t`Available`}: <b>{shown(balance?.available)} {code}</b></span>}>
+              description={<span className="withdraw-available">{t`Available`}: <b>{figure(balance?.available)}</b></span>}>
               <AmountInput unit={code} placeholder={network ? t`Minimum ${minimumText}` : t`Amount`} allDisabled={!network}
                 onAll={() => {
                   failure.clear();
@@ -349,10 +351,10 @@ export default function WithdrawPage() {
             <div className="withdraw-summary">
               <dl className="withdraw-figures" aria-live="polite">
                 <div><dt>{t`Network`}</dt><dd>{network?.network === bankNetwork ? t`Bank transfer` : network?.network ?? '—'}</dd></div>
-                <div><dt>{t`Minimum`}</dt><dd>{network ? `${shown(network.withdrawalMin)} ${code}` : '—'}</dd></div>
-                <div><dt>{t`Fee`}</dt><dd data-testid="withdraw-fee">{network ? `${show(fee)} ${code}` : '—'}</dd></div>
-                <div><dt>{t`Total debited`}</dt><dd data-testid="withdraw-total">{figures ? `${show(figures.total)} ${code}` : '—'}</dd></div>
-                <div className="arrival"><dt>{t`You receive`}</dt><dd data-testid="withdraw-arrival">{figures ? `${show(figures.arrival)} ${code}` : '—'}</dd></div>
+                <div><dt>{t`Minimum`}</dt><dd>{network ? figure(network.withdrawalMin) : '—'}</dd></div>
+                <div><dt>{t`Fee`}</dt><dd data-testid="withdraw-fee">{network ? figureOf(fee) : '—'}</dd></div>
+                <div><dt>{t`Total debited`}</dt><dd data-testid="withdraw-total">{figures ? figureOf(figures.total) : '—'}</dd></div>
+                <div className="arrival"><dt>{t`You receive`}</dt><dd data-testid="withdraw-arrival">{figures ? figureOf(figures.arrival) : '—'}</dd></div>
               </dl>
               <p className="withdraw-note">{t`The fee is taken on top of the amount. The amount and the fee are held until the withdrawal is reviewed and paid out.`}</p>
             </div>
@@ -372,10 +374,10 @@ export default function WithdrawPage() {
               <div><dt>{t`Currency`}</dt><dd>{code}</dd></div>
               <div className="destination-row"><dt>{t`Withdraw to`}</dt><dd><DestinationLabel destination={destination} full /></dd></div>
               <div><dt>{t`Network`}</dt><dd>{network?.network === bankNetwork ? t`Bank transfer` : network?.network}</dd></div>
-              <div><dt>{t`Amount`}</dt><dd>{show(confirming.amount)} {code}</dd></div>
-              <div><dt>{t`Fee`}</dt><dd>{show(confirming.fee)} {code}</dd></div>
-              <div className="arrival"><dt>{t`Total debited`}</dt><dd data-testid="confirm-total">{show(confirming.total)} {code}</dd></div>
-              <div><dt>{t`You receive`}</dt><dd>{show(confirming.arrival)} {code}</dd></div>
+              <div><dt>{t`Amount`}</dt><dd>{figureOf(confirming.amount)}</dd></div>
+              <div><dt>{t`Fee`}</dt><dd>{figureOf(confirming.fee)}</dd></div>
+              <div className="arrival"><dt>{t`Total debited`}</dt><dd data-testid="confirm-total">{figureOf(confirming.total)}</dd></div>
+              <div><dt>{t`You receive`}</dt><dd>{figureOf(confirming.arrival)}</dd></div>
             </dl>
             <Form form={passwordForm} layout="vertical" requiredMarkStyle="none" onValuesChange={passwordFailure.onValuesChange}
               onFinish={send}
