@@ -1,5 +1,5 @@
-// Home: the account card (log in / register, or the user's greeting), the install card once the
-// visitor is engaged, shortcuts to what is built, and the market card (rankings). Shortcuts for
+// Home: the account card (log in / register, or the user's greeting), the balance card once logged in,
+// the install card once the visitor is engaged, shortcuts to what is built, and the market card (rankings). Shortcuts for
 // features not built yet are not shown (DESIGN §1); a visitor's lead to the market, the chart and
 // logging in, a user's to deposit, options and swap (spec §2 home shortcuts; personal data and the
 // password stay on /my).
@@ -17,6 +17,11 @@ const LanguagePicker = lazy(() => import('./later.ts').then((later) => later.loa
 const InstallOffer = lazy(() => import('./later.ts').then((later) => later.loadInstallOffer()));
 // The market card brings the market API, the socket and its rows: it loads right after the first
 // screen instead of with it (DESIGN §8 budget). Its place is reserved so nothing jumps.
+// The balance card (logged in only) likewise, in a chunk of its own with the wallet's texts.
+const HomeBalanceCard = lazy(() => import('../wallet/HomeBalanceCard.tsx').then(async (module) => {
+  await module.prepare();
+  return module;
+}));
 const HomeMarkets = lazy(() => import('../market/HomeMarkets.tsx').then(async (module) => {
   await module.prepare();
   return module;
@@ -81,6 +86,12 @@ export default function HomePage() {
           </>
         )}
       </section>
+
+      {loggedIn && (
+        <Suspense fallback={<div className="home-balance-placeholder" />}>
+          <HomeBalanceCard />
+        </Suspense>
+      )}
 
       <Suspense fallback={null}>
         <InstallOffer />
