@@ -13,6 +13,7 @@ import { openAccounts, systemShard } from '../../server/domain/ledger/accounts.t
 import { postTransfers } from '../../server/domain/ledger/transfers.ts';
 import type { NewTransferRequest } from '../../server/domain/ledger/rules.ts';
 import { verifyLedger } from '../../server/domain/ledger/verify.ts';
+import { figure } from './figures.ts';
 
 const connections = 8;
 const accountCount = Number(process.env.BENCH_LEDGER_ACCOUNTS ?? 10_000);
@@ -104,6 +105,10 @@ export async function ledgerBench() {
     const single = await transfersPerSecond(database, accounts, 1);
     const batched = await transfersPerSecond(database, accounts, 100);
     const check = await verifyLedger(database.db);
+    figure('pgbench.tps', tps, 'tps');
+    figure('ledger.single.per_second', single, 'transfers/s');
+    figure('ledger.single.vs_pgbench', single / tps, 'ratio');
+    figure('ledger.batch100.vs_pgbench', batched / tps, 'ratio');
     console.log(`ledger transfers on PostgreSQL, ${connections} connections, ${accountCount} accounts: `
       + `${single.toFixed(0)}/s single (${(single / tps).toFixed(2)}× pgbench), `
       + `${batched.toFixed(0)}/s in batches of 100 (${(batched / tps).toFixed(2)}× pgbench); `

@@ -16,6 +16,7 @@ import lighthouse from 'lighthouse';
 import * as chromeLauncher from 'chrome-launcher';
 import { homeScreenFiles } from './homeScreen.ts';
 import { freePort } from '../support/serverProcess.ts';
+import { figure } from './figures.ts';
 
 const root = path.resolve(import.meta.dirname, '../..');
 
@@ -165,6 +166,9 @@ export async function webBench(homeFiles: string[]) {
     const wire = await wireBytes(product.baseUrl, homeFiles);
     console.log(`home screen JS on the wire: ${wire.files} files, ${(wire.bytes / 1024).toFixed(1)} kB as transferred (${wire.encodings})`);
     const summary = await lighthouseRuns(`${product.baseUrl}/#/home`);
+    figure('lighthouse.performance', summary.performance, 'score');
+    figure('lighthouse.tbt', summary.tbtMs, 'ms');
+    figure('lighthouse.lcp', summary.lcpMs, 'ms');
     console.log(`Lighthouse mobile, home page, median of ${summary.runs}: performance ${summary.performance} `
       + `(runs ${summary.scores.join(', ')}; budget ≥ 95), FCP ${(summary.fcpMs / 1000).toFixed(2)} s, `
       + `LCP ${(summary.lcpMs / 1000).toFixed(2)} s (budget ≤ 2.5 s), TBT ${Math.round(summary.tbtMs)} ms (budget ≤ 200 ms), `

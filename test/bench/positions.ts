@@ -26,6 +26,7 @@ import { encryptBody, importServerKey } from '../../src/api/crypto.ts';
 import { requestTimeField } from '../../src/api/contract/paths.ts';
 import { tradePaths } from '../../src/api/contract/trading.ts';
 import { pgbenchTps } from './ledger.ts';
+import { figure, figureValue } from './figures.ts';
 
 const clients = 8;
 const usersPerClient = 40;
@@ -105,6 +106,11 @@ export async function positionBench() {
     const check = await verifyLedger(db);
     samples.sort((a, b) => a - b);
     const rate = samples.length / (elapsedMs / 1000);
+    figure('positions.open.per_second', rate, 'opens/s');
+    figure('positions.open.p99', percentile(samples, 99), 'ms');
+    // The raw transfer rate: the ledger's single transfers of this run (BENCH_ONLY without ledger leaves it out).
+    const raw = figureValue('ledger.single.per_second');
+    if (raw) figure('positions.open.vs_raw', rate / raw, 'ratio');
     console.log(`position opens over HTTP on PostgreSQL: ${rate.toFixed(1)}/s with ${clients} clients `
       + `(${samples.length} opens; p50 ${percentile(samples, 50).toFixed(1)} ms, p99 ${percentile(samples, 99).toFixed(1)} ms; `
       + `encrypted body, session, settings and last-tick reads, insert and two ledger transfers in one transaction); `

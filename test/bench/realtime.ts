@@ -19,6 +19,7 @@ import { systemClock } from '../../server/lib/time.ts';
 import { apiPrefix } from '../../src/api/contract/paths.ts';
 import { realtimePath } from '../../src/api/contract/market.ts';
 import type { ClientCommand, ClientReport } from './realtimeClients.ts';
+import { figure } from './figures.ts';
 
 const tickIntervalMs = Number(process.env.BENCH_REALTIME_TICK_MS ?? 200);
 const ticksPerRound = Number(process.env.BENCH_REALTIME_TICKS ?? 50);
@@ -169,6 +170,7 @@ async function measureRound(server: BenchServer, clients: ClientProcess, count: 
   const fanOut = [...server.publishMs].sort((a, b) => a - b);
   const engineOnly = server.tickMs.map((total, index) => total - (server.publishMs[index] ?? 0)).sort((a, b) => a - b);
   const ms = (value: number | undefined) => `${(value ?? Number.NaN).toFixed(1)} ms`;
+  if (report.p99Ms !== undefined) figure(`realtime.${count}.p99`, report.p99Ms, 'ms');
   console.log(`realtime, ${ready.connected} clients × 2 channels, ${fanOut.length} ticks: tick-to-client `
     + `p50 ${ms(report.p50Ms)}, p99 ${ms(report.p99Ms)}, max ${ms(report.maxMs)} over ${report.updates} updates (budget p99 ≤ 50 ms)`);
   console.log(`  server CPU ${cpuPercent.toFixed(0)} % of one core, RSS ${rssMb.toFixed(0)} MB (PGlite included); `

@@ -1,16 +1,19 @@
 // `npm run bench`: prints the figures of DESIGN §8 that exist so far. Measured, never asserted.
+// Each figure is also a line `figure <name> <value> <unit>` (figures.ts); `BENCH_ONLY=a,b` runs only
+// the parts named (home, lighthouse, start, replay, login, ledger, withdrawals, second_contracts,
+// positions, candles, triggers, realtime).
 //  1. Brotli size of the JS the home screen needs (entry, its static imports, the home page and
 //     the default catalog), from the Vite build manifest. Budget: ≤ 120 kB.
 //  2. The same files as transferred by the running product, and Lighthouse's mobile preset on the
 //     home page, median of five (test/bench/lighthouse.ts). Budget: performance ≥ 95, TBT ≤ 200 ms,
-//     LCP ≤ 2.5 s. `BENCH_ONLY=lighthouse` stops after this part.
+//     LCP ≤ 2.5 s.
 //  3. First start on a fresh DATA_DIR until the first answer (test/bench/firstStart.ts), and the
 //     replay store's rows and bytes after 10 000 encrypted POSTs (test/bench/replayStore.ts).
 //  4. Password-login latency p50/p99 through the real protocol (encrypted body over HTTP), on
 //     embedded PGlite and, when BENCH_DATABASE_URL or TEST_DATABASE_URL is set, on PostgreSQL.
 //  5. Ledger transfers per second on PostgreSQL with 8 connections, single and 100 per batch,
 //     beside pgbench TPS in the same run (test/bench/ledger.ts). Budget: ≥ 1.0× pgbench.
-//     `BENCH_ONLY=ledger` runs only this part (no build). Then withdrawal requests per second through
+//     Then withdrawal requests per second through
 //     the encrypted HTTP path, argon2id withdrawal password included (test/bench/withdrawals.ts).
 //  Last, market ticks to 1 000 and 5 000 WebSocket clients (test/bench/realtime.ts): p50/p99
 //     tick-to-client latency, server CPU and RSS. Budget: p99 ≤ 50 ms at 5 000 clients.
@@ -36,6 +39,7 @@ import { printReplayStore, replayStoreFootprint } from './replayStore.ts';
 import { firstStart, printFirstStart } from './firstStart.ts';
 import { ledgerBench } from './ledger.ts';
 import { withdrawalBench } from './withdrawals.ts';
+import { figure } from './figures.ts';
 
 const root = path.resolve(import.meta.dirname, '../..');
 
@@ -94,36 +98,59 @@ async function loginLatency(kind: 'pglite' | 'postgres', databaseUrl?: string) {
   return { rounds, p50: percentile(samples, 50), p99: percentile(samples, 99) };
 }
 
-const only = process.env.BENCH_ONLY;
-if (only === 'ledger') {
-  await ledgerBench();
-  await withdrawalBench();
-  process.exit(0);
-}
-const js = homeScreenJs();
-console.log(`home screen JS: ${js.files.length} files, ${(js.rawBytes / 1024).toFixed(1)} kB raw, `
-  + `${(js.brotliBytes / 1024).toFixed(1)} kB brotli (budget 120 kB)`);
-await webBench(js.files);
-if (only === 'lighthouse' || only === 'web') process.exit(0);
-printFirstStart(await firstStart());
-printReplayStore(await replayStoreFootprint());
-const pglite = await loginLatency('pglite');
-console.log(`login latency on PGlite: p50 ${pglite.p50.toFixed(1)} ms, p99 ${pglite.p99.toFixed(1)} ms (${pglite.rounds} logins, sequential, argon2id included)`);
+/**
+ * The parts, in the order they run. BENCH_ONLY takes a comma-separated list of their names
+ * (`BENCH_ONLY=ledger,positions`); unset, every part runs. The web parts build the app first.
+ */
+const only = new Set((process.env.BENCH_ONLY ?? '').split(',').map((name) => name.trim()).filter(Boolean));
+const wanted = (name: string) => only.size === 0 || only.has(name);
 const postgresUrl = process.env.BENCH_DATABASE_URL ?? process.env.TEST_DATABASE_URL;
-if (postgresUrl) {
-  const postgres = await loginLatency('postgres', postgresUrl);
-  console.log(`login latency on PostgreSQL: p50 ${postgres.p50.toFixed(1)} ms, p99 ${postgres.p99.toFixed(1)} ms (${postgres.rounds} logins, sequential, argon2id included)`);
-} else {
-  console.log('login latency on PostgreSQL: skipped (set BENCH_DATABASE_URL or TEST_DATABASE_URL)');
-}
 
-await ledgerBench();
-await withdrawalBench();
-await (await import('./secondContracts.ts')).secondContractBench(); // 10 000 second contracts expiring in one second (issue 10)
-await (await import('./positions.ts')).positionBench(); // contract opens over encrypted HTTP beside pgbench (issue 10)
+let homeFiles: string[] | undefined;
+const homeJs = () => {
+  if (homeFiles) return homeFiles;
+  const js = homeScreenJs();
+  console.log(`home screen JS: ${js.files.length} files, ${(js.rawBytes / 1024).toFixed(1)} kB raw, `
+    + `${(js.brotliBytes / 1024).toFixed(1)} kB brotli (budget 120 kB)`);
+  figure('home.js.brotli', js.brotliBytes / 1024, 'kB');
+  homeFiles = js.files;
+  return homeFiles;
+};
 
-const candles = await candleQueryLatency();
-console.log(`candle history on PGlite: p50 ${candles.p50.toFixed(1)} ms, p99 ${candles.p99.toFixed(1)} ms `
-  + `(${candles.rounds} queries of 300 candles over HTTP; first-start back-fill took ${(candles.initMs / 1000).toFixed(1)} s)`);
-await (await import('./triggers.ts')).triggerBench();
-await realtimeBench();
+const parts: [string, () => Promise<unknown> | unknown][] = [
+  ['home', () => homeJs()],
+  ['lighthouse', () => webBench(homeJs())],
+  ['start', async () => printFirstStart(await firstStart())],
+  ['replay', async () => printReplayStore(await replayStoreFootprint())],
+  ['login', async () => {
+    const pglite = await loginLatency('pglite');
+    console.log(`login latency on PGlite: p50 ${pglite.p50.toFixed(1)} ms, p99 ${pglite.p99.toFixed(1)} ms (${pglite.rounds} logins, sequential, argon2id included)`);
+    figure('login.pglite.p99', pglite.p99, 'ms');
+    if (postgresUrl) {
+      const postgres = await loginLatency('postgres', postgresUrl);
+      console.log(`login latency on PostgreSQL: p50 ${postgres.p50.toFixed(1)} ms, p99 ${postgres.p99.toFixed(1)} ms (${postgres.rounds} logins, sequential, argon2id included)`);
+      figure('login.postgres.p99', postgres.p99, 'ms');
+    } else {
+      console.log('login latency on PostgreSQL: skipped (set BENCH_DATABASE_URL or TEST_DATABASE_URL)');
+    }
+  }],
+  ['ledger', () => ledgerBench()],
+  ['withdrawals', () => withdrawalBench()],
+  // 10 000 second contracts expiring in one second (issue 10).
+  ['second_contracts', async () => (await import('./secondContracts.ts')).secondContractBench()],
+  // Contract opens over encrypted HTTP, beside pgbench and the ledger's raw rate (issue 10).
+  ['positions', async () => (await import('./positions.ts')).positionBench()],
+  ['candles', async () => {
+    const candles = await candleQueryLatency();
+    console.log(`candle history on PGlite: p50 ${candles.p50.toFixed(1)} ms, p99 ${candles.p99.toFixed(1)} ms `
+      + `(${candles.rounds} queries of 300 candles over HTTP; first-start back-fill took ${(candles.initMs / 1000).toFixed(1)} s)`);
+    figure('candles.p99', candles.p99, 'ms');
+  }],
+  ['triggers', async () => (await import('./triggers.ts')).triggerBench()],
+  ['realtime', () => realtimeBench()],
+];
+// Older spellings of BENCH_ONLY keep working: "web" is the home JS and Lighthouse.
+if (only.has('web')) only.add('home').add('lighthouse');
+const unknown = [...only].filter((name) => name !== 'web' && !parts.some(([part]) => part === name));
+if (unknown.length > 0) throw new Error(`BENCH_ONLY: no part named ${unknown.join(', ')} (parts: ${parts.map(([name]) => name).join(', ')})`);
+for (const [name, run] of parts) if (wanted(name)) await run();

@@ -7,6 +7,7 @@
 // fired. Printed, never asserted. `npx tsx test/bench/triggers.ts` runs it on its own.
 import os from 'node:os';
 import { TriggerIndex, type TriggerLevels } from '../../server/domain/trading/triggers.ts';
+import { figure } from './figures.ts';
 
 const positionCount = Number(process.env.BENCH_TRIGGER_POSITIONS ?? 1_000_000);
 const tickCount = Number(process.env.BENCH_TRIGGER_TICKS ?? 200_000);
@@ -82,6 +83,7 @@ export async function triggerBench() {
     + `${firedTotal} fired over ${tickCount} ticks, at most ${firedMax} in one`);
   console.log(`  cost per tick, all ticks: ${line(all)}`);
   console.log(`  cost per tick, 1–10 fired: ${line(few)} (budget ≤ 20 µs)`);
+  if (few.length > 0) figure('triggers.fire10.p99', percentile(few, 99), 'µs');
   console.log(`  cost per tick, none fired: ${line(none)}`);
   const overBudget = few.filter((us) => us > 20).length;
   console.log(`  ticks with 1–10 fired above 20 µs: ${overBudget} of ${few.length}; `
