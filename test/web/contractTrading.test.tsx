@@ -417,7 +417,7 @@ describe('receipt', { timeout: 30_000 }, () => {
     expect(99_000_990n + 9_890_100n - 252_447n).toBe(108_638_643n);
     expect(screen.getByText('#101')).toBeTruthy();
     expect(screen.getByText('#205')).toBeTruthy();
-    expect(screen.getAllByText('binance')).toHaveLength(2);
+    expect(screen.getAllByText('Binance')).toHaveLength(2);
   });
 
   it('finds the exit tick among the recorded ticks around it', async () => {

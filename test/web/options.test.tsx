@@ -120,7 +120,7 @@ describe('SecondOrderCard', () => {
     expect(within(card).getByText('+8.50 USDT')).toBeTruthy();
     expect(within(card).getByText(/Tick #900/)).toBeTruthy();
     expect(within(card).getByText(/Tick #955/)).toBeTruthy();
-    expect(within(card).getAllByText(/Source: binance/)).toHaveLength(2);
+    expect(within(card).getAllByText(/Source: Binance/)).toHaveLength(2);
     expect(within(card).getByText('67,010.00')).toBeTruthy();
     expect(within(card).getByText(/first recorded tick at or after expiry/)).toBeTruthy();
   });

@@ -33,11 +33,11 @@ describe('SimulatedPricesLabel', () => {
 describe('a receipt\'s tick', () => {
   it('names its source and says when it is simulated', () => {
     renderWith(<TickRow tick={{ id: '42', symbol: 'BTCUSDT', price: '60000.00', time: Date.UTC(2026, 5, 1), source: 'simulator' }} />);
-    expect(screen.getByText('simulator')).toBeTruthy();
+    expect(screen.getByText('Price simulator')).toBeTruthy();
     expect(screen.getByRole('note', { name: /^Simulated prices/ })).toBeTruthy();
     cleanup();
     renderWith(<TickRow tick={{ id: '43', symbol: 'BTCUSDT', price: '60000.00', time: Date.UTC(2026, 5, 1), source: 'ccxt:binance' }} />);
-    expect(screen.getByText('ccxt:binance')).toBeTruthy();
+    expect(screen.getByText('Binance')).toBeTruthy();
     expect(screen.queryByRole('note')).toBeNull();
   });
 });

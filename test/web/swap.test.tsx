@@ -167,7 +167,7 @@ describe('SwapOrdersPage', () => {
     expect(within(row).getByText('1 USDT = 0.0000148 BTC')).toBeTruthy();
     expect(within(row).getByText('0.150250 USDT')).toBeTruthy();
     expect(within(row).getByText('0.00222148 BTC')).toBeTruthy();
-    expect(within(row).getByText(/BTCUSDT 67000.00 .* Tick #77 · binance/)).toBeTruthy();
+    expect(within(row).getByText(/BTCUSDT 67000.00 .* Tick #77 · Binance/)).toBeTruthy();
   });
 
   it('has an empty state leading to the swap page', async () => {

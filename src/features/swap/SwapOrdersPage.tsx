@@ -15,6 +15,7 @@ import { prepareTradeTexts } from '../trade/tradeTexts.ts';
 import { useSwapRecordPagesInfiniteQuery } from './swapApi.ts';
 import './swap.css';
 import { SimulatedPricesLabel } from '../../components/SimulatedPricesLabel.tsx';
+import { tickSourceLabel } from '../../components/tickSource.ts';
 
 export const prepare = prepareTradeTexts;
 
@@ -110,7 +111,7 @@ function SwapRow({ record }: { record: SwapRecord }) {
           ? <p>{t`Stablecoins at par: no price was used.`}</p>
           : (
             <ul>{record.ticks.map((tick) => (
-              <li key={tick.id}>{tick.symbol} {tick.price} · {formatEpochMs(tick.time)} · {t`Tick #${tick.id}`} · {tick.source}</li>
+              <li key={tick.id}>{tick.symbol} {tick.price} · {formatEpochMs(tick.time)} · {t`Tick #${tick.id}`} · {tickSourceLabel(tick.source)}</li>
             ))}</ul>
           )}
         <p className="swap-rule">{t`Receive = (amount − fee) × rate, truncated to the currency's decimals.`}</p>

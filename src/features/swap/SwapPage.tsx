@@ -23,6 +23,7 @@ import { useUserBalanceQuery } from '../wallet/walletApi.ts';
 import { checkSwapAmount, quoteGoneCodes, secondsLeft, trimAmount } from './swapAmounts.ts';
 import './swap.css';
 import { SimulatedPricesLabel } from '../../components/SimulatedPricesLabel.tsx';
+import { tickSourceLabel } from '../../components/tickSource.ts';
 
 export const prepare = prepareTradeTexts;
 
@@ -192,7 +193,7 @@ function SwapForm({ codes, scales }: { codes: string[]; scales: Record<string, n
             <details className="swap-ticks">
               <summary>{t`Prices used`}</summary>
               <ul>{quote.ticks.map((tick) => (
-                <li key={tick.id}>{tick.symbol} {tick.price} · {formatEpochMs(tick.time)} · {t`Tick #${tick.id}`} · {tick.source}</li>
+                <li key={tick.id}>{tick.symbol} {tick.price} · {formatEpochMs(tick.time)} · {t`Tick #${tick.id}`} · {tickSourceLabel(tick.source)}</li>
               ))}</ul>
             </details>
           )}

@@ -12,6 +12,7 @@ import { formatEpochMs } from '../../../lib/time.ts';
 import { decimalsOf } from '../../market/format.ts';
 import { countdownText, ratePercent } from './optionsMath.ts';
 import { SimulatedPricesLabel } from '../../../components/SimulatedPricesLabel.tsx';
+import { tickSourceLabel } from '../../../components/tickSource.ts';
 
 /** The server's clock, read again every `intervalMs` while mounted (countdowns). */
 export function useNowMs(intervalMs = 1000, active = true): number {
@@ -51,7 +52,7 @@ function TickLine({ label, tick }: { label: string; tick: TickRef }) {
       <dd>
         <strong>{formatDecimal(tick.price, decimalsOf(tick.price), intl)}</strong>
         <span>{formatEpochMs(tick.time)}</span>
-        <span className="option-tick-meta">{t`Tick #${tick.id}`} · {t`Source: ${tick.source}`}</span>
+        <span className="option-tick-meta">{t`Tick #${tick.id}`} · {t`Source: ${tickSourceLabel(tick.source)}`}</span>
         <SimulatedPricesLabel sources={[tick.source]} />
       </dd>
     </div>

@@ -4,6 +4,7 @@ import { useLingui } from '@lingui/react/macro';
 import type { TickRef } from '../../../api/contract/trading.ts';
 import { formatEpochMs } from '../../../lib/time.ts';
 import { SimulatedPricesLabel } from '../../../components/SimulatedPricesLabel.tsx';
+import { tickSourceLabel } from '../../../components/tickSource.ts';
 
 /** Epoch ms as the receipt writes it: local date and time with milliseconds. */
 export const tickTimeText = (ms: number) => formatEpochMs(ms, 'dateTimeMs');
@@ -18,7 +19,7 @@ export function TickRow({ label, tick, highlight }: { label?: string; tick: Tick
         <div><dt>{t`Tick`}</dt><dd className="mono">#{tick.id}</dd></div>
         <div><dt>{t`Price`}</dt><dd className="mono">{tick.price}</dd></div>
         <div><dt>{t`Time`}</dt><dd className="mono">{time}</dd></div>
-        <div><dt>{t`Source`}</dt><dd>{tick.source} <SimulatedPricesLabel sources={[tick.source]} /></dd></div>
+        <div><dt>{t`Source`}</dt><dd>{tickSourceLabel(tick.source)} <SimulatedPricesLabel sources={[tick.source]} /></dd></div>
       </dl>
     </div>
   );
