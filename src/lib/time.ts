@@ -40,10 +40,14 @@ export function parseServerTime(text: string): DateTime | undefined {
 /** Epoch milliseconds of a server time; undefined if unreadable (for `<time dateTime>` and sorting). */
 export const serverTimeToMs = (text: string | null | undefined) => (text ? parseServerTime(text)?.toMillis() : undefined);
 
-/** An instant as the module writes it, in the given style, language and zone. */
+/**
+ * An instant as the module writes it, in the given style, language and zone. Its spaces do not
+ * break: like a number, a date never wraps in the middle ("7:26:06 | PM"); it moves whole to the
+ * next line.
+ */
 function formatInstant(instant: DateTime, style: DateStyle, place: FormatPlace): string {
   return instant.setZone(place.zone ?? 'local').setLocale(intlOf(place.locale ?? i18n.locale ?? ''))
-    .toLocaleString(dateFormats[style]);
+    .toLocaleString(dateFormats[style]).replace(/ /g, '\u00a0');
 }
 
 /** Formats a server wall-clock time (UTC+8) for display in the device's zone; '' if unreadable. */

@@ -47,9 +47,9 @@ describe('formatServerTime', () => {
   });
 
   it("shows the device's own zone by default, the same instant as epoch milliseconds", () => {
-    expect(spaced(formatServerTime('2026-01-02 08:00:00', 'dateTime', { locale: 'en-us' })))
+    expect(formatServerTime('2026-01-02 08:00:00', 'dateTime', { locale: 'en-us' }))
       .toBe(formatEpochMs(Date.UTC(2026, 0, 2, 0, 0, 0), 'dateTime', { locale: 'en-us' }));
-    expect(spaced(formatServerTime('2026-07-15 20:30:00', 'dateTime', { locale: 'en-us' })))
+    expect(formatServerTime('2026-07-15 20:30:00', 'dateTime', { locale: 'en-us' }))
       .toBe(formatEpochMs(Date.UTC(2026, 6, 15, 12, 30, 0), 'dateTime', { locale: 'en-us' }));
   });
 
@@ -87,6 +87,14 @@ describe('one form per language', () => {
       const text = formatEpochMs(instant, 'dateTime', { zone: 'UTC', locale });
       expect(text, locale).not.toMatch(serverPattern);
       expect(text, locale).toMatch(/2026|2569/); // Thai writes the Buddhist year
+    }
+  });
+
+  it('keeps a date on one line: none of its spaces breaks', () => {
+    for (const locale of localeCodes) {
+      for (const style of ['dateTime', 'date', 'dateTimeMs'] as const) {
+        expect(formatEpochMs(instant, style, { zone: 'UTC', locale }), `${locale} ${style}`).not.toMatch(/[ \t\n]/);
+      }
     }
   });
 
