@@ -23,6 +23,7 @@ import { useChartFullscreen } from './useChartFullscreen.ts';
 import './kline.css';
 import { prepareMarketTexts } from '../market/catalog.ts';
 import { SimulatedPricesLabel } from '../../components/SimulatedPricesLabel.tsx';
+import { ScrollHint } from '../../components/ScrollHint.tsx';
 import { readLastSymbol, rememberSymbol } from '../../lib/lastSymbol.ts';
 
 export const defaultSymbol = 'BTCUSDT';
@@ -176,6 +177,7 @@ export default function KlinePage() {
         )}
       </div>
       <section ref={area} className={`kline-area${fullscreen.full ? ' kline-area-full' : ''}`} aria-label={t`Chart`}>
+        <ScrollHint className="kline-periods-hint">
         <div className="kline-periods" role="radiogroup" aria-label={t`Chart period`}>
           {candlePeriods.map((code) => (
             <button key={code} type="button" role="radio" aria-checked={period === code}
@@ -185,6 +187,7 @@ export default function KlinePage() {
             </button>
           ))}
         </div>
+        </ScrollHint>
         {ticker && (
           <button type="button" className="kline-fullscreen-button" data-testid="kline-fullscreen"
             aria-label={fullscreen.full ? t`Exit full screen` : t`Full screen chart`}
@@ -197,6 +200,7 @@ export default function KlinePage() {
             volumePrecision={decimalsOf(ticker.volume24h)} period={period} indicators={indicators} texts={texts}
             label={t`Candlestick chart of ${title}, ${periodName} candles`} lastTick={{ price: ticker.last, timeMs: ticker.time }} />
         )}
+        <ScrollHint className="kline-indicators-hint">
         <div className="kline-indicators" role="group" aria-label={t`Indicators`}>
           {indicatorNames.map((name) => (
             <button key={name} type="button" aria-pressed={indicators.includes(name)} title={i18n._(indicatorTitles[name])}
@@ -206,6 +210,7 @@ export default function KlinePage() {
             </button>
           ))}
         </div>
+        </ScrollHint>
       </section>
       {ticker && !fullscreen.full && (
         <nav className="kline-trade" aria-label={t`Trade ${title}`}

@@ -98,11 +98,12 @@ export function rangeWithZero<T extends ValueRange>(range: T): T {
 const timeAxisPx = 24;
 
 /**
- * Height of each indicator pane: at most 100 px, and together at most half of the chart, so the
- * candles keep the larger part on a short screen (320×640, a landscape phone), but never under
- * 48 px (a legend line and something to read).
+ * Height of each indicator pane: at most 100 px, and together at most half of the panes' height,
+ * so the candles always keep at least half (issue 19: six indicators on a landscape phone left the
+ * candles 100 px, as each pane had a 48 px floor). On such a screen a pane gets less than its
+ * legend line needs; the candles are what the chart is for. 16 px is the least a pane is drawn at.
  */
 export function indicatorPaneHeight(chartHeightPx: number, panes: number): number {
   if (panes <= 0) return 100;
-  return Math.max(48, Math.min(100, Math.floor((chartHeightPx - timeAxisPx) / 2 / panes)));
+  return Math.max(16, Math.min(100, Math.floor((chartHeightPx - timeAxisPx) / 2 / panes)));
 }
