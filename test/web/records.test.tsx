@@ -90,10 +90,11 @@ describe('record helpers', () => {
     expect(nextPageOf(page([], 1, 0), 1)).toBeUndefined();
   });
 
-  it('formats amounts with every decimal the server sent, in the language, and masks destinations', () => {
-    expect(formatAmount('1234.500000', 'en-US')).toBe('1,234.500000');
-    expect(formatAmount('1234.500000', 'es-ES')).toBe('1234,500000');
-    expect(formatAmount('0.00050000', 'de-DE')).toBe('0,00050000');
+  it("formats amounts at each currency's display precision with the digits moved, in the language, and masks destinations", () => {
+    expect(formatAmount('1234.500000', 'en-US', 'USDT')).toBe('1,234.50');
+    expect(formatAmount('1234.500000', 'es-ES', 'USDT')).toBe('1234,50');
+    expect(formatAmount('0.001000', 'en-US', 'USDT')).toBe('0.001');
+    expect(formatAmount('0.00050000', 'de-DE', 'BTC')).toBe('0,00050000');
     expect(maskChainAddress('TR7NHqjeKQxGTCi8q8ZY4pL8otSzgjLj6t')).toBe('TR7NHq…gjLj6t');
     expect(destinationText({ type: 'bank', bankName: 'Test Bank', realName: 'A B', cardNumber: '•••• 7890', address: null }))
       .toBe('Test Bank •••• 7890');
@@ -182,7 +183,7 @@ describe('RecordsPage', () => {
     expect(within(rows[1]).getByText('Why the deposit was rejected')).toBeTruthy();
     expect(within(rows[2]).getByText('Arrived')).toBeTruthy();
     expect(within(rows[2]).queryByText(/Why/)).toBeNull();
-    expect(within(rows[0]).getByText('1,250.500000 USDT')).toBeTruthy();
+    expect(within(rows[0]).getByText('1,250.50 USDT')).toBeTruthy();
     expect(within(rows[2]).getByRole('button', { name: 'Copy the transaction hash' })).toBeTruthy();
     await waitFor(() => expect(rows[0].querySelector('img.proof-image')?.getAttribute('src')).toBe('blob:proof'));
     const proofRequests = requests.filter((request) => request.path.startsWith('/api/sys/common/file/'));
@@ -206,8 +207,8 @@ describe('RecordsPage', () => {
     expect(within(rows[0]).getByText('Failed')).toBeTruthy();
     expect(within(rows[0]).getByText('The receiving address refused the transfer.')).toBeTruthy();
     expect(within(rows[0]).getByText('Why the payout failed')).toBeTruthy();
-    expect(within(rows[0]).getByText('21.000000 USDT')).toBeTruthy();
-    expect(within(rows[0]).getByText('1.000000 USDT')).toBeTruthy();
+    expect(within(rows[0]).getByText('21.00 USDT')).toBeTruthy();
+    expect(within(rows[0]).getByText('1.00 USDT')).toBeTruthy();
     expect(within(rows[0]).getByText('TR7NHq…gjLj6t')).toBeTruthy();
     expect(within(rows[1]).getByText('Paid out')).toBeTruthy();
     expect(within(rows[1]).getByText('PAYOUT-REF-8812')).toBeTruthy();

@@ -11,9 +11,9 @@ import type { RechargeRecord } from '../../api/contract/wallet.ts';
 import type { Withdrawal } from '../../api/contract/withdrawals.ts';
 import { failureText } from '../../api/errorMessages.ts';
 import { PageHeader } from '../../components/PageHeader.tsx';
-import { intlOf } from '../../lib/locales.ts';
+import { Amount } from '../../components/Amount.tsx';
 import { isRecordKind, isUnderReview, statusView, StatusIcon, type RecordKind } from './recordStatus.tsx';
-import { formatAmount, RecordFields, RecordProof, RecordReason, type KindRecord } from './recordParts.tsx';
+import { decimalsOf, RecordFields, RecordProof, RecordReason, type KindRecord } from './recordParts.tsx';
 import { useFindMyRecordQuery } from './recordsApi.ts';
 import { prepareWalletTexts } from './walletTexts.ts';
 import './records.css';
@@ -115,7 +115,7 @@ function ResultBody({ item, stale }: { item: KindRecord; stale: string | undefin
         <StatusIcon tone={view.tone} size={56} />
         <h2 className="result-title">{i18n._(view.title)}</h2>
         <p className="result-amount">
-          {formatAmount(record.amount, intlOf(i18n.locale))} <span>{record.currency}</span>
+          <Amount value={record.amount} asset={record.currency} scale={decimalsOf(record.amount)} exact /> <span>{record.currency}</span>
         </p>
       </section>
       {stale && <p className="records-stale" role="alert">{t`The result could not be updated.`} {stale}</p>}

@@ -8,8 +8,8 @@ import type { RechargeRecord } from '../../api/contract/wallet.ts';
 import type { Withdrawal } from '../../api/contract/withdrawals.ts';
 import { CopyButton } from '../../components/CopyButton.tsx';
 import { formatEpochMs, isoOfEpochMs } from '../../lib/time.ts';
-import { formatDecimal } from '../../lib/number.ts';
-import { intlOf } from '../../lib/locales.ts';
+import { formatAssetAmount } from '../../lib/assetPrecision.ts';
+import { Amount } from '../../components/Amount.tsx';
 import { hasReason, type RecordKind } from './recordStatus.tsx';
 import { ProofThumb } from './ProofThumb.tsx';
 
@@ -18,8 +18,17 @@ export type KindRecord = { kind: 'deposit'; record: RechargeRecord } | { kind: '
 /** The decimals a server amount carries ("12.500000" → 6): the currency's scale. */
 export const decimalsOf = (amount: string) => amount.split('.')[1]?.length ?? 0;
 
-/** An amount as the user's language writes it, with every decimal of the currency. */
-export const formatAmount = (amount: string, intl: string) => formatDecimal(amount, decimalsOf(amount), intl);
+/**
+ * A record's amount, as the user's language writes it at the currency's display precision with the
+ * significant digits moved ("500.000000" → "500.00", "0.001000" → "0.001"): what the withdrawal
+ * form and its confirm sheet showed (issue 19 #7).
+ */
+export const formatAmount = (amount: string, intl: string, currency?: string) =>
+  formatAssetAmount(amount, currency, intl, { scale: decimalsOf(amount), exact: true });
+
+/** The same, as an unbreakable figure with the currency's code. */
+export const RecordAmount = ({ amount, currency }: { amount: string; currency: string }) =>
+  <Amount value={amount} asset={currency} scale={decimalsOf(amount)} exact withAsset />;
 
 /** "TR7NHq…gjLj6t": enough of an address to recognise it, not to read it off the screen. */
 export function maskChainAddress(address: string): string {
@@ -61,10 +70,9 @@ export function RecordReason({ kind, status, reason }: { kind: RecordKind; statu
  * records list shows them in the row's heading).
  */
 export function RecordFields({ item, withCurrency = false }: { item: KindRecord; withCurrency?: boolean }) {
-  const { t, i18n } = useLingui();
-  const intl = intlOf(i18n.locale);
+  const { t } = useLingui();
   const { record } = item;
-  const money = (amount: string) => <span className="record-amount">{formatAmount(amount, intl)} {record.currency}</span>;
+  const money = (amount: string) => <span className="record-amount"><RecordAmount amount={amount} currency={record.currency} /></span>;
   return (
     <dl className="record-fields">
       {withCurrency && <Field label={t`Currency`}>{record.currency}</Field>}
