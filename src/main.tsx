@@ -13,7 +13,7 @@ import { sessionExpired } from './api/session.ts';
 import { redirectRemembered } from './features/session/userSlice.ts';
 import { activateLocale, i18n, storedLocale } from './lib/i18n.ts';
 import { flushStorage } from './lib/storage.ts';
-import { followAppearance } from './lib/theme.ts';
+import { applyAppearance } from './lib/theme.ts';
 import { createAppStore } from './app/store.ts';
 import { createAppRouter } from './app/router.tsx';
 import { loginPath } from './app/routes.ts';
@@ -59,7 +59,7 @@ function firstPaintThenIdle(): Promise<void> {
 
 async function start() {
   // Light or dark and the colour of rises, before anything is drawn (lib/theme.ts).
-  followAppearance();
+  applyAppearance();
   scaleRootFont();
   window.addEventListener('resize', scaleRootFont);
   const locale = activateLocale(storedLocale());

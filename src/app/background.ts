@@ -6,6 +6,7 @@ import type { ServerTime, SysSet } from '../api/contract/system.ts';
 import { baseQuery } from '../api/api.ts';
 import { learnServerTime } from '../api/serverClock.ts';
 import { readLocal, storageKeys, writeLocal, writeSession } from '../lib/storage.ts';
+import { followSystemTheme } from '../lib/themeFollow.ts';
 import type { AppStore } from './store.ts';
 
 export const statusIntervalMs = 60_000;
@@ -57,6 +58,7 @@ export async function redirectDesktop(store: AppStore): Promise<void> {
 }
 
 export function startBackgroundWork(store: AppStore, onNewVersion: () => void) {
+  followSystemTheme();
   void checkStatus(store, onNewVersion);
   setInterval(() => void checkStatus(store, onNewVersion), statusIntervalMs);
   reportPresence(store);

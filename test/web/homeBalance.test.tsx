@@ -30,11 +30,11 @@ const assets: UserAssets = {
   totalUsdt: '1234.567891',
   byKind: { spot: '1234.567891', position: '0', frozen: '0', demo: '0', product: '0', loan: '0' },
   currencies: [{
-    currency: 'USDT', scale: 6, valueUsdt: '1234.567891',
+    currency: 'USDT', scale: 6, rate: '1', valueUsdt: '1234.567891',
     amounts: { spot: '1234.567891', position: '0', frozen: '0', demo: '0', product: '0', loan: '0' },
   }],
   unpriced: [],
-} as UserAssets;
+};
 const currencies = [
   { currency: 'USDT', name: 'Tether', scale: 6 },
   { currency: 'BTC', name: 'Bitcoin', scale: 8 },

@@ -6,7 +6,8 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { cleanup, fireEvent, render, screen } from '@testing-library/react';
 import { I18nProvider } from '@lingui/react';
 import { i18n } from '../../src/lib/i18n.ts';
-import { applyAppearance, resolvedTheme, riseKey, themeKey } from '../../src/lib/theme.ts';
+import { resolvedTheme, riseKey, themeKey } from '../../src/lib/theme.ts';
+import { applyAppearanceEverywhere } from '../../src/lib/themeFollow.ts';
 import { AppearanceSettings, riseDefault, riseOf, themeChoiceOf } from '../../src/features/profile/AppearanceSettings.tsx';
 import { localeCodes } from '../../src/lib/locales.ts';
 
@@ -41,25 +42,25 @@ describe('colour convention', () => {
   });
 });
 
-describe('applyAppearance', () => {
+describe('applyAppearanceEverywhere', () => {
   beforeEach(() => {
     localStorage.clear();
-    document.head.innerHTML = '<meta name="theme-color" content="#0b3d91">';
+    document.head.innerHTML = '<meta name="theme-color" content="#0b3d91"><meta name="theme-color" content="#16191e">';
   });
 
   it('marks the document dark or light with the matching bar colour, and the stored convention', () => {
     localStorage.setItem(themeKey, 'dark');
     localStorage.setItem(riseKey, 'red');
-    applyAppearance();
+    applyAppearanceEverywhere();
     expect(document.documentElement.dataset.prefersColorScheme).toBe('dark');
     expect(document.documentElement.dataset.rise).toBe('red');
     const dark = document.querySelector('meta[name=theme-color]')!.getAttribute('content');
     localStorage.setItem(themeKey, 'light');
     localStorage.removeItem(riseKey);
-    applyAppearance();
+    applyAppearanceEverywhere();
     expect(document.documentElement.dataset.prefersColorScheme).toBe('light');
     expect(document.documentElement.dataset.rise).toBe('');
-    expect(document.querySelector('meta[name=theme-color]')!.getAttribute('content')).toBe('#0b3d91');
+    expect([...document.querySelectorAll('meta[name=theme-color]')].map((meta) => meta.getAttribute('content'))).toEqual(['#0b3d91', '#0b3d91']);
     expect(dark).not.toBe('#0b3d91');
   });
 });

@@ -1,12 +1,13 @@
 // My › Appearance: the theme (as the system, light or dark) and the colour convention (green up
-// or red up). Both are kept in localStorage and applied at once by lib/theme.ts, which also
-// applies them at start; without a choice the theme follows the system and the convention the
+// or red up). Both are kept in localStorage and applied at once (lib/themeFollow.ts; lib/theme.ts
+// applies them at start); without a choice the theme follows the system and the convention the
 // language (red up in simplified and Taiwan's Chinese, as their markets do; styles.css :lang).
 import { useState } from 'react';
 import { List } from 'antd-mobile';
 import { useLingui } from '@lingui/react/macro';
 import { readLocal, writeLocal } from '../../lib/storage.ts';
-import { applyAppearance, riseKey, themeKey } from '../../lib/theme.ts';
+import { riseKey, themeKey } from '../../lib/theme.ts';
+import { applyAppearanceEverywhere } from '../../lib/themeFollow.ts';
 import './appearance.css';
 
 export type ThemeChoice = 'system' | 'light' | 'dark';
@@ -45,12 +46,12 @@ export function AppearanceSettings() {
   const chooseTheme = (choice: ThemeChoice) => {
     writeLocal(themeKey, choice === 'system' ? null : choice);
     setTheme(choice);
-    applyAppearance();
+    applyAppearanceEverywhere();
   };
   const chooseRise = (choice: Rise) => {
     writeLocal(riseKey, choice);
     setStoredRise(choice);
-    applyAppearance();
+    applyAppearanceEverywhere();
   };
 
   return (
