@@ -74,7 +74,7 @@ describe('the account ledger by business event', () => {
     // A hold leaves the balance as it was: no balance on its line, and a neutral figure.
     await expect(withdrawalEvents(page).getByTestId('ledger-balance').count()).resolves.toBe(0);
     await expect(withdrawalEvents(page).getByTestId('ledger-amount').getAttribute('class')).resolves.toContain('neutral');
-    await expect(withdrawalEvents(page).getByTestId('ledger-amount').textContent()).resolves.toBe('31.000000');
+    await expect(withdrawalEvents(page).getByTestId('ledger-amount').textContent()).resolves.toBe('31.00');
     await page.screenshot({ path: path.join(shotsDir, 'ledger-held-en-us-390.png') });
 
     const operator = await operatorSession(baseUrl);
@@ -88,8 +88,8 @@ describe('the account ledger by business event', () => {
     await expect.poll(() => withdrawalEvents(page).getAttribute('data-state')).toBe('released');
     await expect(events(page).count()).resolves.toBe(2);
     await expect(withdrawalEvents(page).count()).resolves.toBe(1);
-    await expect(withdrawalEvents(page).getByTestId('ledger-amount').textContent()).resolves.toBe('-31.000000');
-    await expect(withdrawalEvents(page).getByTestId('ledger-balance').textContent()).resolves.toContain('69.000000');
+    await expect(withdrawalEvents(page).getByTestId('ledger-amount').textContent()).resolves.toBe('-31.00');
+    await expect(withdrawalEvents(page).getByTestId('ledger-balance').textContent()).resolves.toContain('69.00');
     await page.screenshot({ path: path.join(shotsDir, 'ledger-paid-en-us-390.png') });
 
     // Details: every raw entry: the deposit, the hold and its payout.

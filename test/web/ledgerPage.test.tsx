@@ -173,11 +173,11 @@ describe('LedgerPage', () => {
       .toEqual(['Returned', 'Paid out', 'Margin held', 'Closed', 'Held', null, null]);
     const amounts = screen.getAllByTestId('ledger-amount');
     expect(amounts.map((amount) => amount.textContent))
-      .toEqual(['12.000000', '-31.000000', '99.520000', '+0.410000', '5.000000', '+0.01000000', '+250.000000']);
+      .toEqual(['12.00', '-31.00', '99.52', '+0.41', '5.00', '+0.01000000', '+250.00']);
     expect(amounts.map((amount) => amount.className.replace('ledger-amount ', '')))
       .toEqual(['neutral', 'down', 'neutral', 'up', 'neutral', 'up', 'up']);
     expect(rows.map((row) => row.querySelector('[data-testid="ledger-balance"]')?.textContent ?? null))
-      .toEqual([null, 'Balance 219.000000', 'Balance 118.980000', 'Balance 219.000000', null, 'Balance 0.01000000', 'Balance 250.000000']);
+      .toEqual([null, 'Balance 219.00', 'Balance 118.98', 'Balance 219.00', null, 'Balance 0.01000000', 'Balance 250.00']);
     expect(rows[0].textContent).toContain('Address mismatch');
     expect(screen.getByTestId('ledger-details').getAttribute('aria-pressed')).toBe('false');
   });
@@ -191,7 +191,7 @@ describe('LedgerPage', () => {
       .toEqual(['Withdrawal returned', 'Withdrawal (frozen)', 'Deposit', 'Virtual funds', 'swap_fill', 'Deposit']);
     const amounts = screen.getAllByTestId('ledger-amount');
     expect(amounts.map((amount) => amount.textContent))
-      .toEqual(['+12.000000', '-12.000000', '+0.01000000', '+10,000.000000', '-1.500000', '+250.000000']);
+      .toEqual(['+12.00', '-12.00', '+0.01000000', '+10,000.00', '-1.50', '+250.00']);
     expect(amounts.map((amount) => amount.className.replace('ledger-amount ', ''))).toEqual(['up', 'down', 'up', 'up', 'down', 'up']);
     expect(rows[0].textContent).toContain('Address mismatch');
     // A reservation and its return leave the balance as it was: no balance on them.
@@ -246,7 +246,7 @@ describe('LedgerPage', () => {
     fireEvent.click(screen.getByTestId('ledger-filter-type'));
     fireEvent.click(await screen.findByText('Correction', { selector: '.adm-list-item-content-main' }));
     await waitFor(() => expect(screen.getAllByTestId('ledger-amount').map((amount) => amount.textContent))
-      .toEqual(['+250.000000', '+250.000000', '-3.000000']));
+      .toEqual(['+250.00', '+250.00', '-3.00']));
     expect(await screen.findByText('No more records')).toBeTruthy();
     expect(queries.filter((query) => query.get('type') === 'correction').map((query) => query.get('pageNo'))).toEqual(['1', '2']);
   });

@@ -4,8 +4,7 @@
 // where the event moved the spot balance.
 import { useLingui } from '@lingui/react/macro';
 import type { BalanceLogEvent } from '../../api/contract/wallet.ts';
-import { intlOf } from '../../lib/locales.ts';
-import { formatDecimal, formatSigned } from '../../lib/number.ts';
+import { Amount } from '../../components/Amount.tsx';
 import { formatEpochMs, isoOfEpochMs } from '../../lib/time.ts';
 import { eventFigure, ledgerEventLabel, ledgerEventStateLabel } from './ledgerTypes.ts';
 
@@ -13,7 +12,6 @@ const decimalsOf = (text: string) => text.split('.')[1]?.length ?? 0;
 
 export function LedgerEventRow({ event }: { event: BalanceLogEvent }) {
   const { t, i18n } = useLingui();
-  const intl = intlOf(i18n.locale);
   const state = ledgerEventStateLabel(i18n, event);
   const figure = eventFigure(event);
   return (
@@ -25,14 +23,14 @@ export function LedgerEventRow({ event }: { event: BalanceLogEvent }) {
           {state && <span className={`ledger-state ${event.state}`} data-testid="ledger-event-state">{state}</span>}
         </span>
         <span className={`ledger-amount ${figure.tone}`} data-testid="ledger-amount">
-          {figure.tone === 'neutral' ? formatDecimal(figure.value, decimalsOf(figure.value), intl) : formatSigned(figure.value, decimalsOf(figure.value), intl)}
+          <Amount value={figure.value} asset={event.currency} scale={decimalsOf(figure.value)} exact signed={figure.tone !== 'neutral'} />
         </span>
       </div>
       <div className="ledger-line ledger-sub">
         <time dateTime={isoOfEpochMs(event.time)}>{formatEpochMs(event.time)}</time>
         {event.balanceAfter !== null && (
           <span className="ledger-balance" data-testid="ledger-balance">
-            {t`Balance`} {formatDecimal(event.balanceAfter, decimalsOf(event.balanceAfter), intl)}
+            {t`Balance`} <Amount value={event.balanceAfter} asset={event.currency} scale={decimalsOf(event.balanceAfter)} />
           </span>
         )}
       </div>

@@ -12,10 +12,9 @@ import type { MessageDescriptor } from '@lingui/core';
 import { useLingui } from '@lingui/react/macro';
 import type { BalanceLogEntry, BalanceLogEvent, PageOf } from '../../api/contract/wallet.ts';
 import { failureText } from '../../api/errorMessages.ts';
+import { Amount } from '../../components/Amount.tsx';
 import { PageHeader } from '../../components/PageHeader.tsx';
-import { intlOf } from '../../lib/locales.ts';
 import { formatEpochMs, isoOfEpochMs } from '../../lib/time.ts';
-import { formatDecimal, formatSigned } from '../../lib/number.ts';
 import { entryMovedBalance, ledgerAccountLabel, ledgerEntryLabel, ledgerTypeLabel, ledgerTypes } from './ledgerTypes.ts';
 import { LedgerEventRow } from './LedgerEventRow.tsx';
 import { useCurrencyListQuery, useLazyBalanceEventsQuery, useLazyBalanceLogQuery, type BalanceLogArgs } from './walletApi.ts';
@@ -59,7 +58,6 @@ type Status = 'loading' | 'ready' | 'error';
 
 export default function LedgerPage() {
   const { t, i18n } = useLingui();
-  const intl = intlOf(i18n.locale);
   const [params, setParams] = useSearchParams();
   const [filters, setFilters] = useState<LedgerFilters>(() => ({ type: '', currency: currencyParam(params.get('currency')), range: 'all' }));
   const currencies = useCurrencyListQuery();
@@ -211,7 +209,7 @@ export default function LedgerPage() {
                       {entry.account !== 'spot' && <span className="ledger-account">{ledgerAccountLabel(i18n, entry.account)}</span>}
                     </span>
                     <span className={`ledger-amount ${direction}`} data-testid="ledger-amount">
-                      {formatSigned(entry.amount, decimals, intl)}
+                      <Amount value={entry.amount} asset={entry.currency} scale={decimals} exact signed />
                     </span>
                   </div>
                   <div className="ledger-line ledger-sub">
@@ -219,7 +217,7 @@ export default function LedgerPage() {
                     {/* Only where the spot balance moved: a reservation or an internal account's balance would read as spot's. */}
                     {entryMovedBalance(entry) && (
                       <span className="ledger-balance">
-                        {t`Balance`} {formatDecimal(entry.balanceAfter, decimalsOf(entry.balanceAfter), intl)}
+                        {t`Balance`} <Amount value={entry.balanceAfter} asset={entry.currency} scale={decimalsOf(entry.balanceAfter)} />
                       </span>
                     )}
                   </div>
