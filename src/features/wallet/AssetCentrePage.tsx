@@ -93,7 +93,8 @@ export default function AssetCentrePage() {
   const online = useOnline();
   // Offline or with the server down, the last figures received on this device, with their age.
   const kept = useKeptAssets();
-  const keptShown = !assets.data && kept.snapshot ? kept.snapshot : undefined;
+  // (Not while the first answer is on its way online: the skeleton says that; the copy is for a failure.)
+  const keptShown = !assets.data && (assets.isError || !online) ? kept.snapshot : undefined;
   const currencyList: KeptCurrency[] = currencies.data ?? keptShown?.currencies ?? [];
   const offered = currencyList.map((currency) => currency.currency);
   const [chosen, setChosen] = useState<string | null>(storedDisplayCurrency);

@@ -132,7 +132,7 @@ export function KeptAssetsNotice({ savedAtMs, online, onRetry }: { savedAtMs: nu
   }, []);
   const age = formatAge(savedAtMs, nowMs, intlOf(i18n.locale));
   return (
-    <p className="asset-kept-note" role="status" data-testid="asset-kept-note">
+    <p className="asset-kept-note" role="status" data-testid="asset-kept-note" data-saved-at={new Date(savedAtMs).toISOString()}>
       {online ? t`Your assets could not be refreshed. Balances updated ${age}.` : t`Offline. Balances updated ${age}.`}
       {online && <button type="button" className="asset-kept-retry" onClick={onRetry}>{t`Retry`}</button>}
     </p>
