@@ -81,7 +81,7 @@ describe('deposit', () => {
     const ink = await qrInk(page);
     expect(ink.dark).toBeGreaterThan(ink.pixels * 0.2);
     expect(ink.light).toBeGreaterThan(ink.pixels * 0.2);
-    await expect.poll(() => page.getByText('Minimum deposit: 10 USDT').count()).toBe(1);
+    await expect.poll(() => page.getByText('Minimum deposit: 10.00 USDT').count()).toBe(1);
     await expect.poll(() => page.getByText(/Send only USDT on the TRC20 network/).count()).toBe(1);
 
     // Below the minimum: refused under the field, and nothing is sent.
@@ -90,7 +90,7 @@ describe('deposit', () => {
     await amount.fill('5');
     await amount.blur();
     const amountError = page.locator('.adm-form-item', { has: amount }).locator('.adm-form-item-feedback-error');
-    await expect.poll(() => amountError.textContent()).toBe('The minimum deposit is 10 USDT.');
+    await expect.poll(() => amountError.textContent()).toBe('The minimum deposit is 10.00 USDT.');
     await page.getByRole('button', { name: 'Submit' }).click();
     await expect.poll(() => page.locator('.adm-form-item-feedback-error').count()).toBeGreaterThanOrEqual(2);
     expect(await page.locator('.adm-dialog').count()).toBe(0);

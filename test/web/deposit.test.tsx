@@ -144,11 +144,13 @@ describe('the deposit amount', () => {
     expect(decimalsOf('10.000000')).toBe(0);
     expect(decimalsOf('0.00050000')).toBe(4);
     expect(decimalsOf('12')).toBe(0);
-    expect(spellAmount('10.000000', 6, 'en-US')).toBe('10');
-    expect(spellAmount('0.00050000', 8, 'en-US')).toBe('0.0005');
-    expect(spellAmount('12345.5', 6, 'en-US', 2)).toBe('12,345.50');
-    expect(spellAmount('12345.5', 6, 'es-ES', 2)).toBe('12.345,50');
-    expect(spellAmount('0.123456789', 6, 'en-US')).toBe('0.123456');
+    // At the currency's display precision, as the withdrawal and the records write it (issue 19 #7).
+    expect(spellAmount('10.000000', 'USDT', 6, 'en-US')).toBe('10.00');
+    expect(spellAmount('0.00050000', 'BTC', 8, 'en-US')).toBe('0.00050000');
+    expect(spellAmount('12345.5', 'USDT', 6, 'en-US')).toBe('12,345.50');
+    expect(spellAmount('12345.5', 'USDT', 6, 'es-ES')).toBe('12.345,50');
+    expect(spellAmount('0.001', 'USDT', 6, 'en-US')).toBe('0.001');
+    expect(spellAmount('0.123456789', 'USDT', 6, 'en-US')).toBe('0.123456');
   });
 });
 
@@ -330,7 +332,7 @@ describe('DepositPage', () => {
     renderPage('/chongzhi?currency=USDT&network=ERC20');
     expect(await screen.findByText('ADDR-USDT-ERC20-T9yD14Nj9j7xAB4dbGeiX9h8unkKHxuWwb')).toBeTruthy();
     expect(screen.getByText(/Send only USDT on the ERC20 network to this address/)).toBeTruthy();
-    expect(screen.getByText('Minimum deposit: 10 USDT')).toBeTruthy();
+    expect(screen.getByText('Minimum deposit: 10.00 USDT')).toBeTruthy();
     expect(screen.getByRole('img', { name: 'QR code of the USDT ERC20 deposit address' })).toBeTruthy();
     expect((screen.getByRole('radio', { name: 'ERC20' }) as HTMLInputElement).checked).toBe(true);
     expect(screen.queryByRole('radio', { name: 'BEP20' })).toBeNull();
@@ -339,18 +341,18 @@ describe('DepositPage', () => {
 
     fireEvent.click(screen.getByRole('radio', { name: /BTC/ }));
     expect(await screen.findByText('ADDR-BTC-BTC-T9yD14Nj9j7xAB4dbGeiX9h8unkKHxuWwb')).toBeTruthy();
-    expect(screen.getByText('Minimum deposit: 0.0005 BTC')).toBeTruthy();
+    expect(screen.getByText('Minimum deposit: 0.00050000 BTC')).toBeTruthy();
   });
 
   it('says under the amount what is wrong, shows the arrival, and sends nothing while refused', async () => {
     renderPage('/chongzhi?currency=USDT&network=TRC20');
     await screen.findByText('ADDR-USDT-TRC20-T9yD14Nj9j7xAB4dbGeiX9h8unkKHxuWwb');
-    const amount = screen.getByPlaceholderText('At least 10');
+    const amount = screen.getByPlaceholderText('At least 10.00');
     expect(amount.getAttribute('inputmode')).toBe('decimal');
 
     fireEvent.change(amount, { target: { value: '5' } });
     fireEvent.blur(amount);
-    await waitFor(() => expect(errorsUnder(amount)).toEqual(['The minimum deposit is 10 USDT.']));
+    await waitFor(() => expect(errorsUnder(amount)).toEqual(['The minimum deposit is 10.00 USDT.']));
     expect(screen.getByTestId('deposit-arrival').textContent).toBe('—');
 
     fireEvent.change(amount, { target: { value: '12.1234567' } });
@@ -436,7 +438,7 @@ describe('DepositPage submitting', () => {
 
   it('uploads the proof, confirms, places each refusal in place without a toast, and opens the result', async () => {
     await screen.findByText('T9yD14Nj9j7xAB4dbGeiX9h8unkKHxuWwb');
-    fireEvent.change(screen.getByPlaceholderText('At least 10'), { target: { value: '20' } });
+    fireEvent.change(screen.getByPlaceholderText('At least 10.00'), { target: { value: '20' } });
     const gallery = screen.getByLabelText('Choose a photo from the gallery');
     const photo = new File([new Uint8Array(2048)], 'receipt.png', { type: 'image/png' });
     fireEvent.change(gallery, { target: { files: [photo] } });
@@ -461,7 +463,7 @@ describe('DepositPage submitting', () => {
     // Refused for the minimum (an operator raised it meanwhile): under the amount.
     answers.push(refusal(400, 'amount_below_minimum', 'The minimum deposit is 50.000000 USDT.'));
     fireEvent.click(screen.getByRole('button', { name: 'Submit' }));
-    const amount = screen.getByPlaceholderText('At least 10');
+    const amount = screen.getByPlaceholderText('At least 10.00');
     await waitFor(() => expect(errorsUnder(amount)).toEqual(['The amount is below the minimum.']));
     expect(notify).not.toHaveBeenCalled();
 
@@ -475,7 +477,7 @@ describe('DepositPage submitting', () => {
 
   it('sends nothing when the confirmation is cancelled, and removes a photo', async () => {
     await screen.findByText('T9yD14Nj9j7xAB4dbGeiX9h8unkKHxuWwb');
-    fireEvent.change(screen.getByPlaceholderText('At least 10'), { target: { value: '10' } });
+    fireEvent.change(screen.getByPlaceholderText('At least 10.00'), { target: { value: '10' } });
     fireEvent.change(screen.getByLabelText('Choose a photo from the gallery'), { target: { files: [new File(['x'], 'a.jpg', { type: 'image/jpeg' })] } });
     await waitFor(() => expect(FakeRequest.last?.body).toBeTruthy());
     FakeRequest.last!.answer(400, refusal(400, 'file_type_unsupported', 'no'));

@@ -22,7 +22,8 @@ import { FormError } from '../../components/form/FormError.tsx';
 import type { FieldsByCode } from '../../components/form/fieldErrors.ts';
 import { useFormFailure } from '../../components/form/useFormFailure.ts';
 import { intlOf } from '../../lib/locales.ts';
-import { formatDecimal } from '../../lib/number.ts';
+import { formatAssetAmount } from '../../lib/assetPrecision.ts';
+import { Amount } from '../../components/Amount.tsx';
 import { AddressQr } from '../../components/AddressQr.tsx';
 import { useUploadField } from '../../components/useUploadField.ts';
 import { useApplyRechargeMutation, useCurrencyListQuery, useDepositAddressQuery } from './walletApi.ts';
@@ -87,9 +88,12 @@ export function decimalsOf(text: string): number {
   return fraction.replace(/0+$/, '').length;
 }
 
-/** An amount of the currency spelled in the user's language, exactly, with at least `least` decimals. */
-export const spellAmount = (text: string, scale: number, intl: string, least = 0) =>
-  formatDecimal(text, Math.min(scale, Math.max(least, decimalsOf(text))), intl);
+/**
+ * An amount of the currency spelled in the user's language at its display precision, with every
+ * significant digit up to the scale: "10.00 USDT" as the withdrawal writes its minimum (issue 19 #7).
+ */
+export const spellAmount = (text: string, currency: string, scale: number, intl: string) =>
+  formatAssetAmount(text, currency, intl, { scale, exact: true });
 
 export const txHashPattern = /^[A-Za-z0-9]{8,128}$/;
 
@@ -206,7 +210,7 @@ function AddressCard({ currency, network, intl }: { currency: CurrencyInfo; netw
   const address = query.currentData;
   const code = currency.currency;
   const chain = network.network;
-  const minimum = spellAmount(network.depositMin, currency.scale, intl);
+  const minimum = spellAmount(network.depositMin, currency.currency, currency.scale, intl);
   return (
     <section className="deposit-card" aria-labelledby="deposit-address-title">
       <h2 id="deposit-address-title" className="deposit-card-title">{t`Deposit address`}</h2>
@@ -254,11 +258,11 @@ function DepositForm({ currency, network, intl, onDone }: {
   const code = currency.currency;
   const chain = network.network;
   const { scale } = currency;
-  const minimum = spellAmount(network.depositMin, scale, intl);
+  const minimum = spellAmount(network.depositMin, code, scale, intl);
   const mark = decimalMarkOf(intl);
   const checked = typed ? checkDepositAmount(typed, scale, network.depositMin, mark) : undefined;
   // Deposits carry no fee on this platform: what is sent is what arrives.
-  const arrival = checked?.ok ? spellAmount(checked.text, scale, intl, Math.min(2, scale)) : undefined;
+  const arrival = checked?.ok ? checked.text : undefined;
 
   const amountMessage = (check: AmountCheck & { ok: false }) => check.code === 'amount_below_minimum'
     ? t`The minimum deposit is ${minimum} ${code}.`
@@ -269,7 +273,7 @@ function DepositForm({ currency, network, intl, onDone }: {
     const amount = checkDepositAmount(values.amount ?? '', scale, network.depositMin, mark);
     if (!amount.ok || !values.proofFileId) return;
     const txHash = values.txHash?.trim() || undefined;
-    const shown = spellAmount(amount.text, scale, intl, Math.min(2, scale));
+    const shown = <Amount value={amount.text} asset={code} scale={scale} exact withAsset />;
     setConfirming(true);
     const confirmed = await confirmDialog({
       title: t`Confirm the deposit`,
@@ -277,8 +281,8 @@ function DepositForm({ currency, network, intl, onDone }: {
         <dl className="deposit-summary">
           <div><dt>{t`Currency`}</dt><dd>{code}</dd></div>
           <div><dt>{t`Network`}</dt><dd>{chain}</dd></div>
-          <div><dt>{t`Amount`}</dt><dd>{shown} {code}</dd></div>
-          <div><dt>{t`Estimated arrival`}</dt><dd>{shown} {code}</dd></div>
+          <div><dt>{t`Amount`}</dt><dd>{shown}</dd></div>
+          <div><dt>{t`Estimated arrival`}</dt><dd>{shown}</dd></div>
           {txHash && <div><dt>{t`Transaction hash`}</dt><dd className="deposit-summary-hash">{txHash}</dd></div>}
         </dl>
       ),
@@ -323,7 +327,7 @@ function DepositForm({ currency, network, intl, onDone }: {
       <div className="deposit-arrival" aria-live="polite">
         <div className="deposit-arrival-row">
           <span>{t`Estimated arrival`}</span>
-          <strong data-testid="deposit-arrival">{arrival ? `${arrival} ${code}` : '—'}</strong>
+          <strong data-testid="deposit-arrival">{arrival ? <Amount value={arrival} asset={code} scale={scale} exact withAsset /> : '—'}</strong>
         </div>
         <p>{t`Deposits carry no fee: the full amount you send arrives in your account once it is confirmed.`}</p>
       </div>
