@@ -1,6 +1,7 @@
 // shanduiOrder (spec §2 flash trade orders): the user's swaps, newest first, 20 at a time as the
 // list scrolls, with pull to refresh. Each row is its receipt: amount, fee, rate and what was
 // received, and the recorded ticks the rate was made from (id, price, time, source).
+import { useMemo, useState } from 'react';
 import { useNavigate } from 'react-router-dom';
 import { Button, InfiniteScroll, PullToRefresh } from 'antd-mobile';
 import { useLingui } from '@lingui/react/macro';
@@ -15,6 +16,12 @@ import { prepareTradeTexts } from '../trade/tradeTexts.ts';
 import { useSwapRecordPagesInfiniteQuery } from './swapApi.ts';
 import './swap.css';
 import { SimulatedPricesLabel } from '../../components/SimulatedPricesLabel.tsx';
+import {
+  HistoryFilters, NoHistoryMatch, historyQueryOf, isFiltered, noHistoryFilter, type HistoryFilterValue,
+} from '../../components/HistoryFilters.tsx';
+import { ShareButton } from '../../components/share/ShareButton.tsx';
+import { useSwapCurrenciesQuery } from '../trade/tradeApi.ts';
+import { swapReceiptImage } from './swapReceiptImage.ts';
 import { tickSourceLabel } from '../../components/tickSource.ts';
 
 export const prepare = prepareTradeTexts;
@@ -27,17 +34,28 @@ export function flattenSwaps(pages: readonly PageOf<SwapRecord>[] | undefined): 
   return (pages ?? []).flatMap((page) => page.records).filter((row) => (seen.has(row.id) ? false : (seen.add(row.id), true)));
 }
 
+/** Every ordered pair of the swappable currencies, as the filter offers them ("BTC/USDT" is BTC → USDT). */
+export function pairsOf(currencies: readonly string[]) {
+  return currencies.flatMap((from) => currencies.filter((to) => to !== from).map((to) => ({ value: `${from}/${to}`, label: `${from} → ${to}` })));
+}
+
 export default function SwapOrdersPage() {
   const { t } = useLingui();
   const navigate = useNavigate();
-  const query = useSwapRecordPagesInfiniteQuery();
-  const rows = flattenSwaps(query.data?.pages);
+  const [filter, setFilter] = useState<HistoryFilterValue>(noHistoryFilter);
+  const currencies = useSwapCurrenciesQuery();
+  const pairs = useMemo(() => pairsOf((currencies.data?.currencies ?? []).map((item) => item.currency)), [currencies.data]);
+  // Read once per filter change: the periods start at a midnight, so the arguments stay stable.
+  const recordFilter = useMemo(() => historyQueryOf(filter, Date.now(), 'pair'), [filter]);
+  const query = useSwapRecordPagesInfiniteQuery(recordFilter);
+  // currentData: after a filter change, never the rows of the previous filter.
+  const rows = flattenSwaps(query.currentData?.pages);
   const refresh = async () => {
     await query.refetch().unwrap().catch(() => undefined);
   };
 
   let content;
-  if (query.isLoading) {
+  if (query.isLoading || (query.isFetching && !query.currentData)) {
     content = (
       <div className="swap-skeleton" role="status" aria-label={t`Loading records`}>
         <span className="swap-skeleton-block" /><span className="swap-skeleton-block" /><span className="swap-skeleton-block" />
@@ -50,6 +68,8 @@ export default function SwapOrdersPage() {
         <Button color="primary" fill="outline" onClick={() => void refresh()}>{t`Retry`}</Button>
       </div>
     );
+  } else if (rows.length === 0 && isFiltered(filter)) {
+    content = <NoHistoryMatch onClear={() => setFilter(noHistoryFilter)} />;
   } else if (rows.length === 0) {
     content = (
       <div className="swap-empty">
@@ -80,6 +100,9 @@ export default function SwapOrdersPage() {
   return (
     <div className="swap-page">
       <PageHeader title={t`Flash swap orders`} fallback="/shandui" />
+      <div className="swap-filters">
+        <HistoryFilters value={filter} onChange={setFilter} symbols={pairs} kind="pair" results={false} />
+      </div>
       <PullToRefresh onRefresh={refresh} pullingText={t`Pull to refresh`} canReleaseText={t`Release to refresh`}
         refreshingText={t`Loading...`} completeText={t`Updated`}>
         <div className="swap-records-content">{content}</div>
@@ -116,6 +139,7 @@ function SwapRow({ record }: { record: SwapRecord }) {
           )}
         <p className="swap-rule">{t`Receive = (amount − fee) × rate, truncated to the currency's decimals.`}</p>
       </details>
+      <div className="swap-share"><ShareButton receipt={() => swapReceiptImage(record)} /></div>
     </li>
   );
 }

@@ -9,6 +9,7 @@ import {
   type SecondBuyBody, type SecondContractSet, type SecondHead, type SecondOrder, type SwapCurrencies, type SwapQuote,
   type SwapQuoteQuery, type SwapRecord, type SymbolTradeSettings, type TickRef, type UpdateStopLossBody,
 } from '../../api/contract/trading.ts';
+import type { HistoryQuery } from '../../components/HistoryFilters.tsx';
 
 export interface DemoArg { demo?: boolean }
 export interface TradePageArgs extends DemoArg { pageNo: number; pageSize: number }
@@ -24,7 +25,8 @@ export const tradeApi = api.injectEndpoints({
     ticks: build.query<TickRef[], { symbol: string; from: number; to: number }>({
       query: (params) => ({ url: tradePaths.ticks, params, quiet: true }),
     }),
-    positions: build.query<PageOf<Position>, TradePageArgs & { status?: 'running' | 'closed' }>({
+    /** The history filters' optional fields (components/HistoryFilters.tsx) travel as they are. */
+    positions: build.query<PageOf<Position>, TradePageArgs & HistoryQuery & { status?: 'running' | 'closed' }>({
       query: ({ demo, ...params }) => ({ url: tradePaths.listPositions, params: { ...params, ...demoParam(demo) } }),
       providesTags: ['Position'],
     }),

@@ -3,7 +3,8 @@
 // liquidation price, each with "TP/SL" (a sheet that sets both levels) and "Close" (confirmed);
 // and the history of closed positions, 20 a page as the list scrolls, pull to refresh, each
 // opening its receipt.
-import { useMemo, useState } from 'react';
+import { useEffect, useMemo, useState } from 'react';
+import { useSearchParams } from 'react-router-dom';
 import { Button, ErrorBlock, Form, InfiniteScroll, Input, Popup, PullToRefresh, Skeleton } from 'antd-mobile';
 import { useLingui } from '@lingui/react/macro';
 import type { Ticker } from '../../../api/contract/market.ts';
@@ -20,7 +21,10 @@ import { intlOf } from '../../../lib/locales.ts';
 import { formatEpochMs } from '../../../lib/time.ts';
 import { PositionReceiptView, closeReasonLabels } from '../receipt/PositionReceiptView.tsx';
 import {
-  tradeApi, useClosePositionMutation, usePositionsQuery, useUpdateStopLossMutation,
+  HistoryFilters, NoHistoryMatch, historyQueryOf, isFiltered, noHistoryFilter, symbolLabel, type HistoryFilterValue, type HistoryQuery,
+} from '../../../components/HistoryFilters.tsx';
+import {
+  tradeApi, useClosePositionMutation, usePositionQuery, usePositionsQuery, useUpdateStopLossMutation,
 } from '../tradeApi.ts';
 import { livePnl, unitsOf, unitsOfSettings } from './preview.ts';
 
@@ -210,24 +214,39 @@ function HistoryRow({ position, onOpen }: { position: Position; onOpen: () => vo
 }
 
 /** One page of history; pages after the first are fetched by the list's loadMore before they render. */
-function HistoryPage({ pageNo, demo, onOpen }: { pageNo: number; demo: boolean; onOpen: (position: Position) => void }) {
-  const page = usePositionsQuery({ status: 'closed', pageNo, pageSize: historyPageSize, ...(demo ? { demo: true } : {}) });
-  return <>{page.data?.records.map((position) => <HistoryRow key={position.id} position={position} onOpen={() => onOpen(position)} />)}</>;
+function HistoryPage({ pageNo, demo, filter, onOpen }: {
+  pageNo: number; demo: boolean; filter: HistoryQuery; onOpen: (position: Position) => void;
+}) {
+  const page = usePositionsQuery({ ...filter, status: 'closed', pageNo, pageSize: historyPageSize, ...(demo ? { demo: true } : {}) });
+  // currentData: after a filter change, never the rows of the previous filter.
+  return <>{page.currentData?.records.map((position) => <HistoryRow key={position.id} position={position} onOpen={() => onOpen(position)} />)}</>;
 }
 
 function History({ context, onOpen }: { context: Context; onOpen: (position: Position) => void }) {
   const { t } = useLingui();
   const [fetchPage] = tradeApi.endpoints.positions.useLazyQuery();
+  const [filterValue, setFilterValue] = useState<HistoryFilterValue>(noHistoryFilter);
+  // Read once per filter change: the periods start at a midnight, so the arguments stay stable.
+  const filter = useMemo(() => historyQueryOf(filterValue, Date.now()), [filterValue]);
+  const symbols = useMemo(() => [...context.settingsBySymbol.keys()].map((symbol) => ({ value: symbol, label: symbolLabel(symbol) })),
+    [context.settingsBySymbol]);
   const demoArg = context.demo ? { demo: true } : {};
-  const first = usePositionsQuery({ status: 'closed', pageNo: 1, pageSize: historyPageSize, ...demoArg });
+  const first = usePositionsQuery({ ...filter, status: 'closed', pageNo: 1, pageSize: historyPageSize, ...demoArg });
   const [pages, setPages] = useState(1);
   const [lastPages, setLastPages] = useState<number>();
-  const totalPages = lastPages ?? first.data?.pages ?? 1;
-  const hasMore = Boolean(first.data) && pages < totalPages;
+  const choose = (next: HistoryFilterValue) => {
+    setFilterValue(next);
+    setPages(1);
+    setLastPages(undefined);
+  };
+  const filters = <HistoryFilters value={filterValue} onChange={choose} symbols={symbols} />;
+  const firstPage = first.currentData;
+  const totalPages = lastPages ?? firstPage?.pages ?? 1;
+  const hasMore = Boolean(firstPage) && pages < totalPages;
 
   const loadMore = async () => {
     const next = pages + 1;
-    const answer = await fetchPage({ status: 'closed', pageNo: next, pageSize: historyPageSize, ...demoArg }).unwrap();
+    const answer = await fetchPage({ ...filter, status: 'closed', pageNo: next, pageSize: historyPageSize, ...demoArg }).unwrap();
     setLastPages(answer.pages);
     setPages(next);
   };
@@ -237,25 +256,34 @@ function History({ context, onOpen }: { context: Context; onOpen: (position: Pos
     await first.refetch();
   };
 
-  if (first.isLoading) return <div aria-busy="true" aria-label={t`Loading...`}><Skeleton.Paragraph lineCount={4} animated /></div>;
-  if (first.error || !first.data) {
+  if (!firstPage && first.isFetching) return <>{filters}<div aria-busy="true" aria-label={t`Loading...`}><Skeleton.Paragraph lineCount={4} animated /></div></>;
+  if (first.error || !firstPage) {
     return (
-      <ErrorBlock status="disconnected" title={t`Could not load your positions`} description={failureText(first.error)}>
-        <Button color="primary" onClick={() => void first.refetch()}>{t`Retry`}</Button>
-      </ErrorBlock>
+      <>
+        {filters}
+        <ErrorBlock status="disconnected" title={t`Could not load your positions`} description={failureText(first.error)}>
+          <Button color="primary" onClick={() => void first.refetch()}>{t`Retry`}</Button>
+        </ErrorBlock>
+      </>
     );
   }
-  if (first.data.records.length === 0) return <p className="empty-note">{t`No closed positions yet.`}</p>;
+  if (firstPage.records.length === 0) {
+    return <>{filters}{isFiltered(filterValue) ? <NoHistoryMatch onClear={() => choose(noHistoryFilter)} />
+      : <p className="empty-note">{t`No closed positions yet.`}</p>}</>;
+  }
   return (
-    <PullToRefresh onRefresh={refresh} pullingText={t`Pull to refresh`} canReleaseText={t`Release to refresh`}
-      refreshingText={t`Loading...`} completeText={t`Updated`}>
-      <ul className="history-list" aria-label={t`Closed positions`}>
-        {Array.from({ length: pages }, (_, index) => (
-          <HistoryPage key={index + 1} pageNo={index + 1} demo={context.demo} onOpen={onOpen} />
-        ))}
-      </ul>
-      <InfiniteScroll hasMore={hasMore} loadMore={loadMore} />
-    </PullToRefresh>
+    <>
+      {filters}
+      <PullToRefresh onRefresh={refresh} pullingText={t`Pull to refresh`} canReleaseText={t`Release to refresh`}
+        refreshingText={t`Loading...`} completeText={t`Updated`}>
+        <ul className="history-list" aria-label={t`Closed positions`}>
+          {Array.from({ length: pages }, (_, index) => (
+            <HistoryPage key={index + 1} pageNo={index + 1} demo={context.demo} filter={filter} onOpen={onOpen} />
+          ))}
+        </ul>
+        <InfiniteScroll hasMore={hasMore} loadMore={loadMore} />
+      </PullToRefresh>
+    </>
   );
 }
 
@@ -266,6 +294,22 @@ export function PositionsPanel({ demo, settings, tickers, disabledReason }: {
   const [tab, setTab] = useState<Tab>('running');
   const [editing, setEditing] = useState<Position>();
   const [receiptOf, setReceiptOf] = useState<Position>();
+  // A shared receipt's link (?receipt=<id>, receiptImages.ts) opens that receipt over the history.
+  const [params, setParams] = useSearchParams();
+  const linkedId = params.get('receipt') ?? '';
+  const linked = usePositionQuery({ id: linkedId, ...(demo ? { demo: true } : {}) }, { skip: !/^[1-9]\d{0,18}$/.test(linkedId) });
+  useEffect(() => {
+    if (!linked.data) return;
+    setTab('history');
+    setReceiptOf(linked.data);
+  }, [linked.data]);
+  const closeReceipt = () => {
+    setReceiptOf(undefined);
+    if (!params.has('receipt')) return;
+    const next = new URLSearchParams(params);
+    next.delete('receipt');
+    setParams(next, { replace: true });
+  };
   const running = usePositionsQuery({ status: 'running', pageNo: 1, pageSize: runningPageSize, ...(demo ? { demo: true } : {}) });
   const context = useMemo<Context>(() => ({
     demo,
@@ -302,13 +346,13 @@ export function PositionsPanel({ demo, settings, tickers, disabledReason }: {
       <Popup visible={editing !== undefined} onMaskClick={() => setEditing(undefined)} bodyClassName="trade-sheet" destroyOnClose>
         {editing && <LevelsSheet position={editing} context={context} onDone={() => setEditing(undefined)} />}
       </Popup>
-      <Popup visible={receiptOf !== undefined} onMaskClick={() => setReceiptOf(undefined)} bodyClassName="trade-sheet receipt-sheet" destroyOnClose>
+      <Popup visible={receiptOf !== undefined} onMaskClick={closeReceipt} bodyClassName="trade-sheet receipt-sheet" destroyOnClose>
         {receiptOf && receiptUnits && (
           <div role="dialog" aria-modal="true" aria-labelledby="receipt-title">
             <div className="sheet-head">
               <h2 id="receipt-title" className="sheet-title">{t`Receipt`} · {receiptOf.symbol} <DirectionTag position={receiptOf} />
                 {demo && <span className="demo-badge">{t`Demo`}</span>}</h2>
-              <button type="button" className="sheet-close" aria-label={t`Close the receipt`} onClick={() => setReceiptOf(undefined)}>×</button>
+              <button type="button" className="sheet-close" aria-label={t`Close the receipt`} onClick={closeReceipt}>×</button>
             </div>
             {receiptOf.receipt ? <PositionReceiptView position={receiptOf} receipt={receiptOf.receipt} units={receiptUnits} />
               : <p className="empty-note">{t`This position is still settling; its receipt appears when it closes.`}</p>}

@@ -2,7 +2,7 @@
 // in case the realtime channel is down) and the settled ones as an infinite history with pull to
 // refresh. When an open contract leaves the open list it has settled: the history, the balance and
 // the trade asset info are read again, and its result is announced.
-import { useEffect, useRef, useState } from 'react';
+import { useEffect, useMemo, useRef, useState } from 'react';
 import { useDispatch } from 'react-redux';
 import { Button, InfiniteScroll, PullToRefresh } from 'antd-mobile';
 import { useLingui } from '@lingui/react/macro';
@@ -10,7 +10,10 @@ import { api } from '../../../api/api.ts';
 import type { PageOf } from '../../../api/contract/wallet.ts';
 import type { SecondOrder } from '../../../api/contract/trading.ts';
 import { failureText } from '../../../api/errorMessages.ts';
-import { useSecondOrdersQuery } from '../tradeApi.ts';
+import {
+  HistoryFilters, NoHistoryMatch, historyQueryOf, isFiltered, noHistoryFilter, symbolLabel, type HistoryFilterValue,
+} from '../../../components/HistoryFilters.tsx';
+import { useSecondOrdersQuery, useSecondSetsQuery } from '../tradeApi.ts';
 import { openOrdersPageSize, useSecondHistoryInfiniteQuery } from './optionsApi.ts';
 import { SecondOrderCard, useNowMs } from './SecondOrderCard.tsx';
 
@@ -71,14 +74,20 @@ export function flattenOrders(pages: readonly PageOf<SecondOrder>[] | undefined)
 
 export function OptionsHistory({ demo }: { demo: boolean }) {
   const { t } = useLingui();
-  const query = useSecondHistoryInfiniteQuery({ demo });
-  const orders = flattenOrders(query.data?.pages);
+  const [filter, setFilter] = useState<HistoryFilterValue>(noHistoryFilter);
+  const sets = useSecondSetsQuery();
+  const symbols = useMemo(() => (sets.data ?? []).map((set) => ({ value: set.symbol, label: symbolLabel(set.symbol) })), [sets.data]);
+  // Read once per filter change: the periods start at a midnight, so the arguments stay stable.
+  const historyFilter = useMemo(() => historyQueryOf(filter, Date.now()), [filter]);
+  const query = useSecondHistoryInfiniteQuery({ demo, filter: historyFilter });
+  // currentData: after a filter change, never the rows of the previous filter.
+  const orders = flattenOrders(query.currentData?.pages);
   const refresh = async () => {
     await query.refetch().unwrap().catch(() => undefined);
   };
 
   let content;
-  if (query.isLoading) {
+  if (query.isLoading || (query.isFetching && !query.currentData)) {
     content = (
       <div className="options-skeleton" role="status" aria-label={t`Loading history`}>
         <span className="skeleton-block" /><span className="skeleton-block" />
@@ -91,6 +100,8 @@ export function OptionsHistory({ demo }: { demo: boolean }) {
         <Button color="primary" fill="outline" onClick={() => void refresh()}>{t`Retry`}</Button>
       </div>
     );
+  } else if (orders.length === 0 && isFiltered(filter)) {
+    content = <NoHistoryMatch onClear={() => setFilter(noHistoryFilter)} />;
   } else if (orders.length === 0) {
     content = <div className="options-empty"><p>{t`No settled options yet.`}</p></div>;
   } else {
@@ -116,6 +127,7 @@ export function OptionsHistory({ demo }: { demo: boolean }) {
   return (
     <section className="options-list" aria-label={t`History`}>
       <h2>{t`History`}</h2>
+      <HistoryFilters value={filter} onChange={setFilter} symbols={symbols} />
       <PullToRefresh onRefresh={refresh} pullingText={t`Pull to refresh`} canReleaseText={t`Release to refresh`}
         refreshingText={t`Loading...`} completeText={t`Updated`}>
         {content}

@@ -12,6 +12,8 @@ import { formatEpochMs } from '../../../lib/time.ts';
 import { decimalsOf } from '../../market/format.ts';
 import { countdownText, ratePercent } from './optionsMath.ts';
 import { SimulatedPricesLabel } from '../../../components/SimulatedPricesLabel.tsx';
+import { ShareButton } from '../../../components/share/ShareButton.tsx';
+import { optionReceiptImage } from '../receipt/receiptImages.ts';
 import { tickSourceLabel } from '../../../components/tickSource.ts';
 
 /** The server's clock, read again every `intervalMs` while mounted (countdowns). */
@@ -114,6 +116,7 @@ export function SecondOrderCard({ order, nowMs }: { order: SecondOrder; nowMs: n
             </div>
           </dl>
           <p className="option-rule">{t`Entry: the first recorded tick at or after acceptance. Exit: the first recorded tick at or after expiry. A win pays the amount × (1 + rate), a loss keeps the amount, equal prices refund it.`}</p>
+          {!open && <div className="option-share"><ShareButton receipt={() => optionReceiptImage(order)} /></div>}
         </details>
       )}
     </li>

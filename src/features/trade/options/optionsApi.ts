@@ -4,6 +4,7 @@
 import { api } from '../../../api/api.ts';
 import type { PageOf } from '../../../api/contract/wallet.ts';
 import { tradePaths, type SecondOrder } from '../../../api/contract/trading.ts';
+import type { HistoryQuery } from '../../../components/HistoryFilters.tsx';
 
 export const historyPageSize = 20;
 /** Open contracts shown at once: the server's page limit, far above what one person holds open. */
@@ -14,11 +15,14 @@ const nextPageOf = (lastPage: PageOf<unknown>, lastPageNo: number) =>
 
 export const optionsApi = api.injectEndpoints({
   endpoints: (build) => ({
-    secondHistory: build.infiniteQuery<PageOf<SecondOrder>, { demo: boolean }, number>({
+    /** `filter`: the history filters' optional query fields (components/HistoryFilters.tsx). */
+    secondHistory: build.infiniteQuery<PageOf<SecondOrder>, { demo: boolean; filter?: HistoryQuery }, number>({
       infiniteQueryOptions: { initialPageParam: 1, getNextPageParam: (lastPage, _all, lastPageNo) => nextPageOf(lastPage, lastPageNo) },
       query: ({ queryArg, pageParam }) => ({
         url: tradePaths.secondList,
-        params: { pageNo: pageParam, pageSize: historyPageSize, status: 'settled', ...(queryArg.demo ? { demo: true } : {}) },
+        params: {
+          ...queryArg.filter, pageNo: pageParam, pageSize: historyPageSize, status: 'settled', ...(queryArg.demo ? { demo: true } : {}),
+        },
         quiet: true,
       }),
       providesTags: ['SecondOrder'],

@@ -15,6 +15,8 @@ import { failureText } from '../../../api/errorMessages.ts';
 import { useTicksQuery } from '../tradeApi.ts';
 import { halfSpreadText, unitsOf } from '../contract/preview.ts';
 import { TickRow } from './TickRow.tsx';
+import { ShareButton } from '../../../components/share/ShareButton.tsx';
+import { positionReceiptImage } from './receiptImages.ts';
 
 export const closeReasonLabels: Record<CloseReason, MessageDescriptor> = {
   user: msg`Closed by you`,
@@ -93,7 +95,10 @@ export function PositionReceiptView({ position, receipt, units }: { position: Po
   const capped = receipt.shortfall !== '0' && !/^0(\.0+)?$/.test(receipt.shortfall);
   return (
     <section className="receipt" aria-label={t`Receipt`}>
-      <p className="receipt-reason" data-testid="receipt-reason">{i18n._(closeReasonLabels[receipt.reason])}</p>
+      <div className="receipt-head-row">
+        <p className="receipt-reason" data-testid="receipt-reason">{i18n._(closeReasonLabels[receipt.reason])}</p>
+        <ShareButton receipt={() => positionReceiptImage(position, receipt, units, i18n._(closeReasonLabels[receipt.reason]))} />
+      </div>
       <div className="receipt-ticks-pair">
         <TickRow label={t`Entry tick`} tick={receipt.entryTick} />
         <TickRow label={t`Exit tick`} tick={receipt.exitTick} />
