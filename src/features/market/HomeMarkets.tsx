@@ -13,6 +13,7 @@ import { rank, rankings, type Ranking } from './tickers.ts';
 import { useTickers } from './useMarketData.ts';
 import { prepareMarketTexts } from './catalog.ts';
 import { SimulatedPricesLabel } from '../../components/SimulatedPricesLabel.tsx';
+import { ScrollHint } from '../../components/ScrollHint.tsx';
 
 export const homeRowsMax = 5;
 
@@ -43,6 +44,7 @@ export default function HomeMarkets() {
   const title = i18n._(titles[ranking]);
   return (
     <section className="home-markets" aria-label={t`Markets`}>
+      <ScrollHint className="home-markets-tabs-hint">
       <div className="home-markets-tabs" role="tablist" aria-label={t`Market rankings`}>
         {rankings.map((key) => (
           <button key={key} type="button" role="tab" id={`ranking-${key}`} aria-selected={ranking === key}
@@ -52,6 +54,7 @@ export default function HomeMarkets() {
           </button>
         ))}
       </div>
+      </ScrollHint>
       <div id="ranking-panel" role="tabpanel" aria-labelledby={`ranking-${ranking}`}>
         {view.stale && <StaleNotice asOfMs={view.asOfMs} offline={view.offline} />}
         <SimulatedPricesLabel sources={rows.map((ticker) => ticker.source)} className="home-simulated" />

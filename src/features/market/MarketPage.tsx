@@ -22,6 +22,7 @@ import {
 import { useDistribution, useFavourites, useTickers } from './useMarketData.ts';
 import { prepareMarketTexts } from './catalog.ts';
 import { SimulatedPricesLabel } from '../../components/SimulatedPricesLabel.tsx';
+import { ScrollHint } from '../../components/ScrollHint.tsx';
 
 const tabTitles: Record<MarketTab, MessageDescriptor> = {
   all: msg`All`,
@@ -108,6 +109,7 @@ export default function MarketPage() {
         refreshingText={t`Loading...`} completeText={t`Updated`}>
         <DistributionCard saved={view.tickers && { tickers: view.tickers, asOfMs: view.asOfMs }} />
         <div className="market-tools">
+          <ScrollHint className="market-tabs-hint">
           <div className="market-tabs" role="tablist" aria-label={t`Market classes`}>
             {marketTabs.map((key) => (
               <button key={key} type="button" role="tab" aria-selected={tab === key} aria-controls="market-list"
@@ -117,6 +119,7 @@ export default function MarketPage() {
               </button>
             ))}
           </div>
+          </ScrollHint>
           <input className="market-search" type="search" value={query} onChange={(event) => setQuery(event.target.value)}
             placeholder={t`Search markets`} aria-label={t`Search markets`} maxLength={20} enterKeyHint="search" />
         </div>
