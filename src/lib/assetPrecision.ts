@@ -86,3 +86,52 @@ export function formatFullAmount(value: DecimalInput, asset: string | undefined,
   const decimals = Math.max(shown, significantDecimals(value));
   return (options.signed ? formatSigned : formatDecimal)(value, decimals, intl);
 }
+
+// Rates (issue 19 #10): a quote's rate has up to 18 decimals ("1 USDT = 0.00001482436968110603116
+// BTC"); it is shown at the quoted asset's display precision, or with four significant digits
+// when that shows fewer, trailing zeros past the display precision dropped; and its inverse,
+// computed exactly with integers, so both directions read at a glance.
+
+const rateDigitsMax = 18;
+const rateSignificantDigits = 4;
+
+/** A plain positive decimal as an integer and its decimals ("0.0125" → 125n, 4), or undefined. */
+function unitsOf(text: string): { units: bigint; decimals: number } | undefined {
+  const match = /^([0-9]+)(?:\.([0-9]+))?$/.exec(text.trim());
+  if (!match) return undefined;
+  const fraction = match[2] ?? '';
+  return { units: BigInt(match[1] + fraction), decimals: fraction.length };
+}
+
+/** The decimals that show `significant` significant digits of a positive decimal ("0.0001482…" → 8 for 4). */
+function decimalsForSignificant(text: string, significant: number): number {
+  const [whole = '0', fraction = ''] = text.split('.');
+  if (/[1-9]/.test(whole)) return Math.max(0, significant - whole.replace(/^0+/, '').length);
+  const zeros = /^0*/.exec(fraction)![0].length;
+  return zeros + significant;
+}
+
+/** 1 ÷ rate, exactly truncated at 18 decimals, as a plain decimal string; undefined for 0 or text that is not a rate. */
+export function inverseRate(rate: string): string | undefined {
+  const parsed = unitsOf(rate);
+  if (!parsed || parsed.units === 0n) return undefined;
+  // 1 / (U / 10^d) = 10^d / U, at 18 decimals: 10^(d + 18) / U.
+  const atomic = 10n ** BigInt(parsed.decimals + rateDigitsMax) / parsed.units;
+  const digits = atomic.toString().padStart(rateDigitsMax + 1, '0');
+  return `${digits.slice(0, -rateDigitsMax)}.${digits.slice(-rateDigitsMax)}`;
+}
+
+/**
+ * A rate in units of `asset`, readable: its display precision or four significant digits, whichever
+ * shows more, trailing zeros past the display precision dropped. `cut` says whether digits were left out.
+ */
+export function formatRate(rate: string, asset: string, intl: string): { text: string; cut: boolean } {
+  const plain = truncateOrZero(rate, rateDigitsMax);
+  if (!/^\d+(\.\d+)?$/.test(plain)) return { text: rate, cut: false };
+  const shown = displayDecimals(asset);
+  const wanted = Math.min(rateDigitsMax, Math.max(shown, decimalsForSignificant(plain, rateSignificantDigits)));
+  const kept = truncateOrZero(plain, wanted);
+  const fraction = (kept.split('.')[1] ?? '').replace(/0+$/, '');
+  const decimals = Math.max(shown, fraction.length);
+  return { text: formatDecimal(kept, decimals, intl), cut: significantDecimals(plain) > decimals };
+}

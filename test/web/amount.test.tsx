@@ -7,8 +7,9 @@ import { cleanup, fireEvent, render, screen } from '@testing-library/react';
 import { i18n } from '@lingui/core';
 import { I18nProvider } from '@lingui/react';
 import type { ReactNode } from 'react';
-import { decimalsFor, displayDecimals, formatAssetAmount, formatFullAmount } from '../../src/lib/assetPrecision.ts';
+import { decimalsFor, displayDecimals, formatAssetAmount, formatFullAmount, formatRate, inverseRate } from '../../src/lib/assetPrecision.ts';
 import { Amount } from '../../src/components/Amount.tsx';
+import { symbolName } from '../../src/lib/symbolName.ts';
 
 afterEach(cleanup);
 
@@ -119,5 +120,37 @@ describe('<Amount>', () => {
     expect(screen.getByTestId('signed').textContent).toBe('+2.50');
     expect(screen.getByTestId('hidden').textContent).toBe('**** USDT');
     expect(screen.getByTestId('price').textContent).toBe('67,244.89');
+  });
+});
+
+describe('swap rates', () => {
+  it('shows a rate at the quoted asset\'s precision or four significant digits, and says when digits were cut', () => {
+    expect(formatRate('0.00001482436968110603116', 'BTC', 'en-US')).toEqual({ text: '0.00001482', cut: true });
+    expect(formatRate('67456.789', 'USDT', 'en-US')).toEqual({ text: '67,456.78', cut: true });
+    expect(formatRate('67456.789', 'USDT', 'es-ES')).toEqual({ text: '67.456,78', cut: true });
+    expect(formatRate('1.001', 'USDC', 'en-US')).toEqual({ text: '1.001', cut: false });
+    expect(formatRate('0.999', 'USDT', 'en-US')).toEqual({ text: '0.999', cut: false });
+    expect(formatRate('1', 'USDT', 'en-US')).toEqual({ text: '1.00', cut: false });
+    expect(formatRate('0.123456789', 'DOGE', 'en-US')).toEqual({ text: '0.123456', cut: true });
+  });
+
+  it('inverts a rate exactly, with integers', () => {
+    expect(inverseRate('0.00001482436968110603116')).toBe('67456.493700000000001582');
+    expect(inverseRate('4')).toBe('0.250000000000000000');
+    expect(inverseRate('3')).toBe('0.333333333333333333');
+    expect(inverseRate('0')).toBeUndefined();
+    expect(inverseRate('abc')).toBeUndefined();
+    expect(formatRate(inverseRate('0.00001482436968110603116')!, 'USDT', 'en-US').text).toBe('67,456.49');
+  });
+});
+
+describe('symbolName', () => {
+  it('spells a symbol code as a pair', () => {
+    expect(symbolName('BTCUSDT')).toBe('BTC/USDT');
+    expect(symbolName('DOGEUSDT')).toBe('DOGE/USDT');
+    expect(symbolName('XAUUSD')).toBe('XAU/USD');
+    expect(symbolName('ETHBTC')).toBe('ETH/BTC');
+    expect(symbolName('BTC/USDT')).toBe('BTC/USDT');
+    expect(symbolName('USDT')).toBe('USDT');
   });
 });

@@ -108,8 +108,10 @@ describe('SwapPage', () => {
     expect(amount.value).toBe('150.25');
     fireEvent.click(screen.getByRole('button', { name: 'Get a quote' }));
     const panel = await screen.findByRole('region', { name: 'Quote' });
-    expect(within(panel).getByText('1 USDT = 0.0000148 BTC')).toBeTruthy();
-    expect(within(panel).getByText('0.150250 USDT')).toBeTruthy();
+    // The rate at BTC's precision and its inverse, exact (issue 19 #10).
+    expect(within(panel).getByTestId('swap-rate').textContent).toBe('1 USDT = 0.00001480 BTC');
+    expect(within(panel).getByTestId('swap-rate-inverse').textContent).toBe('1 BTC ≈ 67,567.56 USDT');
+    expect(within(panel).getByText('0.15025 USDT')).toBeTruthy();
     expect(within(panel).getByText('0.00222148 BTC')).toBeTruthy();
     expect(within(panel).getByRole('timer').textContent).toBe('Valid for 10 s');
     expect(screen.getByRole('button', { name: 'Confirm swap' })).toBeTruthy();

@@ -24,6 +24,9 @@ import { checkSwapAmount, quoteGoneCodes, secondsLeft, trimAmount } from './swap
 import './swap.css';
 import { SimulatedPricesLabel } from '../../components/SimulatedPricesLabel.tsx';
 import { tickSourceLabel } from '../../components/tickSource.ts';
+import { Amount } from '../../components/Amount.tsx';
+import { symbolName } from '../../lib/symbolName.ts';
+import { SwapRate } from './SwapRate.tsx';
 
 export const prepare = prepareTradeTexts;
 
@@ -145,7 +148,7 @@ function SwapForm({ codes, scales }: { codes: string[]; scales: Record<string, n
         <div className="swap-leg-head">
           <label htmlFor="swap-from">{t`From`}</label>
           <span className="swap-available">
-            {t`Available`}: {available !== undefined ? formatDecimal(available, decimalsOf(available), intl) : '—'} {from}
+            {t`Available`}: {available !== undefined ? <Amount value={available} asset={from} scale={decimalsOf(available)} exact withAsset /> : `— ${from}`}
           </span>
         </div>
         <div className="swap-leg-row">
@@ -173,7 +176,7 @@ function SwapForm({ codes, scales }: { codes: string[]; scales: Record<string, n
             {codes.map((code) => <option key={code} value={code}>{code}</option>)}
           </select>
           <output className="swap-receive" aria-label={t`You receive`}>
-            {quote ? formatDecimal(quote.receive, toScale, intl) : '—'}
+            {quote ? <Amount value={quote.receive} asset={to} scale={toScale} exact /> : '—'}
           </output>
         </div>
       </section>
@@ -181,9 +184,9 @@ function SwapForm({ codes, scales }: { codes: string[]; scales: Record<string, n
       {quote && (
         <section className={`swap-quote${expired ? ' expired' : ''}`} aria-label={t`Quote`}>
           <dl>
-            <div><dt>{t`Rate`}</dt><dd>1 {quote.from} = {quote.rate} {quote.to}</dd></div>
-            <div><dt>{t`Fee`}</dt><dd>{formatDecimal(quote.fee, fromScale, intl)} {quote.from}</dd></div>
-            <div><dt>{t`You receive`}</dt><dd><strong>{formatDecimal(quote.receive, toScale, intl)} {quote.to}</strong></dd></div>
+            <div><dt>{t`Rate`}</dt><dd><SwapRate rate={quote.rate} from={quote.from} to={quote.to} /></dd></div>
+            <div><dt>{t`Fee`}</dt><dd><Amount value={quote.fee} asset={quote.from} scale={fromScale} exact withAsset /></dd></div>
+            <div><dt>{t`You receive`}</dt><dd><strong><Amount value={quote.receive} asset={quote.to} scale={toScale} exact withAsset /></strong></dd></div>
           </dl>
           <SimulatedPricesLabel sources={quote.ticks.map((tick) => tick.source)} />
           {expired
@@ -193,7 +196,7 @@ function SwapForm({ codes, scales }: { codes: string[]; scales: Record<string, n
             <details className="swap-ticks">
               <summary>{t`Prices used`}</summary>
               <ul>{quote.ticks.map((tick) => (
-                <li key={tick.id}>{tick.symbol} {tick.price} · {formatEpochMs(tick.time)} · {t`Tick #${tick.id}`} · {tickSourceLabel(tick.source)}</li>
+                <li key={tick.id}>{symbolName(tick.symbol)} {formatDecimal(tick.price, decimalsOf(tick.price), intl)} · {formatEpochMs(tick.time)} · {t`Tick #${tick.id}`} · {tickSourceLabel(tick.source)}</li>
               ))}</ul>
             </details>
           )}
@@ -216,17 +219,16 @@ function SwapForm({ codes, scales }: { codes: string[]; scales: Record<string, n
 }
 
 function SwapResult({ record, onAgain, onRecords }: { record: SwapRecord; onAgain: () => void; onRecords: () => void }) {
-  const { t, i18n } = useLingui();
-  const intl = intlOf(i18n.locale);
+  const { t } = useLingui();
   return (
     <section className="swap-result" aria-labelledby="swap-result-title">
       <h2 id="swap-result-title">{t`Swap completed`}</h2>
       <p className="swap-result-line">
-        {formatDecimal(record.amount, decimalsOf(record.amount), intl)} {record.from} → <strong>{formatDecimal(record.receive, decimalsOf(record.receive), intl)} {record.to}</strong>
+        <Amount value={record.amount} asset={record.from} scale={decimalsOf(record.amount)} exact withAsset /> → <strong><Amount value={record.receive} asset={record.to} scale={decimalsOf(record.receive)} exact withAsset /></strong>
       </p>
       <dl>
-        <div><dt>{t`Rate`}</dt><dd>1 {record.from} = {record.rate} {record.to}</dd></div>
-        <div><dt>{t`Fee`}</dt><dd>{formatDecimal(record.fee, decimalsOf(record.fee), intl)} {record.from}</dd></div>
+        <div><dt>{t`Rate`}</dt><dd><SwapRate rate={record.rate} from={record.from} to={record.to} /></dd></div>
+        <div><dt>{t`Fee`}</dt><dd><Amount value={record.fee} asset={record.from} scale={decimalsOf(record.fee)} exact withAsset /></dd></div>
       </dl>
       <div className="swap-result-actions">
         <Button block fill="outline" onClick={onRecords}>{t`View records`}</Button>

@@ -24,6 +24,7 @@ import { PositionsPanel } from './PositionsPanel.tsx';
 import { quoteOf } from './preview.ts';
 import '../trade.css';
 import { SimulatedPricesLabel } from '../../../components/SimulatedPricesLabel.tsx';
+import { symbolName } from '../../../lib/symbolName.ts';
 
 export const prepare = prepareTradeTexts;
 
@@ -111,7 +112,7 @@ export default function ContractTrading({ demo = false }: { demo?: boolean }) {
           <label className="visually-hidden" htmlFor="contract-symbol">{t`Symbol`}</label>
           <select id="contract-symbol" className="symbol-select" value={symbolSettings.symbol}
             onChange={(event) => chooseSymbol(event.target.value)}>
-            {enabled.map((item) => <option key={item.symbol} value={item.symbol}>{item.symbol}</option>)}
+            {enabled.map((item) => <option key={item.symbol} value={item.symbol}>{symbolName(item.symbol)}</option>)}
           </select>
           {demoBadge}
           <Link className="link-button chart-link" to={`/kline?symbol=${encodeURIComponent(symbolSettings.symbol)}`}>{t`Chart`}</Link>

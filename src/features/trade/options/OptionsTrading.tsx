@@ -27,6 +27,7 @@ import {
 } from './optionsMath.ts';
 import '../options.css';
 import { SimulatedPricesLabel } from '../../../components/SimulatedPricesLabel.tsx';
+import { symbolName } from '../../../lib/symbolName.ts';
 
 export const prepare = prepareTradeTexts;
 
@@ -168,7 +169,7 @@ function BuyForm({ sets, demo }: { sets: SecondContractSet[]; demo: boolean }) {
         <label className="options-field-label" htmlFor={`options-symbol${demo ? '-demo' : ''}`}>{t`Symbol`}</label>
         <select id={`options-symbol${demo ? '-demo' : ''}`} className="options-select" value={set.symbol}
           onChange={(event) => { setSymbol(event.target.value); setDuration(0); }}>
-          {sets.map((candidate) => <option key={candidate.symbol} value={candidate.symbol}>{candidate.symbol}</option>)}
+          {sets.map((candidate) => <option key={candidate.symbol} value={candidate.symbol}>{symbolName(candidate.symbol)}</option>)}
         </select>
         <span className="options-price" aria-live="polite" aria-label={t`Last price`}>
           {ticker ? tickerPrice(ticker, intl) : '—'}
