@@ -21,7 +21,8 @@ vi.mock('../../src/api/crypto.ts', () => ({
 }));
 // The market card and the install offer are other features' and talk to the market feed.
 vi.mock('../../src/features/market/HomeMarkets.tsx', () => ({ default: () => null, prepare: async () => undefined }));
-vi.mock('../../src/features/home/later.ts', () => ({
+vi.mock('../../src/features/home/later.ts', async (original) => ({
+  loadBalanceCard: (await original<typeof import('../../src/features/home/later.ts')>()).loadBalanceCard,
   loadLanguagePicker: async () => ({ default: () => null }),
   loadInstallOffer: async () => ({ default: () => null }),
 }));
@@ -84,14 +85,14 @@ describe('Home balance card', () => {
 
   it('shows the total in USDT and in the display currency to a user', async () => {
     renderHome(true);
-    expect((await screen.findByTestId('home-balance-total')).textContent).toBe('1,234.56');
+    expect((await screen.findByTestId('home-balance-total', {}, { timeout: 10_000 })).textContent).toBe('1,234.56');
     // 1234.567891 / 61728.3945 = 0.0200000...: BTC at 8 decimals, cut.
     await waitFor(() => expect(screen.getByTestId('home-balance-display').textContent).toBe('0.02000000 BTC'));
   });
 
   it('hides the amounts with its eye, on home and in the asset centre', async () => {
     renderHome(true);
-    await screen.findByTestId('home-balance-total');
+    await screen.findByTestId('home-balance-total', {}, { timeout: 10_000 });
     fireEvent.click(screen.getByRole('button', { name: 'Hide amounts' }));
     expect(screen.getByTestId('home-balance-total').textContent).toBe('****');
     expect(document.body.textContent).not.toMatch(/1,234/);
@@ -104,6 +105,6 @@ describe('Home balance card', () => {
     fireEvent.click(screen.getByRole('button', { name: 'Show amounts' }));
     cleanup();
     renderHome(true);
-    expect((await screen.findByTestId('home-balance-total')).textContent).toBe('1,234.56');
+    expect((await screen.findByTestId('home-balance-total', {}, { timeout: 10_000 })).textContent).toBe('1,234.56');
   });
 });

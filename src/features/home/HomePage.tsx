@@ -15,13 +15,10 @@ import type { UserState } from '../session/userSlice.ts';
 // off the first screen.
 const LanguagePicker = lazy(() => import('./later.ts').then((later) => later.loadLanguagePicker()));
 const InstallOffer = lazy(() => import('./later.ts').then((later) => later.loadInstallOffer()));
+// The balance card, logged in only, likewise (with the wallet's texts).
+const HomeBalanceCard = lazy(() => import('./later.ts').then((later) => later.loadBalanceCard()));
 // The market card brings the market API, the socket and its rows: it loads right after the first
 // screen instead of with it (DESIGN §8 budget). Its place is reserved so nothing jumps.
-// The balance card (logged in only) likewise, in a chunk of its own with the wallet's texts.
-const HomeBalanceCard = lazy(() => import('../wallet/HomeBalanceCard.tsx').then(async (module) => {
-  await module.prepare();
-  return module;
-}));
 const HomeMarkets = lazy(() => import('../market/HomeMarkets.tsx').then(async (module) => {
   await module.prepare();
   return module;
