@@ -141,6 +141,43 @@ describe('colour convention', () => {
   });
 });
 
+describe('dark pages at 320 px in zh-tw', () => {
+  it('draws the chart and the contract screen dark, rises in red (Buy long red)', async () => {
+    const target = browser();
+    const context = await target.newContext({
+      viewport: { width: 320, height: 640 }, isMobile: true, hasTouch: true, deviceScaleFactor: 2, colorScheme: 'dark',
+    });
+    context.setDefaultTimeout(20_000);
+    onTestFinished(() => context.close());
+    await context.addInitScript(({ stored }) => {
+      if (sessionStorage.getItem('seeded')) return;
+      localStorage.setItem('lang', 'zh-tw');
+      localStorage.setItem('token', stored);
+      sessionStorage.setItem('seeded', '1');
+    }, { stored: token });
+    const page = await context.newPage();
+    await page.goto(`${baseUrl}/#/kline?symbol=BTCUSDT`);
+    await settled(page);
+    const buyLong = page.locator('.kline-trade a').first();
+    await buyLong.waitFor();
+    const [r, g] = channels(await buyLong.evaluate((element) => getComputedStyle(element).backgroundColor));
+    expect(r).toBeGreaterThan(g);
+    expect(luminance((await look(page)).background)).toBeLessThan(0.05);
+    await page.waitForFunction(() => document.querySelectorAll('.kline-chart canvas, canvas').length > 0);
+    await page.screenshot({ path: path.join(shotsDir, 'dark-kline-zh-tw-320.png') });
+
+    await page.goto(`${baseUrl}/#/heyue`);
+    await settled(page);
+    await page.locator('.direction-button').first().waitFor();
+    await page.screenshot({ path: path.join(shotsDir, 'dark-contract-zh-tw-320.png') });
+    await page.goto(`${baseUrl}/#/heyue?mode=options`);
+    await settled(page);
+    await page.locator('.options-head').first().waitFor();
+    await page.screenshot({ path: path.join(shotsDir, 'dark-options-zh-tw-320.png') });
+    expect(luminance((await look(page)).background)).toBeLessThan(0.05);
+  });
+});
+
 describe('home balance card', () => {
   it("shows the funded user's total, and its eye hides amounts on home and in the asset centre", async () => {
     const page = await schemePage(browser(), { colorScheme: 'dark', token });
