@@ -33,7 +33,8 @@ describe('flash swap journey', () => {
     await page.getByRole('button', { name: 'Get a quote' }).click();
     const quote = page.getByRole('region', { name: 'Quote' });
     await quote.getByRole('timer').waitFor();
-    expect(await quote.textContent()).toMatch(/1 USDT = 0\.0000\d+ BTC/);
+    expect(await quote.textContent()).toMatch(/1 USDT [=≈] 0\.0000\d+ BTC/);
+    expect(await quote.getByTestId('swap-rate-inverse').textContent()).toMatch(/^1 BTC ≈ [\d,]+\.\d\d USDT$/);
     expect(await overflowing(page).then((found) => found.problems)).toBe('');
     await page.getByRole('button', { name: 'Confirm swap' }).click();
     await page.getByText('Swap completed').waitFor();
@@ -51,7 +52,7 @@ describe('flash swap journey', () => {
     const row = page.locator(`li.swap-record[data-record-id="${record.id}"]`);
     await row.waitFor();
     const text = (await row.textContent()) ?? '';
-    expect(text).toContain(`1 USDT = ${record.rate} BTC`);
+    expect(await row.getByTestId('swap-exact-rate').textContent()).toBe(`1 USDT = ${record.rate} BTC`);
     expect(text).toContain(`Tick #${record.ticks[0].id}`);
     expect(await overflowing(page).then((found) => found.problems)).toBe('');
     await page.context().close();

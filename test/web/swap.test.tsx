@@ -166,10 +166,13 @@ describe('SwapOrdersPage', () => {
     const list = await screen.findByRole('list', { name: 'Swap records' });
     const row = list.querySelector('li.swap-record') as HTMLElement;
     expect(within(row).getByText('USDT → BTC')).toBeTruthy();
-    expect(within(row).getByText('1 USDT = 0.0000148 BTC')).toBeTruthy();
-    expect(within(row).getByText('0.150250 USDT')).toBeTruthy();
+    expect(within(row).getByTestId('swap-rate').textContent).toBe('1 USDT = 0.00001480 BTC');
+    expect(within(row).getByTestId('swap-rate-inverse').textContent).toBe('1 BTC ≈ 67,567.56 USDT');
+    // The receipt keeps the exact quoted rate; its tick's price is grouped and its symbol a pair.
+    expect(within(row).getByTestId('swap-exact-rate').textContent).toBe('1 USDT = 0.0000148 BTC');
+    expect(within(row).getByText('0.15025 USDT')).toBeTruthy();
     expect(within(row).getByText('0.00222148 BTC')).toBeTruthy();
-    expect(within(row).getByText(/BTCUSDT 67000.00 .* Tick #77 · Binance/)).toBeTruthy();
+    expect(within(row).getByText(/BTC\/USDT 67,000.00 .* Tick #77 · Binance/)).toBeTruthy();
   });
 
   it('has an empty state leading to the swap page', async () => {

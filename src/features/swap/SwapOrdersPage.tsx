@@ -9,6 +9,9 @@ import type { PageOf } from '../../api/contract/wallet.ts';
 import type { SwapRecord } from '../../api/contract/trading.ts';
 import { failureText } from '../../api/errorMessages.ts';
 import { PageHeader } from '../../components/PageHeader.tsx';
+import { Amount } from '../../components/Amount.tsx';
+import { symbolName } from '../../lib/symbolName.ts';
+import { SwapRate } from './SwapRate.tsx';
 import { formatDecimal } from '../../lib/number.ts';
 import { intlOf } from '../../lib/locales.ts';
 import { formatEpochMs, isoOfEpochMs } from '../../lib/time.ts';
@@ -114,7 +117,7 @@ export default function SwapOrdersPage() {
 function SwapRow({ record }: { record: SwapRecord }) {
   const { t, i18n } = useLingui();
   const intl = intlOf(i18n.locale);
-  const amount = (value: string) => formatDecimal(value, decimalsOf(value), intl);
+  const amount = (value: string, asset: string) => <Amount value={value} asset={asset} scale={decimalsOf(value)} exact withAsset />;
   return (
     <li className="swap-record" data-record-id={record.id}>
       <div className="swap-record-head">
@@ -122,10 +125,10 @@ function SwapRow({ record }: { record: SwapRecord }) {
         <time dateTime={isoOfEpochMs(record.createTime)}>{formatEpochMs(record.createTime)}</time>
       </div>
       <dl>
-        <div><dt>{t`Amount`}</dt><dd>{amount(record.amount)} {record.from}</dd></div>
-        <div><dt>{t`Fee`}</dt><dd>{amount(record.fee)} {record.from}</dd></div>
-        <div><dt>{t`Rate`}</dt><dd>1 {record.from} = {record.rate} {record.to}</dd></div>
-        <div><dt>{t`Received`}</dt><dd><strong>{amount(record.receive)} {record.to}</strong></dd></div>
+        <div><dt>{t`Amount`}</dt><dd>{amount(record.amount, record.from)}</dd></div>
+        <div><dt>{t`Fee`}</dt><dd>{amount(record.fee, record.from)}</dd></div>
+        <div><dt>{t`Rate`}</dt><dd><SwapRate rate={record.rate} from={record.from} to={record.to} /></dd></div>
+        <div><dt>{t`Received`}</dt><dd><strong>{amount(record.receive, record.to)}</strong></dd></div>
       </dl>
       <SimulatedPricesLabel sources={record.ticks.map((tick) => tick.source)} />
       <details className="swap-ticks">
@@ -134,10 +137,11 @@ function SwapRow({ record }: { record: SwapRecord }) {
           ? <p>{t`Stablecoins at par: no price was used.`}</p>
           : (
             <ul>{record.ticks.map((tick) => (
-              <li key={tick.id}>{tick.symbol} {tick.price} · {formatEpochMs(tick.time)} · {t`Tick #${tick.id}`} · {tickSourceLabel(tick.source)}</li>
+              <li key={tick.id}>{symbolName(tick.symbol)} {formatDecimal(tick.price, decimalsOf(tick.price), intl)} · {formatEpochMs(tick.time)} · {t`Tick #${tick.id}`} · {tickSourceLabel(tick.source)}</li>
             ))}</ul>
           )}
         <p className="swap-rule">{t`Receive = (amount − fee) × rate, truncated to the currency's decimals.`}</p>
+        <p className="swap-exact-rate" data-testid="swap-exact-rate">1 {record.from} = {record.rate} {record.to}</p>
       </details>
       <div className="swap-share"><ShareButton receipt={() => swapReceiptImage(record)} /></div>
     </li>
