@@ -10,6 +10,7 @@ import {
   appRouteUrl, drawReceipt, receiptFileName, shareReceipt, type ReceiptImage, type ShareEnvironment,
 } from '../../src/components/share/shareReceipt.ts';
 import { ShareButton } from '../../src/components/share/ShareButton.tsx';
+import { useLinkedRecord } from '../../src/components/share/useLinkedRecord.ts';
 import { positionReceiptRoute } from '../../src/features/trade/receipt/receiptImages.ts';
 import { swapReceiptRoute } from '../../src/features/swap/swapReceiptImage.ts';
 
@@ -148,5 +149,22 @@ describe('ShareButton', () => {
     await waitFor(() => expect(share).toHaveBeenCalledTimes(1));
     expect(build).toHaveBeenCalledTimes(1);
     expect(share.mock.calls[0][0]!.files![0].type).toBe('image/png');
+  });
+});
+
+describe('useLinkedRecord', () => {
+  function List({ id, ids }: { id: string | null; ids: string[] }) {
+    useLinkedRecord('data-record-id', id, ids.length);
+    return <ul>{ids.map((row) => <li key={row} data-record-id={row}>{row}</li>)}</ul>;
+  }
+
+  it('outlines the record a shared link names once the list shows it, and nothing for an id that is not one', () => {
+    const { container, rerender } = render(<List id="12" ids={[]} />);
+    rerender(<List id="12" ids={['11', '12']} />);
+    expect(container.querySelector('[data-record-id="12"]')!.className).toBe('linked-record');
+    expect(container.querySelector('[data-record-id="11"]')!.className).toBe('');
+    cleanup();
+    const other = render(<List id={'"] , li, ["'} ids={['11']} />);
+    expect(other.container.querySelector('.linked-record')).toBeNull();
   });
 });

@@ -2,7 +2,7 @@
 // list scrolls, with pull to refresh. Each row is its receipt: amount, fee, rate and what was
 // received, and the recorded ticks the rate was made from (id, price, time, source).
 import { useMemo, useState } from 'react';
-import { useNavigate } from 'react-router-dom';
+import { useNavigate, useSearchParams } from 'react-router-dom';
 import { Button, InfiniteScroll, PullToRefresh } from 'antd-mobile';
 import { useLingui } from '@lingui/react/macro';
 import type { PageOf } from '../../api/contract/wallet.ts';
@@ -24,6 +24,7 @@ import {
 } from '../../components/HistoryFilters.tsx';
 import { ShareButton } from '../../components/share/ShareButton.tsx';
 import { useSwapCurrenciesQuery } from '../trade/tradeApi.ts';
+import { useLinkedRecord } from '../../components/share/useLinkedRecord.ts';
 import { swapReceiptImage } from './swapReceiptImage.ts';
 import { tickSourceLabel } from '../../components/tickSource.ts';
 
@@ -53,6 +54,8 @@ export default function SwapOrdersPage() {
   const query = useSwapRecordPagesInfiniteQuery(recordFilter);
   // currentData: after a filter change, never the rows of the previous filter.
   const rows = flattenSwaps(query.currentData?.pages);
+  const [params] = useSearchParams();
+  useLinkedRecord('data-record-id', params.get('id'), rows.length);
   const refresh = async () => {
     await query.refetch().unwrap().catch(() => undefined);
   };

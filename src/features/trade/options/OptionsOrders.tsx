@@ -4,6 +4,7 @@
 // the trade asset info are read again, and its result is announced.
 import { useEffect, useMemo, useRef, useState } from 'react';
 import { useDispatch } from 'react-redux';
+import { useSearchParams } from 'react-router-dom';
 import { Button, InfiniteScroll, PullToRefresh } from 'antd-mobile';
 import { useLingui } from '@lingui/react/macro';
 import { api } from '../../../api/api.ts';
@@ -13,6 +14,7 @@ import { failureText } from '../../../api/errorMessages.ts';
 import {
   HistoryFilters, NoHistoryMatch, historyQueryOf, isFiltered, noHistoryFilter, symbolLabel, type HistoryFilterValue,
 } from '../../../components/HistoryFilters.tsx';
+import { useLinkedRecord } from '../../../components/share/useLinkedRecord.ts';
 import { useSecondOrdersQuery, useSecondSetsQuery } from '../tradeApi.ts';
 import { openOrdersPageSize, useSecondHistoryInfiniteQuery } from './optionsApi.ts';
 import { SecondOrderCard, useNowMs } from './SecondOrderCard.tsx';
@@ -82,6 +84,8 @@ export function OptionsHistory({ demo }: { demo: boolean }) {
   const query = useSecondHistoryInfiniteQuery({ demo, filter: historyFilter });
   // currentData: after a filter change, never the rows of the previous filter.
   const orders = flattenOrders(query.currentData?.pages);
+  const [params] = useSearchParams();
+  useLinkedRecord('data-order-id', params.get('order'), orders.length);
   const refresh = async () => {
     await query.refetch().unwrap().catch(() => undefined);
   };
