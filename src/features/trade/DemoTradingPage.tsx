@@ -23,6 +23,7 @@ import { prepareTradeTexts } from './tradeTexts.ts';
 import { useUserEvents } from './useUserEvents.ts';
 import { useDemoAccountQuery, useResetDemoMutation } from './tradeApi.ts';
 import './demo.css';
+import { Amount } from '../../components/Amount.tsx';
 
 export const prepare = prepareTradeTexts;
 
@@ -125,10 +126,10 @@ function DemoAccountCard() {
     <section className="demo-account" aria-label={t`Virtual balance`}>
       <div className="demo-balance">
         <span>{t`Virtual balance`}</span>
-        <strong data-testid="demo-balance">{formatDecimal(data.balance, 2, intl)} USDT</strong>
+        <strong data-testid="demo-balance"><Amount value={data.balance} asset="USDT" withAsset /></strong>
       </div>
       <dl className="demo-figures">
-        <div><dt>{t`In use`}</dt><dd>{formatDecimal(data.inUse, 2, intl)} USDT</dd></div>
+        <div><dt>{t`In use`}</dt><dd><Amount value={data.inUse} asset="USDT" withAsset /></dd></div>
         <div><dt>{t`Open positions`}</dt><dd>{data.openPositions}</dd></div>
         <div><dt>{t`Open orders`}</dt><dd>{data.openOrders}</dd></div>
       </dl>

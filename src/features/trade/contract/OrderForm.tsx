@@ -23,6 +23,7 @@ import { i18n } from '../../../lib/i18n.ts';
 import { intlOf } from '../../../lib/locales.ts';
 import { useCreatePositionMutation } from '../tradeApi.ts';
 import { previewOrder, sizeForPercent, unitsOf, type Preview, type SizeMode, type SizeProblem } from './preview.ts';
+import { Amount } from '../../../components/Amount.tsx';
 
 const fieldsByCode: FieldsByCode = {
   take_profit_wrong_side: 'takeProfit', stop_loss_wrong_side: 'stopLoss', price_invalid: 'takeProfit',
@@ -237,7 +238,7 @@ export function OrderForm({ settings, last, available, demo, disabledReason, ini
         <div className="size-slider">
           <Slider value={percent} min={0} max={100} step={25} ticks onChange={(value) => choosePercent(value as number)}
             aria-label={t`Share of the available balance`} />
-          <p className="order-available">{t`Available`}: <span className="mono">{money(availableUnits)}</span> USDT{demo && <span className="demo-badge">{t`Demo`}</span>}</p>
+          <p className="order-available">{t`Available`}: <Amount value={formatAmount(availableUnits, marginScale)} asset="USDT" withAsset />{demo && <span className="demo-badge">{t`Demo`}</span>}</p>
         </div>
         <div className="level-inputs">
           <Form.Item name="takeProfit" label={t`Take-profit (optional)`} description={takeProfitError && <span className="field-problem">{takeProfitError}</span>} className={takeProfitError ? 'has-problem' : undefined}>

@@ -13,7 +13,7 @@ import { failureText } from '../../../api/errorMessages.ts';
 import { useOnline } from '../../../components/OfflineBanner.tsx';
 import { FormError } from '../../../components/form/FormError.tsx';
 import { showToast } from '../../../components/feedback.tsx';
-import { formatDecimal, formatSigned } from '../../../lib/number.ts';
+import { formatDecimal } from '../../../lib/number.ts';
 import { intlOf } from '../../../lib/locales.ts';
 import { pickSymbol, rememberSymbol } from '../../../lib/lastSymbol.ts';
 import { formatReopening, tickerPrice } from '../../market/format.ts';
@@ -28,6 +28,7 @@ import {
 import '../options.css';
 import { SimulatedPricesLabel } from '../../../components/SimulatedPricesLabel.tsx';
 import { symbolName } from '../../../lib/symbolName.ts';
+import { Amount } from '../../../components/Amount.tsx';
 
 export const prepare = prepareTradeTexts;
 
@@ -71,15 +72,14 @@ export default function OptionsTrading({ demo = false }: { demo?: boolean }) {
 
 /** Spec §3 trade asset info, from the second-contract head call. */
 function TradeAssetInfo({ demo }: { demo: boolean }) {
-  const { t, i18n } = useLingui();
-  const intl = intlOf(i18n.locale);
+  const { t } = useLingui();
   const head = useSecondHeadQuery({ demo });
   const data = head.data;
   return (
     <section className="options-head" aria-label={demo ? t`Virtual trade assets` : t`Trade assets`}>
       <div>
         <span>{demo ? t`Virtual balance` : t`Available`}</span>
-        <strong data-testid="options-balance">{data ? `${formatDecimal(data.balance, 2, intl)} USDT` : '—'}</strong>
+        <strong data-testid="options-balance">{data ? <Amount value={data.balance} asset="USDT" withAsset /> : '—'}</strong>
       </div>
       <div>
         <span>{t`Open orders`}</span>
@@ -87,7 +87,7 @@ function TradeAssetInfo({ demo }: { demo: boolean }) {
       </div>
       <div>
         <span>{t`Today's P/L`}</span>
-        <strong className={data ? pnlTone(data.todayPnl) : ''}>{data ? formatSigned(data.todayPnl, 2, intl) : '—'}</strong>
+        <strong className={data ? pnlTone(data.todayPnl) : ''}>{data ? <Amount value={data.todayPnl} asset="USDT" signed /> : '—'}</strong>
       </div>
     </section>
   );
