@@ -10,6 +10,7 @@ import { useAuditQuery } from '../api.ts';
 import { i18n } from '../i18n.ts';
 import { failureMessage } from '../errors.ts';
 import { formatTime } from '../format.ts';
+import { EmailText } from './EmailText.tsx';
 
 export const auditActions: Record<string, MessageDescriptor> = {
   'recharge.approve': msg`Deposit approved`,
@@ -77,11 +78,11 @@ export function AuditScreen() {
         }}
         columns={[
           { key: 'time', title: t`Time`, render: (_, record) => <span className="admin-time">{formatTime(record.time)}</span> },
-          { key: 'who', title: t`Operator`, render: (_, record) => record.operatorEmail },
+          { key: 'who', title: t`Operator`, render: (_, record) => <EmailText email={record.operatorEmail} /> },
           { key: 'action', title: t`Action`, render: (_, record) => actionText(record.action) },
           { key: 'target', title: t`Target`, render: (_, record) => <span className="admin-mono">{record.targetType}{record.targetId ? ` ${record.targetId}` : ''}</span> },
           { key: 'user', title: t`User`, render: (_, record) => record.userId ?? '—' },
-          { key: 'reason', title: t`Reason`, ellipsis: true, render: (_, record) => record.reason ?? '—' },
+          { key: 'reason', title: t`Reason`, render: (_, record) => <span className="admin-cut" title={record.reason ?? undefined}>{record.reason ?? '—'}</span> },
         ]} />
     </Card>
   );

@@ -9,6 +9,7 @@ import type { AdminRechargeRecord } from '../../api/contract/wallet.ts';
 import { useApproveRechargeMutation, useMeQuery, useRechargesQuery, useRejectRechargeMutation } from '../api.ts';
 import { failureMessage } from '../errors.ts';
 import { formatAmount, formatTime } from '../format.ts';
+import { EmailText } from './EmailText.tsx';
 import { ProofImage } from './ProofImage.tsx';
 import { Approvals } from './Approvals.tsx';
 import { ReasonModal } from './ReasonModal.tsx';
@@ -133,20 +134,20 @@ export function DepositsScreen() {
         { key: '-1', label: t`Rejected` },
       ]} tabBarExtraContent={<Button onClick={() => void refetch()} loading={isFetching}>{t`Refresh`}</Button>} />
       {isError && <Alert type="error" showIcon title={t`The deposits could not be loaded.`} style={{ marginBottom: 16 }} />}
-      <Table<AdminRechargeRecord> rowKey="id" loading={isFetching} dataSource={data?.records ?? []} data-testid="deposits-table"
+      <Table<AdminRechargeRecord> rowKey="id" loading={isFetching} dataSource={data?.records ?? []} size="middle" data-testid="deposits-table"
         pagination={{ current: data?.current ?? pageNo, pageSize: data?.size ?? 20, total: data?.total ?? 0, showSizeChanger: false, onChange: setPageNo }}
         onRow={(record) => ({ onClick: () => setOpenId(record.id), style: { cursor: 'pointer' } })}
         columns={[
-          { key: 'user', title: t`User`, render: (_, record) => record.userAccount },
+          { key: 'user', title: t`User`, render: (_, record) => <EmailText email={record.userAccount} /> },
           { key: 'currency', title: t`Currency`, dataIndex: 'currency' },
           { key: 'network', title: t`Network`, dataIndex: 'network' },
           { key: 'amount', title: t`Amount`, align: 'right', render: (_, record) => <span className="admin-amount">{formatAmount(record.amount)}</span> },
-          { key: 'hash', title: t`Transaction hash`, ellipsis: true, render: (_, record) => <span className="admin-mono">{record.txHash ?? '—'}</span> },
+          { key: 'hash', title: t`Transaction hash`, render: (_, record) => <span className="admin-mono admin-cut admin-hash" title={record.txHash ?? undefined}>{record.txHash ?? '—'}</span> },
           { key: 'time', title: t`Submitted`, render: (_, record) => <span className="admin-time">{formatTime(record.createTime)}</span> },
           ...(status === 0 ? [
             { key: 'status', title: t`Status`, render: (_: unknown, record: AdminRechargeRecord) => <RechargeStatusTag record={record} /> },
             { key: 'approvals', title: t`Approvals`, render: (_: unknown, record: AdminRechargeRecord) => <Approvals record={record} /> },
-          ] : [{ key: 'reason', title: t`Reason`, ellipsis: true, render: (_: unknown, record: AdminRechargeRecord) => record.reason ?? '—' }]),
+          ] : [{ key: 'reason', title: t`Reason`, render: (_: unknown, record: AdminRechargeRecord) => <span className="admin-cut" title={record.reason ?? undefined}>{record.reason ?? '—'}</span> }]),
           { key: 'action', title: '', render: (_, record) => <Button size="small" onClick={() => setOpenId(record.id)}>{status === 0 ? t`Review` : t`Details`}</Button> },
         ]} />
       <DepositDrawer record={open} onClose={() => setOpenId(undefined)} />

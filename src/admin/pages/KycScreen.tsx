@@ -12,6 +12,7 @@ import type { AdminKycApplication } from '../../api/contract/identity.ts';
 import { i18n } from '../i18n.ts';
 import { failureMessage } from '../errors.ts';
 import { formatTime } from '../format.ts';
+import { EmailText } from './EmailText.tsx';
 import { useApproveKycMutation, useKycApplicationsQuery, useRejectKycMutation, type KycStatusFilter } from '../identityApi.ts';
 import { ReasonModal } from './ReasonModal.tsx';
 import { KycPhoto } from './KycPhoto.tsx';
@@ -182,13 +183,13 @@ function KycQueue() {
         pagination={{ current: data?.current ?? pageNo, pageSize: data?.size ?? 20, total: data?.total ?? 0, showSizeChanger: false, onChange: setPageNo }}
         onRow={(record) => ({ onClick: () => setOpenId(record.id), style: { cursor: 'pointer' } })}
         columns={[
-          { key: 'user', title: t`User`, render: (_, record) => <span>{record.account} <Typography.Text type="secondary">#{record.userId}</Typography.Text></span> },
+          { key: 'user', title: t`User`, render: (_, record) => <EmailText email={record.account}> <Typography.Text type="secondary">#{record.userId}</Typography.Text></EmailText> },
           { key: 'level', title: t`Level`, render: (_, record) => <LevelName level={record.level} /> },
           { key: 'name', title: t`Name`, render: (_, record) => [record.details.surname, record.details.firstName].filter(Boolean).join(' ') || '—' },
           { key: 'time', title: t`Submitted`, render: (_, record) => <span className="admin-time">{formatTime(record.createdAt)}</span> },
           ...(status === 'pending' ? [] : [
             { key: 'decided', title: t`Decided`, render: (_: unknown, record: AdminKycApplication) => <span className="admin-time">{formatTime(record.decidedAt)}</span> },
-            { key: 'reason', title: t`Reason`, ellipsis: true, render: (_: unknown, record: AdminKycApplication) => record.reason ?? '—' },
+            { key: 'reason', title: t`Reason`, render: (_: unknown, record: AdminKycApplication) => <span className="admin-cut" title={record.reason ?? undefined}>{record.reason ?? '—'}</span> },
           ]),
           { key: 'action', title: '', render: (_, record) => (
             <Button size="small" onClick={() => setOpenId(record.id)}>{status === 'pending' ? t`Review` : t`Details`}</Button>

@@ -10,6 +10,7 @@ import type { AdminWithdrawal } from '../../api/contract/withdrawals.ts';
 import { useDecideWithdrawalMutation, useMeQuery, useWithdrawalsQuery, type WithdrawalDecision } from '../api.ts';
 import { failureMessage } from '../errors.ts';
 import { formatAmount, formatTime } from '../format.ts';
+import { EmailText } from './EmailText.tsx';
 import { Approvals } from './Approvals.tsx';
 import { ReasonModal } from './ReasonModal.tsx';
 import { ReviewContextPanel } from './ReviewContextPanel.tsx';
@@ -150,11 +151,11 @@ export function WithdrawalsScreen() {
         { key: '-2', label: t`Failed` },
       ]} tabBarExtraContent={<Button onClick={() => void refetch()} loading={isFetching}>{t`Refresh`}</Button>} />
       {isError && <Alert type="error" showIcon title={t`The withdrawals could not be loaded.`} style={{ marginBottom: 16 }} />}
-      <Table<AdminWithdrawal> rowKey="id" loading={isFetching} dataSource={data?.records ?? []} data-testid="withdrawals-table"
+      <Table<AdminWithdrawal> rowKey="id" loading={isFetching} dataSource={data?.records ?? []} size="middle" data-testid="withdrawals-table"
         pagination={{ current: data?.current ?? pageNo, pageSize: data?.size ?? 20, total: data?.total ?? 0, showSizeChanger: false, onChange: setPageNo }}
         onRow={(record) => ({ onClick: () => setOpenId(record.id), style: { cursor: 'pointer' } })}
         columns={[
-          { key: 'user', title: t`User`, render: (_, record) => record.account },
+          { key: 'user', title: t`User`, render: (_, record) => <EmailText email={record.account} /> },
           { key: 'currency', title: t`Currency`, dataIndex: 'currency' },
           { key: 'network', title: t`Network`, render: (_, record) => (record.network === 'BANK' ? t`Bank transfer` : record.network) },
           { key: 'amount', title: t`Amount`, align: 'right', render: (_, record) => <span className="admin-amount">{formatAmount(record.amount)}</span> },
