@@ -135,3 +135,9 @@ export function formatRate(rate: string, asset: string, intl: string): { text: s
   const decimals = Math.max(shown, fraction.length);
   return { text: formatDecimal(kept, decimals, intl), cut: significantDecimals(plain) > decimals };
 }
+
+/** The decimals a decimal string carries, trailing zeros included ("12.500000" → 6): a server figure's own precision. */
+export const decimalsIn = (text: string) => text.split('.')[1]?.length ?? 0;
+
+/** A server figure with every decimal it carries, grouped as the language groups ("67244.89" → "67,244.89"); receipts use it. */
+export const formatExact = (text: string, intl: string) => formatDecimal(text, decimalsIn(text), intl);

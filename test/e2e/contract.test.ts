@@ -119,7 +119,8 @@ describe('contract journey', () => {
     const receiptSheet = page.getByRole('dialog');
     await receiptSheet.getByTestId('receipt-reason').waitFor();
     expect(await shownText(page, 'receipt-reason')).toBe('Closed by you');
-    const figure = async (testId: string) => (await receiptSheet.getByTestId(testId).locator('.receipt-value').textContent())?.trim();
+    // The exact figure the server wrote; the text shows it grouped (issue 19).
+    const figure = async (testId: string) => (await receiptSheet.getByTestId(testId).locator('.receipt-value').getAttribute('data-amount'))?.trim();
     expect(await figure('receipt-entry')).toBe(receipt.entryPrice);
     expect(await figure('receipt-exit')).toBe(receipt.exitPrice);
     expect(await figure('receipt-pnl')).toBe(receipt.pnl);

@@ -4,6 +4,7 @@
 // confirmation, sent again on retry; demo orders say so; a receipt shows every figure and finds
 // its exit tick among the recorded ticks.
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { formatDecimal } from '../../src/lib/number.ts';
 import { cleanup, fireEvent, render, screen, waitFor, within } from '@testing-library/react';
 import { MemoryRouter, Route, Routes } from 'react-router-dom';
 import { Provider } from 'react-redux';
@@ -401,12 +402,14 @@ describe('receipt', { timeout: 30_000 }, () => {
       ['receipt-close-fee', 'closeFee'], ['receipt-fee', 'fee'], ['receipt-payout', 'payout'], ['receipt-balance-change', 'balanceChange'],
     ];
     for (const [testId, key] of figures) {
-      expect(screen.getByTestId(testId).querySelector('.receipt-value')?.textContent, key).toBe(receipt[key]);
+      // Every decimal the server wrote, grouped as the language groups (issue 19); the exact string in data-amount.
+      expect(screen.getByTestId(testId).querySelector('.receipt-value')?.getAttribute('data-amount'), key).toBe(receipt[key]);
+      expect(screen.getByTestId(testId).querySelector('.receipt-value')?.textContent, key).toBe(formatDecimal(receipt[key], receipt[key].split('.')[1]?.length ?? 0, 'en-US'));
     }
     const formula = (testId: string) => screen.getByTestId(testId).querySelector('.receipt-formula')?.textContent;
-    expect(formula('receipt-entry')).toBe('50000.00 + 0.50 (half the spread)');
-    expect(formula('receipt-exit')).toBe('51000.00 − 0.50 (half the spread)');
-    expect(formula('receipt-gross')).toBe('(50999.50 − 50000.50) × 0.0099');
+    expect(formula('receipt-entry')).toBe('50,000.00 + 0.50 (half the spread)');
+    expect(formula('receipt-exit')).toBe('51,000.00 − 0.50 (half the spread)');
+    expect(formula('receipt-gross')).toBe('(50,999.50 − 50,000.50) × 0.0099');
     expect(formula('receipt-open-fee')).toBe('495.004950 × 0.0005 (entry notional × fee rate)');
     expect(formula('receipt-close-fee')).toBe('504.895050 × 0.0005 = 0.252447 (at most what is left of the margin)');
     expect(formula('receipt-payout')).toBe('99.000990 + (9.890100) − 0.252447');

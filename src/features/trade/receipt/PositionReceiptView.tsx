@@ -17,6 +17,9 @@ import { halfSpreadText, unitsOf } from '../contract/preview.ts';
 import { TickRow } from './TickRow.tsx';
 import { ShareButton } from '../../../components/share/ShareButton.tsx';
 import { positionReceiptImage } from './receiptImages.ts';
+import { Amount } from '../../../components/Amount.tsx';
+import { decimalsIn, formatExact } from '../../../lib/assetPrecision.ts';
+import { intlOf } from '../../../lib/locales.ts';
 
 export const closeReasonLabels: Record<CloseReason, MessageDescriptor> = {
   user: msg`Closed by you`,
@@ -45,10 +48,11 @@ export function receiptNotionals(receipt: PositionReceipt, units: ReceiptUnits, 
 }
 
 function Figure({ label, value, formula, testId }: { label: string; value: string; formula?: string; testId?: string }) {
+  // Every decimal the server wrote (a receipt is checked digit by digit), grouped (issue 19 polish).
   return (
     <div className="receipt-figure" data-testid={testId}>
       <dt>{label}</dt>
-      <dd><span className="mono receipt-value">{value}</span>{formula && <span className="receipt-formula mono">{formula}</span>}</dd>
+      <dd><Amount className="mono receipt-value" value={value} decimals={decimalsIn(value)} />{formula && <span className="receipt-formula mono">{formula}</span>}</dd>
     </div>
   );
 }
@@ -84,14 +88,20 @@ function TicksAround({ position, receipt }: { position: Position; receipt: Posit
 export function PositionReceiptView({ position, receipt, units }: { position: Position; receipt: PositionReceipt; units: ReceiptUnits }) {
   const { t, i18n } = useLingui();
   const [checking, setChecking] = useState(false);
+  const intl = intlOf(i18n.locale);
+  // The formulas' operands grouped as the figures are; the raw strings stay in the receipt object.
+  const g = (text: string) => formatExact(text, intl);
   const long = position.direction === 'long';
-  const half = halfSpreadText(position.spread, units.pricePrecision);
-  const { entryNotional, exitNotional, nominalCloseFee } = receiptNotionals(receipt, units, position.feeRate);
+  const half = g(halfSpreadText(position.spread, units.pricePrecision));
+  const notionals = receiptNotionals(receipt, units, position.feeRate);
+  const entryNotional = g(notionals.entryNotional);
+  const exitNotional = g(notionals.exitNotional);
+  const nominalCloseFee = g(notionals.nominalCloseFee);
   const feeRate = position.feeRate;
   const sign = long ? '+' : '−';
   const exitSign = long ? '−' : '+';
-  const move = long ? `(${receipt.exitPrice} − ${receipt.entryPrice})` : `(${receipt.entryPrice} − ${receipt.exitPrice})`;
-  const margin = receipt.margin;
+  const move = long ? `(${g(receipt.exitPrice)} − ${g(receipt.entryPrice)})` : `(${g(receipt.entryPrice)} − ${g(receipt.exitPrice)})`;
+  const margin = g(receipt.margin);
   const capped = receipt.shortfall !== '0' && !/^0(\.0+)?$/.test(receipt.shortfall);
   return (
     <section className="receipt" aria-label={t`Receipt`}>
@@ -105,13 +115,13 @@ export function PositionReceiptView({ position, receipt, units }: { position: Po
       </div>
       <dl className="receipt-figures">
         <Figure label={t`Entry price`} value={receipt.entryPrice} testId="receipt-entry"
-          formula={`${receipt.entryTick.price} ${sign} ${half} (${t`half the spread`})`} />
+          formula={`${g(receipt.entryTick.price)} ${sign} ${half} (${t`half the spread`})`} />
         <Figure label={t`Exit price`} value={receipt.exitPrice} testId="receipt-exit"
-          formula={`${receipt.exitTick.price} ${exitSign} ${half} (${t`half the spread`})`} />
+          formula={`${g(receipt.exitTick.price)} ${exitSign} ${half} (${t`half the spread`})`} />
         <Figure label={t`Quantity`} value={receipt.quantity} testId="receipt-quantity" />
         <Figure label={t`Margin`} value={receipt.margin} testId="receipt-margin" />
         <Figure label={t`Gross profit or loss`} value={receipt.grossPnl} testId="receipt-gross"
-          formula={`${move} × ${receipt.quantity}`} />
+          formula={`${move} × ${g(receipt.quantity)}`} />
         <Figure label={t`Profit or loss`} value={receipt.pnl} testId="receipt-pnl"
           formula={capped ? t`The loss stops at the margin: −${margin}` : t`The gross, the loss never beyond the margin`} />
         <Figure label={t`Borne by the platform`} value={receipt.shortfall} testId="receipt-shortfall"
@@ -120,11 +130,11 @@ export function PositionReceiptView({ position, receipt, units }: { position: Po
           formula={`${entryNotional} × ${feeRate} (${t`entry notional × fee rate`})`} />
         <Figure label={t`Closing fee`} value={receipt.closeFee} testId="receipt-close-fee"
           formula={`${exitNotional} × ${feeRate} = ${nominalCloseFee} (${t`at most what is left of the margin`})`} />
-        <Figure label={t`Fees`} value={receipt.fee} testId="receipt-fee" formula={`${receipt.openFee} + ${receipt.closeFee}`} />
+        <Figure label={t`Fees`} value={receipt.fee} testId="receipt-fee" formula={`${g(receipt.openFee)} + ${g(receipt.closeFee)}`} />
         <Figure label={t`Paid back at close`} value={receipt.payout} testId="receipt-payout"
-          formula={`${receipt.margin} + (${receipt.pnl}) − ${receipt.closeFee}`} />
+          formula={`${margin} + (${g(receipt.pnl)}) − ${g(receipt.closeFee)}`} />
         <Figure label={t`Balance change`} value={receipt.balanceChange} testId="receipt-balance-change"
-          formula={`${receipt.pnl} − ${receipt.fee}`} />
+          formula={`${g(receipt.pnl)} − ${g(receipt.fee)}`} />
       </dl>
       <p className="receipt-note">{t`Amounts in USDT. Every division truncates; the formulas are in the app's README.`}</p>
       {checking ? <TicksAround position={position} receipt={receipt} /> : (
