@@ -3,6 +3,7 @@
 // (lib/assetPrecision.ts), and when that hides digits a tap, a long press or Enter on it shows the
 // full value in place, and again the short one. Screen readers always hear the full value. Every
 // amount carries the class `amount` and `data-amount` (the exact value) so tests can find them.
+// The figure and its unit are one text node: one fragment to lay out and to measure.
 //
 // Not a button on purpose: the figure is a figure first. Its toggle is a convenience for eyes (the
 // accessible name already holds the full value), so it stays out of the tab of 44 px controls.
@@ -37,12 +38,12 @@ export function Amount({ value, asset, withAsset, hidden, className, scale, deci
   const classes = `amount${className ? ` ${className}` : ''}`;
   const raw = value === null || value === undefined ? '' : String(value);
   if (hidden) {
-    return <span className={classes} data-amount="" data-testid={rest['data-testid']}>{hiddenAmountText}{unit}</span>;
+    return <span className={classes} data-amount="" data-testid={rest['data-testid']}>{`${hiddenAmountText}${unit}`}</span>;
   }
   const short = formatAssetAmount(value, asset, intl, { scale, decimals, exact, signed });
   const full = formatFullAmount(value, asset, intl, { scale, decimals: exact ? undefined : decimals, signed });
   if (full === short) {
-    return <span className={classes} data-amount={raw} data-testid={rest['data-testid']}>{short}{unit}</span>;
+    return <span className={classes} data-amount={raw} data-testid={rest['data-testid']}>{`${short}${unit}`}</span>;
   }
   const toggle = () => setExpanded((now) => !now);
   const onKeyDown = (event: KeyboardEvent) => {
@@ -62,7 +63,7 @@ export function Amount({ value, asset, withAsset, hidden, className, scale, deci
       data-expanded={expanded ? 'true' : 'false'} tabIndex={0} title={fullText}
       aria-label={t`${short}${unit}, full value ${fullText}`}
       onClick={toggle} onKeyDown={onKeyDown} onContextMenu={onContextMenu}>
-      {expanded ? full : short}{unit}
+      {`${expanded ? full : short}${unit}`}
     </span>
   );
 }

@@ -10,6 +10,7 @@ import type { ReactNode } from 'react';
 import { decimalsFor, displayDecimals, formatAssetAmount, formatFullAmount, formatRate, inverseRate } from '../../src/lib/assetPrecision.ts';
 import { Amount } from '../../src/components/Amount.tsx';
 import { symbolName } from '../../src/lib/symbolName.ts';
+import { macdDecimals } from '../../src/features/kline/chartIndicators.ts';
 
 afterEach(cleanup);
 
@@ -152,5 +153,16 @@ describe('symbolName', () => {
     expect(symbolName('ETHBTC')).toBe('ETH/BTC');
     expect(symbolName('BTC/USDT')).toBe('BTC/USDT');
     expect(symbolName('USDT')).toBe('USDT');
+  });
+});
+
+describe('MACD decimals', () => {
+  it('shows a signal line near zero with the symbol\'s price precision and three significant digits of a typical value', () => {
+    // DOGE: price precision 5, one large swing and values around 0.00002 (was "DEA 0.00000").
+    expect(macdDecimals([0.0012, 0.00002, -0.000021, 0.000019, -0.00002], 5)).toBe(7);
+    // BTC: values in the hundreds, price precision 2.
+    expect(macdDecimals([-571.8, -526.7, -45], 2)).toBe(2);
+    expect(macdDecimals([], 4)).toBe(4);
+    expect(macdDecimals([undefined, 0], 0)).toBe(2);
   });
 });

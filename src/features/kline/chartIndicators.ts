@@ -6,7 +6,7 @@
 // the top of its pane, where the pane keeps room free for it (see `indicatorLegendRoomPx`).
 import type { Chart, Indicator, IndicatorCreate, IndicatorTooltipData, KLineData } from 'klinecharts';
 import { formatCompact, formatDecimal } from '../../lib/number.ts';
-import { magnitudeDecimals } from './chartFormat.ts';
+import { indicatorDecimalsMax, magnitudeDecimals } from './chartFormat.ts';
 import { chartPalette } from './chartSetup.ts';
 import { candlePaneId, indicatorPaneId, overlayIndicators, type IndicatorName } from './chartData.ts';
 
@@ -100,6 +100,23 @@ export function indicatorCreate(name: IndicatorName, texts: () => ChartTexts): I
 type MacdRow = { dif?: number; dea?: number; macd?: number };
 
 /**
+ * MACD's decimals (issue 19 polish): never fewer than the symbol's price precision, and enough for
+ * three significant digits of a typical value (the median of the non-zero ones), since a signal
+ * line near zero read "DEA 0.00000" for DOGE when the largest value alone set the precision.
+ */
+export function macdDecimals(values: Iterable<number | undefined>, pricePrecision: number): number {
+  const sizes: number[] = [];
+  for (const value of values) {
+    if (typeof value === 'number' && Number.isFinite(value) && value !== 0) sizes.push(Math.abs(value));
+  }
+  const floor = Math.max(0, Math.min(indicatorDecimalsMax, pricePrecision));
+  if (sizes.length === 0) return Math.max(floor, magnitudeDecimals([]));
+  sizes.sort((left, right) => left - right);
+  const typical = sizes[Math.floor(sizes.length / 2)];
+  return Math.max(floor, magnitudeDecimals([typical]));
+}
+
+/**
  * MACD's precision follows its values: the built-in calculation is wrapped, and after each run the
  * precision is set from the largest value (axis labels and legend both follow it).
  */
@@ -113,7 +130,7 @@ export function followMacdMagnitude(chart: Chart) {
     paneId,
     calc: async (dataList: KLineData[], indicator: Indicator) => {
       const result = await builtIn(dataList, indicator) as MacdRow[];
-      const decimals = magnitudeDecimals(result.flatMap((row) => [row.dif, row.dea, row.macd]));
+      const decimals = macdDecimals(result.flatMap((row) => [row.dif, row.dea, row.macd]), chart.getSymbol()?.pricePrecision ?? 0);
       if (decimals !== indicator.precision) {
         // Not from inside the calculation: the override calculates again (and stops there, the
         // precision then being right). It does not build the axis labels again; an axis override does.
