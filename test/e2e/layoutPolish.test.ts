@@ -103,3 +103,35 @@ describe('a tab row wider than the screen', () => {
     await shoot(page, 'market-320-xi');
   });
 });
+
+describe('the chart on a landscape phone with every indicator on', () => {
+  it('keeps at least half of the panes for the candles', async () => {
+    const page = await localizedPage(browser(), { width: 390, lang: 'en-us' });
+    await page.goto(`${baseUrl}/#/kline?symbol=BTCUSDT`);
+    await settled(page);
+    await page.locator('[data-testid="kline-chart"] canvas').first().waitFor({ state: 'visible' });
+    const toggles = page.locator('.indicator-button[aria-pressed="false"]');
+    while (await toggles.count() > 0) await toggles.first().click();
+    await page.getByTestId('kline-fullscreen').click();
+    await page.waitForURL(/view=full/);
+    await page.setViewportSize({ width: 844, height: 390 });
+    // Rows of panes: the canvases' distinct tops, each row as tall as its tallest canvas; the last is the time axis.
+    const rows = () => page.evaluate(() => {
+      const heights = new Map<number, number>();
+      for (const canvas of document.querySelectorAll<HTMLCanvasElement>('[data-testid="kline-chart"] canvas')) {
+        const box = canvas.getBoundingClientRect();
+        if (box.height === 0) continue;
+        const top = Math.round(box.top);
+        heights.set(top, Math.max(heights.get(top) ?? 0, box.height));
+      }
+      return [...heights.entries()].sort((a, b) => a[0] - b[0]).map(([, height]) => height);
+    });
+    await expect.poll(async () => (await rows()).length).toBeGreaterThan(4);
+    await shoot(page, 'kline-landscape-all-indicators');
+    await expect.poll(async () => {
+      const all = await rows();
+      const [candles, ...rest] = all.slice(0, -1);
+      return candles >= rest.reduce((sum, height) => sum + height, 0) ? 'candles keep half' : all.join(' ');
+    }).toBe('candles keep half');
+  });
+});

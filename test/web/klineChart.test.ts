@@ -83,14 +83,15 @@ describe('rangeWithZero', () => {
 describe('indicatorPaneHeight', () => {
   it('gives indicator panes at most 100 px and half the chart together', () => {
     expect(indicatorPaneHeight(600, 1)).toBe(100);
-    expect(indicatorPaneHeight(380, 3)).toBe(59);
-    expect(indicatorPaneHeight(200, 3)).toBe(29);
+    expect(indicatorPaneHeight(380, 3)).toBe(58);
+    expect(indicatorPaneHeight(200, 3)).toBe(28);
   });
 
   it('leaves the candles at least half of a landscape chart with every pane indicator on', () => {
     // A landscape phone in full screen: ~300 px of chart, five indicators with panes of their own.
     for (const [chartPx, panes] of [[300, 5], [260, 5], [340, 4], [640, 5]] as const) {
-      const candlesPx = chartPx - 24 - panes * indicatorPaneHeight(chartPx, panes);
+      // Each pane is drawn with a 1 px separator.
+      const candlesPx = chartPx - 24 - panes * (indicatorPaneHeight(chartPx, panes) + 1);
       expect(candlesPx).toBeGreaterThanOrEqual((chartPx - 24) / 2);
     }
   });

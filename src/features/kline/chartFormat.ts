@@ -105,5 +105,6 @@ const timeAxisPx = 24;
  */
 export function indicatorPaneHeight(chartHeightPx: number, panes: number): number {
   if (panes <= 0) return 100;
-  return Math.max(16, Math.min(100, Math.floor((chartHeightPx - timeAxisPx) / 2 / panes)));
+  // Each pane below the candles is drawn 1 px taller than asked (its separator line).
+  return Math.max(16, Math.min(100, Math.floor((chartHeightPx - timeAxisPx) / 2 / panes) - 1));
 }
