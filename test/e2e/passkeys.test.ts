@@ -84,7 +84,7 @@ describe('passkeys', () => {
     const row = passkeys.locator('.passkeys-item');
     await expect.poll(() => row.count()).toBe(1);
     expect(await row.locator('.passkeys-item-name').textContent()).toBe('Test phone');
-    expect(await row.locator('.passkeys-item-meta').textContent()).toMatch(/^Added [A-Z][a-z]{2} \d{1,2}, \d{4} · Never used/);
+    expect(await row.locator('.passkeys-item-meta').textContent()).toMatch(/^Added [A-Z][a-z]{2}\s\d{1,2},\s\d{4} · Never used/);
     expect(await passkeys.getByRole('alert').count()).toBe(0);
     await passkeys.scrollIntoViewIfNeeded();
     expect((await overflowing(owner)).problems).toBe('');

@@ -83,7 +83,7 @@ describe('sessions and devices', () => {
     const rowA = sessionRows(phoneA).filter({ hasText: 'This device' });
     const rowB = sessionRows(phoneA).filter({ hasText: phones.firefox.device });
     expect(await rowA.getByRole('button').count()).toBe(0);
-    expect(await rowA.getByText(/^Logged in with /).textContent()).toMatch(/^Logged in with Password on [A-Z][a-z]{2} \d{1,2}, \d{4}, \d{1,2}:\d{2}:\d{2}\s[AP]M/);
+    expect(await rowA.getByText(/^Logged in with /).textContent()).toMatch(/^Logged in with Password on [A-Z][a-z]{2}\s\d{1,2},\s\d{4},\s\d{1,2}:\d{2}:\d{2}\s[AP]M/);
     expect(await rowB.getByText(/^Logged in with /).textContent()).toMatch(/^Logged in with Password on /);
     await rowA.scrollIntoViewIfNeeded();
     expect((await overflowing(phoneA)).problems).toBe('');
