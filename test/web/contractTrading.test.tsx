@@ -404,7 +404,7 @@ describe('receipt', { timeout: 30_000 }, () => {
     for (const [testId, key] of figures) {
       // Every decimal the server wrote, grouped as the language groups (issue 19); the exact string in data-amount.
       expect(screen.getByTestId(testId).querySelector('.receipt-value')?.getAttribute('data-amount'), key).toBe(receipt[key]);
-      expect(screen.getByTestId(testId).querySelector('.receipt-value')?.textContent, key).toBe(formatDecimal(receipt[key], receipt[key].split('.')[1]?.length ?? 0, 'en-US'));
+      expect(screen.getByTestId(testId).querySelector('.receipt-value')?.textContent, key).toBe(formatDecimal(String(receipt[key]), String(receipt[key]).split('.')[1]?.length ?? 0, 'en-US'));
     }
     const formula = (testId: string) => screen.getByTestId(testId).querySelector('.receipt-formula')?.textContent;
     expect(formula('receipt-entry')).toBe('50,000.00 + 0.50 (half the spread)');

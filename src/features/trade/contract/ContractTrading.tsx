@@ -12,7 +12,7 @@ import { formatAmount } from '../../../api/contract/amounts.ts';
 import type { Direction, SymbolTradeSettings } from '../../../api/contract/trading.ts';
 import { useOnline } from '../../../components/OfflineBanner.tsx';
 import { failureText } from '../../../api/errorMessages.ts';
-import { formatDecimal, formatPercent, formatSigned } from '../../../lib/number.ts';
+import { formatDecimal, formatPercent } from '../../../lib/number.ts';
 import { intlOf } from '../../../lib/locales.ts';
 import { pickSymbol, rememberSymbol } from '../../../lib/lastSymbol.ts';
 import { directionOf, formatReopening } from '../../market/format.ts';
@@ -25,6 +25,7 @@ import { quoteOf } from './preview.ts';
 import '../trade.css';
 import { SimulatedPricesLabel } from '../../../components/SimulatedPricesLabel.tsx';
 import { symbolName } from '../../../lib/symbolName.ts';
+import { Amount } from '../../../components/Amount.tsx';
 
 export const prepare = prepareTradeTexts;
 
@@ -64,7 +65,7 @@ export default function ContractTrading({ demo = false }: { demo?: boolean }) {
   const side = sideParam(params.get('side'));
   const pp = symbolSettings?.pricePrecision ?? 2;
   const price = (value: bigint) => formatDecimal(formatAmount(value, pp), pp, intl);
-  const money = (text: string | undefined) => (text === undefined ? '—' : formatDecimal(text, 2, intl));
+  const money = (text: string | undefined) => (text === undefined ? '—' : <Amount value={text} asset="USDT" />);
 
   const offReason = tradingOffReason(online, symbolSettings, {
     offline: t`You are offline. Trading resumes when you are back online.`,
@@ -135,7 +136,7 @@ export default function ContractTrading({ demo = false }: { demo?: boolean }) {
         <div><span>{t`Margin`}</span><strong className="mono" data-testid="summary-margin">{money(summary.data?.margin)}</strong></div>
         <div><span>{t`Unrealised P/L`}</span>
           <strong className={`mono ${unrealised ? directionOf(unrealised) : ''}`} data-testid="summary-unrealised">
-            {unrealised === undefined ? '—' : formatSigned(unrealised, 2, intl)}
+            {unrealised === undefined ? '—' : <Amount value={unrealised} asset="USDT" signed />}
           </strong></div>
         <div><span>{t`Available`}</span><strong className="mono" data-testid="summary-available">{money(summary.data?.available)}</strong></div>
       </section>
