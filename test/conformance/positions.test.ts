@@ -41,7 +41,7 @@ interface Receipt { reason: string; entryTick: Tick; exitTick: Tick; entryPrice:
   grossPnl: string; pnl: string; shortfall: string; openFee: string; closeFee: string; fee: string; payout: string; balanceChange: string }
 interface Position { id: string; symbol: string; direction: string; leverage: number; quantity: string; margin: string; openPrice: string;
   closePrice: string | null; takeProfit: string | null; stopLoss: string | null; liquidationPrice: string | null; openFee: string;
-  status: string; pnl: string | null; entryTick: Tick; receipt: Receipt | null; clientOrderId: string }
+  status: string; pnl: string | null; entryTick: Tick; receipt: Receipt | null; clientOrderId: string; createTime: number; closeTime: number | null }
 
 beforeAll(async () => {
   ({ server, client, token } = await openTradingSession('conf-positions', 'Position2026conf'));
