@@ -39,7 +39,13 @@ const page = (path: string, title: MessageDescriptor, login: boolean, extra: Par
   ({ path, title, login, background: white, layout: true, ...extra });
 
 export const routeTable: RouteEntry[] = [
-  page('home', msg`Home`, false, { tab: 'home', load: () => import('../features/home/HomePage.tsx') }),
+  page('home', msg`Home`, false, { tab: 'home', load: () => import('../features/home/HomePage.tsx').then((home) => {
+    home.provideBalanceCard(() => import('../features/wallet/HomeBalanceCard.tsx').then(async (card) => {
+      await card.prepare();
+      return card;
+    }));
+    return home;
+  }) }),
   page('gerenziliao', msg`Personal data`, true, { load: later('gerenziliao') }),
   page('shenfenRenzheng', msg`Identity verification`, true, { load: later('shenfenRenzheng') }),
   page('shenfenRenzhengAd', msg`Advanced identity verification`, true, { load: later('shenfenRenzhengAd') }),

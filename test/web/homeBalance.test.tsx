@@ -10,7 +10,7 @@ import { i18n } from '../../src/lib/i18n.ts';
 import { walletPaths, type CurrencyInfo, type UserAssets } from '../../src/api/contract/wallet.ts';
 import { userInfoReceived } from '../../src/features/session/userSlice.ts';
 import type { UserInfo } from '../../src/api/contract/accounts.ts';
-import HomePage from '../../src/features/home/HomePage.tsx';
+import HomePage, { provideBalanceCard } from '../../src/features/home/HomePage.tsx';
 import AssetCentrePage from '../../src/features/wallet/AssetCentrePage.tsx';
 import { hideAmountsKey } from '../../src/features/wallet/assetTotals.ts';
 import { testStore } from './testStore.ts';
@@ -21,10 +21,15 @@ vi.mock('../../src/api/crypto.ts', () => ({
 }));
 // The market card and the install offer are other features' and talk to the market feed.
 vi.mock('../../src/features/market/HomeMarkets.tsx', () => ({ default: () => null, prepare: async () => undefined }));
-vi.mock('../../src/features/home/later.ts', async (original) => ({
-  loadBalanceCard: (await original<typeof import('../../src/features/home/later.ts')>()).loadBalanceCard,
+vi.mock('../../src/features/home/later.ts', async () => ({
   loadLanguagePicker: async () => ({ default: () => null }),
   loadInstallOffer: async () => ({ default: () => null }),
+}));
+
+// As the app's route table hands it in (app/routes.ts).
+provideBalanceCard(() => import('../../src/features/wallet/HomeBalanceCard.tsx').then(async (card) => {
+  await card.prepare();
+  return card;
 }));
 
 const assets: UserAssets = {

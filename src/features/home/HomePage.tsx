@@ -3,7 +3,7 @@
 // features not built yet are not shown (DESIGN §1); a visitor's lead to the market, the chart and
 // logging in, a user's to deposit, options and swap (spec §2 home shortcuts; personal data and the
 // password stay on /my).
-import { lazy, Suspense, useState } from 'react';
+import { lazy, Suspense, useState, type ComponentType } from 'react';
 import { useNavigate } from 'react-router-dom';
 import { useSelector } from 'react-redux';
 import { CandlesIcon, ChartIcon, DepositIcon, GlobeIcon, SwapIcon, TimerIcon, UserIcon } from '../../components/icons.tsx';
@@ -16,7 +16,16 @@ import type { UserState } from '../session/userSlice.ts';
 const LanguagePicker = lazy(() => import('./later.ts').then((later) => later.loadLanguagePicker()));
 const InstallOffer = lazy(() => import('./later.ts').then((later) => later.loadInstallOffer()));
 // The balance card, logged in only, likewise (with the wallet's texts).
-const HomeBalanceCard = lazy(() => import('./later.ts').then((later) => later.loadBalanceCard()));
+type CardModule = { default: ComponentType };
+let loadBalanceCard: (() => Promise<CardModule>) | undefined;
+/**
+ * The balance card (logged in only, with the wallet's texts) is the wallet's: the app hands its
+ * loader in (app/routes.ts), as a feature imports no other feature.
+ */
+export function provideBalanceCard(load: () => Promise<CardModule>) {
+  loadBalanceCard = load;
+}
+const HomeBalanceCard = lazy(() => loadBalanceCard?.() ?? Promise.resolve({ default: () => null }));
 // The market card brings the market API, the socket and its rows: it loads right after the first
 // screen instead of with it (DESIGN §8 budget). Its place is reserved so nothing jumps.
 const HomeMarkets = lazy(() => import('../market/HomeMarkets.tsx').then(async (module) => {

@@ -1,15 +1,9 @@
 // The home page's parts that its first screen does not show, the language picker (loaded when
-// opened), the install card (when the browser is next idle) and the balance card (logged in
-// only, with the wallet's texts), are reached through this small
+// opened) and the install card (when the browser is next idle), are reached through this small
 // module: the list of files each of them needs then comes with it, instead of with the first
 // screen's code (DESIGN §8 budget).
 export const loadLanguagePicker = () => import('../../components/LanguagePicker.tsx')
   .then((module) => ({ default: module.LanguagePicker }));
-
-export const loadBalanceCard = () => import('../wallet/HomeBalanceCard.tsx').then(async (module) => {
-  await module.prepare();
-  return module;
-});
 
 export const loadInstallOffer = () => new Promise((resolve) => (window.requestIdleCallback ?? setTimeout)(resolve))
   .then(() => import('../../components/InstallOffer.tsx'));

@@ -31,7 +31,8 @@ export const closeReasonLabels: Record<CloseReason, MessageDescriptor> = {
 /** Milliseconds either side of the exit tick that "Check the ticks" loads. */
 export const tickWindowMs = 10_000;
 
-export interface ReceiptUnits { pricePrecision: number; quantityPrecision: number }
+import type { ReceiptUnits } from './receiptImages.ts';
+export type { ReceiptUnits };
 
 /** Notionals at entry and exit, and the nominal close fee, recomputed from the receipt's own figures. */
 export function receiptNotionals(receipt: PositionReceipt, units: ReceiptUnits, feeRate: string) {

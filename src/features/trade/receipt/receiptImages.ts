@@ -11,7 +11,6 @@ import { intlOf } from '../../../lib/locales.ts';
 import { symbolLabel } from '../../../components/HistoryFilters.tsx';
 import { appRouteUrl, type ReceiptImage, type ReceiptTone } from '../../../components/share/shareReceipt.ts';
 import { tickTimeText } from './TickRow.tsx';
-import type { ReceiptUnits } from './PositionReceiptView.tsx';
 
 const toneOf = (signed: string): ReceiptTone => (/^[+-]?0*(\.0*)?$/.test(signed) ? 'flat' : signed.startsWith('-') ? 'down' : 'up');
 const decimalsOf = (text: string) => text.split('.')[1]?.length ?? 0;
@@ -25,6 +24,9 @@ export const optionReceiptRoute = (order: Pick<SecondOrder, 'id' | 'demo'>) =>
   `/${order.demo ? 'demotrading' : 'heyue'}?mode=options&order=${encodeURIComponent(order.id)}`;
 
 /** `reason` is the close reason in words (PositionReceiptView's labels, which import this module). */
+/** The precisions a receipt writes its prices and quantities in. */
+export interface ReceiptUnits { pricePrecision: number; quantityPrecision: number }
+
 export function positionReceiptImage(position: Position, receipt: PositionReceipt, units: ReceiptUnits, reason: string): ReceiptImage {
   const intl = intlOf(i18n.locale);
   const price = (text: string) => formatDecimal(text, units.pricePrecision, intl);
