@@ -16,8 +16,13 @@ const accountFeatures = ['<rootDir>/src/features/auth/**', '<rootDir>/src/featur
   '<rootDir>/src/features/session/**', '<rootDir>/src/components/CountryPicker.tsx', '<rootDir>/src/components/InstallOffer.tsx'];
 const marketFeatures = ['<rootDir>/src/features/market/**', '<rootDir>/src/features/kline/**'];
 const walletFeatures = ['<rootDir>/src/features/wallet/**'];
-/** Contracts, second contracts, demo trading (features/trade) and the flash swap (features/swap). */
-const tradeFeatures = ['<rootDir>/src/features/trade/**', '<rootDir>/src/features/swap/**'];
+/**
+ * Contracts, second contracts, demo trading (features/trade) and the flash swap (features/swap),
+ * with the shared pieces only their histories and receipts show: the history filter bar, sharing
+ * a receipt and a tick's source.
+ */
+const tradeFeatures = ['<rootDir>/src/features/trade/**', '<rootDir>/src/features/swap/**', '<rootDir>/src/components/HistoryFilters.tsx',
+  '<rootDir>/src/components/share/**', '<rootDir>/src/components/tickSource.ts'];
 /** Identity verification (features/identity) and the security centre (features/security). */
 const identityFeatures = ['<rootDir>/src/features/identity/**', '<rootDir>/src/features/security/**', identityTextsOfSession];
 /** The operators' back office (/admin.html) is an app of its own: its texts never load in the phone app. */

@@ -53,7 +53,9 @@ export function translateError(code: string | undefined, details?: Record<string
   }
   // Production builds strip the descriptor's source text, so a message's values are listed beside it.
   if (needs[code!]?.some((name) => !(name in values))) return undefined;
-  return i18n._({ ...descriptor, values: { ...descriptor.values, ...values } });
+  // A named descriptor, not an object literal in the call: Lingui's extractor reads every i18n._({ … }) as a message.
+  const withValues: MessageDescriptor = { ...descriptor, values: { ...descriptor.values, ...values } };
+  return i18n._(withValues);
 }
 
 const needs: Record<string, readonly string[]> = {};
