@@ -172,7 +172,7 @@ describe('deposit', () => {
         if (!layoutRun(locale, width)) continue;
         const page = await localizedPage(browser(), { width, lang: locale, token: account.token });
         await openDeposit(page);
-        const minimum = walletText(locale, 'The minimum deposit is {minimum} {code}.', { minimum: '10', code: 'USDT' });
+        const minimum = walletText(locale, 'The minimum deposit is {minimum} {code}.', { minimum: locale === 'xi' ? '10,00' : '10.00', code: 'USDT' });
         const amount = page.locator('input[inputmode="decimal"]');
         await amount.fill('3');
         await amount.blur();
