@@ -39,7 +39,7 @@ describe('asset centre', () => {
     const rate = await answerOf<CurrencyRate>(btcRate);
 
     // The per-currency amounts are the deposits, exactly, each in its currency's scale.
-    await expect.poll(() => page.getByTestId('asset-USDT-spot').textContent()).toBe('Available250.000000');
+    await expect.poll(() => page.getByTestId('asset-USDT-spot').textContent()).toBe('Available250.00');
     expect(await page.getByTestId('asset-BTC-spot').textContent()).toBe('Available0.01000000');
     expect(await page.getByTestId('asset-currency-USDT').textContent()).toContain('≈ 250.00 USDT');
     // 250 USDT plus 0.01 BTC at the feed's price: what the server valued, cut to two decimals.
@@ -59,7 +59,8 @@ describe('asset centre', () => {
     // USD Coin is valued at the operator's rate of 1 USDT: the same digits as the USDT total.
     await page.getByRole('button', { name: 'Display currency: BTC' }).click();
     await page.locator('.adm-popup-body').getByText('USD Coin').click();
-    const inUsdc = `≈ ${formatDecimal(assets.totalUsdt, 6, 'en-US')}`;
+    // USD Coin at its display precision (two decimals, lib/assetPrecision.ts), cut.
+    const inUsdc = `≈ ${formatDecimal(assets.totalUsdt, 2, 'en-US')}`;
     await expect.poll(() => page.getByTestId('asset-total-display').textContent()).toBe(inUsdc);
     expect(inUsdc).not.toBe(inBtc);
     expect(await page.getByTestId('asset-rate').textContent()).toMatch(/^1 USDC = 1 USDT · rate set by the platform · /);
@@ -69,7 +70,7 @@ describe('asset centre', () => {
     await page.reload();
     await settled(page);
     const again = await answerOf<UserAssets>(reloaded);
-    await expect.poll(() => page.getByTestId('asset-total-display').textContent()).toBe(`≈ ${formatDecimal(again.totalUsdt, 6, 'en-US')}`);
+    await expect.poll(() => page.getByTestId('asset-total-display').textContent()).toBe(`≈ ${formatDecimal(again.totalUsdt, 2, 'en-US')}`);
     expect(await page.evaluate(() => localStorage.getItem('bourse.displayCurrency'))).toBe('USDC');
 
     // The eye hides every amount, and the choice survives a reload.
@@ -114,18 +115,19 @@ describe('account ledger', () => {
     onTestFailed(() => page.screenshot({ path: path.join(shotsDir, 'failed-ledger.png'), fullPage: true }).then(() => undefined, () => undefined));
     await page.goto(`${baseUrl}/#/zhangbianRecord`);
     await settled(page);
-    const rows = page.getByTestId('ledger-row');
+    // One line per business event (issue 19 #3): each deposit is one event.
+    const rows = page.getByTestId('ledger-event');
     await expect.poll(() => rows.count()).toBe(2);
     // Newest first: the BTC deposit, then the USDT one.
     expect(await rows.nth(0).locator('strong').textContent()).toBe('Deposit');
-    expect(await page.getByTestId('ledger-amount').allTextContents()).toEqual(['+0.01000000', '+250.000000']);
-    expect(await rows.nth(1).textContent()).toContain('Balance 250.000000');
+    expect(await page.getByTestId('ledger-amount').allTextContents()).toEqual(['+0.01000000', '+250.00']);
+    expect(await rows.nth(1).textContent()).toContain('Balance 250.00');
     expect(await rows.nth(1).textContent()).toContain('USDT TRC20');
 
     // The filter opens from the keyboard too.
     await page.getByRole('button', { name: 'Currency', exact: true }).press('Enter');
     await page.locator('.adm-dropdown-popup .adm-list-item', { hasText: /^USDT$/ }).click();
-    await expect.poll(() => page.getByTestId('ledger-amount').allTextContents()).toEqual(['+250.000000']);
+    await expect.poll(() => page.getByTestId('ledger-amount').allTextContents()).toEqual(['+250.00']);
     expect(page.url()).toMatch(/currency=USDT/);
     expect(await page.getByRole('button', { name: 'Currency: USDT' }).isVisible()).toBe(true);
 
@@ -152,7 +154,7 @@ describe('on a narrow phone', () => {
         const problems: string[] = [];
         for (const [name, route, ready] of [
           ['asset-centre', '/zichanCenter', '[data-testid="asset-currency-BTC"]'],
-          ['ledger', '/zhangbianRecord', '[data-testid="ledger-row"]'],
+          ['ledger', '/zhangbianRecord', '[data-testid="ledger-event"]'],
           ['my', '/my', '[data-testid="my-account"]'],
         ] as const) {
           await page.goto(`${baseUrl}/#${route}`);

@@ -8,7 +8,7 @@ import path from 'node:path';
 import { beforeAll, describe, expect, inject, it } from 'vitest';
 import type { Locator, Page } from 'playwright-core';
 import { SpecClient } from '../conformance/specClient.ts';
-import { box, browserForFile, codeFromOutbox, localizedPage, settled } from './browser.ts';
+import { box, browserForFile, codeFromOutbox, localizedPage, settled, layoutRun } from './browser.ts';
 import { intlOf } from '../../src/lib/locales.ts';
 
 const baseUrl = inject('baseUrl');
@@ -53,13 +53,17 @@ async function expectShownInPlace(page: Page, error: Locator, text: string, widt
   expect(where.x).toBeGreaterThanOrEqual(0);
   expect(where.x + where.width).toBeLessThanOrEqual(width);
   expect(await error.evaluate((element) => element.scrollWidth <= element.clientWidth)).toBe(true);
-  expect(await error.evaluate((element) => getComputedStyle(element).wordBreak)).toBe('keep-all');
+  // Words stay whole: Korean by keep-all; Latin text breaks only at spaces with word-break normal, and
+  // Chinese and Japanese may break between characters (styles.css, issue 19 #5).
+  const korean = await error.evaluate((element) => element.closest('[lang]')?.getAttribute('lang')?.startsWith('ko') ?? false);
+  expect(await error.evaluate((element) => getComputedStyle(element).wordBreak)).toBe(korean ? 'keep-all' : 'normal');
   const submit = await box(button);
   expect(where.y + where.height <= submit.y || where.y >= submit.y + submit.height).toBe(true);
   expect(await page.locator('.adm-toast-mask').count()).toBe(0);
 }
 
-const cases = (['en-us', 'xi', 'ko'] as const).flatMap((locale) => [390, 320].map((width) => ({ locale, width })));
+const cases = (['en-us', 'xi', 'ko'] as const).flatMap((locale) => [390, 320].map((width) => ({ locale, width })))
+  .filter(({ locale, width }) => layoutRun(locale, width));
 const accounts = new Map<string, { email: string; token: string }>();
 const client = new SpecClient(baseUrl);
 

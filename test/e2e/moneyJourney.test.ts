@@ -122,10 +122,10 @@ describe('the money journey, deposit to payout, through the pages', () => {
     await phone.getByRole('heading', { name: 'Deposit arrived' }).waitFor();
     await phone.goto(`${baseUrl}/#/zichanCenter`);
     await settled(phone);
-    await expect.poll(() => phone.getByTestId('asset-USDT-spot').textContent()).toBe('Available120.000000');
+    await expect.poll(() => phone.getByTestId('asset-USDT-spot').textContent()).toBe('Available120.00');
     await phone.goto(`${baseUrl}/#/zhangbianRecord?currency=USDT`);
     await settled(phone);
-    const rows = phone.getByTestId('ledger-row');
+    const rows = phone.getByTestId('ledger-event');
     await expect.poll(() => rows.count()).toBe(1);
     expect(await rows.first().textContent()).toContain('120');
   });
@@ -152,9 +152,9 @@ describe('the money journey, deposit to payout, through the pages', () => {
 
     await phone.goto(`${baseUrl}/#/tixian?currency=USDT`);
     await settled(phone);
-    await expect.poll(() => phone.getByTestId('withdraw-fee').textContent()).toBe('1.000000 USDT');
+    await expect.poll(() => phone.getByTestId('withdraw-fee').textContent()).toBe('1.00 USDT');
     await phone.getByRole('textbox', { name: 'Amount' }).fill('30');
-    await expect.poll(() => phone.getByTestId('withdraw-total').textContent()).toBe('31.000000 USDT');
+    await expect.poll(() => phone.getByTestId('withdraw-total').textContent()).toBe('31.00 USDT');
     await phone.getByRole('button', { name: 'Withdraw', exact: true }).click();
     await phone.getByPlaceholder('Withdrawal password', { exact: true }).fill(withdrawPassword);
     await phone.getByRole('button', { name: 'Confirm withdrawal' }).click();

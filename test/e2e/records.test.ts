@@ -117,7 +117,7 @@ describe('deposit and withdrawal records', () => {
     const approved = rowOf(page, setup.approvedDepositId);
     expect(await approved.locator('.status-chip').textContent()).toBe('Arrived');
     expect(await approved.locator('.record-reason').count()).toBe(0);
-    expect(await approved.getByText('250.000000 USDT').count()).toBe(1);
+    expect(await approved.getByText('250.00 USDT').count()).toBe(1);
   });
 
   it('filters by status and shows the withdrawals with the reason and the payout reference', async () => {
@@ -137,7 +137,7 @@ describe('deposit and withdrawal records', () => {
     await expect.poll(() => rejected.locator('.status-chip').textContent()).toBe('Rejected');
     expect(await rejected.locator('.record-reason p').textContent()).toBe(withdrawalRejectReason);
     expect(await rejected.getByText('TR7NHq…gjLj6t').count()).toBe(1);
-    expect(await rejected.getByText('21.000000 USDT').count()).toBe(1);
+    expect(await rejected.getByText('21.00 USDT').count()).toBe(1);
     const paid = rowOf(page, setup.paidWithdrawalId);
     expect(await paid.locator('.status-chip').textContent()).toBe('Paid out');
     expect(await paid.getByText(payoutReference).count()).toBe(1);
@@ -166,7 +166,7 @@ describe('deposit and withdrawal records', () => {
     await page.goto(`${baseUrl}/#/chongzhitixianResult?kind=deposit&id=${setup.oldestReviewDepositId}`);
     await settled(page);
     await page.getByRole('heading', { name: 'Deposit submitted, under review' }).waitFor();
-    await page.getByText('11.250000 USDT').first().waitFor();
+    await page.getByText('11.25 USDT').first().waitFor();
     const operator = await operatorSession(baseUrl);
     await ok(new SpecClient(baseUrl).post(`/admin/recharges/${setup.oldestReviewDepositId}/approve`, {}, operator), 'approve deposit');
     // No reload: the page reads the record again by itself while it is under review.

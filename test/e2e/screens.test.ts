@@ -24,7 +24,7 @@ const screens = [
   { name: 'withdraw', path: '/tixian', login: true, ready: 'section.withdraw-card' },
   { name: 'settlement-info', path: '/jiesuanInfo', login: true, ready: '.password-state' },
   { name: 'records', path: '/chongzhitixianRecord', login: true, ready: '.records-empty, li.record-row' },
-  { name: 'ledger', path: '/zhangbianRecord', login: true, ready: '[data-testid="ledger-empty"], [data-testid="ledger-row"]' },
+  { name: 'ledger', path: '/zhangbianRecord', login: true, ready: '[data-testid="ledger-empty"], [data-testid="ledger-event"], [data-testid="ledger-row"]' },
   { name: 'contracts', path: '/heyue?symbol=BTCUSDT', login: true, ready: '.order-form' },
   { name: 'options', path: '/heyue?mode=options', login: true, ready: '.options-form, .options-empty' },
   { name: 'swap', path: '/shandui', login: true, ready: '.swap-form, .swap-empty' },

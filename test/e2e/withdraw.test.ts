@@ -113,16 +113,17 @@ describe('withdraw', () => {
     const page = await localizedPage(browser(), { token: account.token });
     await page.goto(`${baseUrl}/#/tixian?currency=USDT`);
     await settled(page);
-    await expect.poll(() => page.getByTestId('withdraw-fee').textContent()).toBe(`${trc20.withdrawalFee} USDT`);
+    // The figures at USDT's display precision with the digits moved (lib/assetPrecision.ts): 1.000000 reads 1.00.
+    await expect.poll(() => page.getByTestId('withdraw-fee').textContent()).toBe(`${fee.toFixed(2)} USDT`);
     await expect(page.getByRole('radio', { name: /USDT · TRC20/ }).getAttribute('aria-checked')).resolves.toBe('true');
     const amount = page.getByRole('textbox', { name: 'Amount' });
     await amount.fill('10');
-    await expect.poll(() => page.getByTestId('withdraw-total').textContent()).toBe(`${(10 + fee).toFixed(6)} USDT`);
-    await expect(page.getByTestId('withdraw-arrival').textContent()).resolves.toBe('10.000000 USDT');
+    await expect.poll(() => page.getByTestId('withdraw-total').textContent()).toBe(`${(10 + fee).toFixed(2)} USDT`);
+    await expect(page.getByTestId('withdraw-arrival').textContent()).resolves.toBe('10.00 USDT');
     await page.getByRole('button', { name: 'Withdraw', exact: true }).click();
     const password = page.getByPlaceholder('Withdrawal password', { exact: true });
     await password.waitFor();
-    await expect(page.getByTestId('confirm-total').textContent()).resolves.toBe('11.000000 USDT');
+    await expect(page.getByTestId('confirm-total').textContent()).resolves.toBe('11.00 USDT');
     await expect(page.locator('.withdraw-confirm').textContent()).resolves.toContain(tronAddress);
 
     await password.fill('Wrong2026pass');
@@ -151,7 +152,7 @@ describe('withdraw', () => {
     await settled(page);
     await page.getByRole('radio', { name: /Banco de Demostración/ }).click();
     if (bank?.withdrawalEnabled) {
-      await expect.poll(() => page.getByTestId('withdraw-fee').textContent()).toBe(`${bank.withdrawalFee} USDT`);
+      await expect.poll(() => page.getByTestId('withdraw-fee').textContent()).toBe(`${Number(bank.withdrawalFee).toFixed(2)} USDT`);
     } else {
       await expect(page.getByRole('radio', { name: /Banco de Demostración/ }).isDisabled()).resolves.toBe(true);
     }
