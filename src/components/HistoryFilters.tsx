@@ -3,6 +3,7 @@
 // plain state in the list; `historyQueryOf` turns it into the servers' optional query fields
 // (symbol, result, since; from and to for a pair), so a paged list is filtered where it is paged.
 // Time ranges start at a local midnight, so the query stays the same all day (no refetch per render).
+import { symbolName } from '../lib/symbolName.ts';
 import { useLingui } from '@lingui/react/macro';
 import type { HistoryResult } from '../api/contract/trading.ts';
 import './HistoryFilters.css';
@@ -53,10 +54,8 @@ export function historyQueryOf(value: HistoryFilterValue, nowMs: number, kind: '
 }
 
 /** "BTCUSDT" as a person reads it: "BTC/USDT" (USDT and USD quotes), else as it is. */
-export function symbolLabel(symbol: string): string {
-  const quote = ['USDT', 'USD'].find((suffix) => symbol.endsWith(suffix) && symbol.length > suffix.length);
-  return quote ? `${symbol.slice(0, -quote.length)}/${quote}` : symbol;
-}
+/** A symbol as a person reads it ("BTC/USDT"): the one helper of lib/symbolName.ts. */
+export const symbolLabel = symbolName;
 
 export interface HistoryFilterOption { value: string; label: string }
 
