@@ -239,6 +239,80 @@ export const ledgerTransfers = pgTable('ledger_transfers', {
   check('ledger_transfers_pending_id_iff_resolution', sql`(${t.phase} in ('post', 'void')) = (${t.pendingId} is not null)`),
 ]);
 
+/**
+ * Payout jobs (issue 20, server/domain/ledger/payouts.ts): one batch money movement between a
+ * system account (its shards) and many accounts, credit (system → targets) or debit (targets →
+ * system). The row says what the job is and where it stands; `targets_*` / `amount_*` are its
+ * progress, exact once the job is done (payout_job_batches is the record they are summed from).
+ */
+export const payoutJobs = pgTable('payout_jobs', {
+  /** The caller's name for the job; the transfer ids are `${id}:${target account id}`. */
+  id: varchar('id', { length: 40 }).primaryKey(),
+  ledger: smallint('ledger').notNull(),
+  asset: varchar('asset', { length: 12 }).notNull().references(() => ledgerAssets.code),
+  /** The system account kind on the other side of every transfer (its shard chosen per batch). */
+  sourceKind: varchar('source_kind', { length: 24 }).notNull(),
+  direction: varchar('direction', { length: 6 }).notNull(),
+  /** Transfer kind, reference and remark of every transfer of the job. */
+  kind: varchar('kind', { length: 32 }).notNull(),
+  reference: varchar('reference', { length: 64 }).notNull(),
+  remark: varchar('remark', { length: 200 }),
+  batchSize: integer('batch_size').notNull(),
+  targetCount: integer('target_count').notNull(),
+  amountTotal: atomic('amount_total').notNull(),
+  state: varchar('state', { length: 8 }).notNull(),
+  targetsPosted: integer('targets_posted').notNull().default(0),
+  amountPosted: atomic('amount_posted').notNull().default(sql`0`),
+  targetsRefused: integer('targets_refused').notNull().default(0),
+  amountRefused: atomic('amount_refused').notNull().default(sql`0`),
+  /** Why the last run stopped, when it failed (a resume clears it). */
+  error: varchar('error', { length: 500 }),
+  createdAt: createdAt(),
+  updatedAt: timestamp('updated_at', { withTimezone: true, mode: 'date' }).notNull(),
+  finishedAt: timestamp('finished_at', { withTimezone: true, mode: 'date' }),
+}, (t) => [
+  check('payout_jobs_ledger_known', sql`${t.ledger} in (1, 2)`),
+  check('payout_jobs_direction_known', sql`${t.direction} in ('credit', 'debit')`),
+  check('payout_jobs_state_known', sql`${t.state} in ('running', 'done', 'failed')`),
+  check('payout_jobs_progress_bounded', sql`${t.targetsPosted} + ${t.targetsRefused} <= ${t.targetCount}`),
+  index('payout_jobs_state_idx').on(t.state),
+]);
+
+/**
+ * The targets of a payout job, frozen when the job is made: a resumed job pays exactly the list
+ * it started with. `ordinal` orders them; batch n is ordinals [n × batch_size, (n + 1) × batch_size).
+ * `refusal` is set when the ledger refused the target's transfer (insufficient balance of a debit).
+ * The accounts are checked against the job's ledger and asset when the job is made (no foreign key:
+ * one probe per row at 100 000 rows, for accounts that are never deleted).
+ */
+export const payoutJobTargets = pgTable('payout_job_targets', {
+  // No foreign key to payout_jobs either: the targets are written only with their job, in its
+  // transaction, and a key check per row is a tenth of the cost of making a 100 000-target job.
+  jobId: varchar('job_id', { length: 40 }).notNull(),
+  ordinal: integer('ordinal').notNull(),
+  accountId: bigint('account_id', { mode: 'bigint' }).notNull(),
+  amount: atomic('amount').notNull(),
+  refusal: varchar('refusal', { length: 40 }),
+}, (t) => [
+  primaryKey({ columns: [t.jobId, t.ordinal] }),
+  check('payout_job_targets_amount_positive', sql`${t.amount} > 0`),
+]);
+
+/**
+ * One row per batch of a payout job that the ledger took, written in the batch's own transaction:
+ * a batch with a row here is done (a resume skips it), one without has moved no money.
+ */
+export const payoutJobBatches = pgTable('payout_job_batches', {
+  jobId: varchar('job_id', { length: 40 }).notNull().references(() => payoutJobs.id),
+  batchNo: integer('batch_no').notNull(),
+  shard: smallint('shard').notNull(),
+  targetsPosted: integer('targets_posted').notNull(),
+  amountPosted: atomic('amount_posted').notNull(),
+  targetsRefused: integer('targets_refused').notNull(),
+  amountRefused: atomic('amount_refused').notNull(),
+  postedAt: timestamp('posted_at', { withTimezone: true, mode: 'date' }).notNull(),
+}, (t) => [primaryKey({ columns: [t.jobId, t.batchNo] })]);
+
 // ─── Wallet: currencies, uploads, deposits (owner: "deposits") ───────────────────────────────────
 // Which ledger assets users may deposit and withdraw, on which networks, with the platform's
 // deposit address and the minimums and fees of each (currency, network); the files users upload
