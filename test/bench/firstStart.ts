@@ -24,7 +24,7 @@ export async function firstStart() {
   child.stderr?.on('data', (chunk: Buffer) => { output += chunk.toString(); });
   const baseUrl = `http://127.0.0.1:${port}`;
   try {
-    await waitForServer(baseUrl, child, () => output, 2400);
+    await waitForServer(baseUrl, child, () => output, 600_000);
     const answeredMs = performance.now() - started;
     const list = await (await fetch(`${baseUrl}/api/public/getTicketList`)).json() as { code: number; result: unknown[] };
     const engineMs = Number(/market engine ready in (\d+) ms/.exec(output)?.[1] ?? NaN);

@@ -37,11 +37,11 @@ export async function openTradingSession(prefix: string, password: string): Prom
  * trade is refused with price_unavailable, and the suites' first refusals expect other reasons.
  */
 async function firstTick(client: SpecClient, symbol: string) {
-  for (let attempt = 0; attempt < 60; attempt += 1) {
+  for (let attempt = 0; attempt < 300; attempt += 1) {
     const to = await client.serverTime();
     const answer = await client.get<unknown[]>('/trade/appSymbol/ticks', { symbol, from: String(to - 60_000), to: String(to) });
     if (isSuccess(answer) && (answer.envelope?.result.length ?? 0) > 0) return;
-    await new Promise((resolve) => setTimeout(resolve, 500));
+    await new Promise((resolve) => setTimeout(resolve, 100));
   }
   throw new Error(`no recorded tick of ${symbol} within 30 s`);
 }
@@ -67,11 +67,11 @@ export interface Tick { id: string; symbol: string; price: string; time: number;
 
 /** The live feed's ticks of the last half minute, waiting (up to 30 s) until there is one. */
 export async function recentTicks(client: SpecClient, symbol: string): Promise<Tick[]> {
-  for (let attempt = 0; attempt < 60; attempt += 1) {
+  for (let attempt = 0; attempt < 300; attempt += 1) {
     const now = await client.serverTime();
     const ticks = expectSuccess(await client.get<Tick[]>('/trade/appSymbol/ticks', { symbol, from: now - 30_000, to: now + 1000 }));
     if (ticks.length > 0) return ticks;
-    await new Promise((resolve) => setTimeout(resolve, 500));
+    await new Promise((resolve) => setTimeout(resolve, 100));
   }
   throw new Error(`no tick of ${symbol} within 30 s`);
 }

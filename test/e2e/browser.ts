@@ -50,7 +50,7 @@ export async function phoneContext(browser: Browser): Promise<BrowserContext> {
 /** The newest code the dev outbox holds for `to` (the real delivery path of the server). */
 export async function codeFromOutbox(dataDir: string, to: string): Promise<string> {
   const outbox = path.join(dataDir, 'outbox');
-  for (let attempt = 0; attempt < 40; attempt += 1) {
+  for (let attempt = 0; attempt < 200; attempt += 1) {
     const files = fs.existsSync(outbox) ? fs.readdirSync(outbox).filter((file) => file.endsWith('.json')).sort().reverse() : [];
     for (const file of files) {
       try {
@@ -60,7 +60,7 @@ export async function codeFromOutbox(dataDir: string, to: string): Promise<strin
         // Unreadable for a moment: try again on the next round.
       }
     }
-    await new Promise((resolve) => setTimeout(resolve, 250));
+    await new Promise((resolve) => setTimeout(resolve, 50));
   }
   throw new Error(`no code in the outbox for ${to}`);
 }

@@ -12,9 +12,14 @@ export const freePort = () => new Promise<number>((resolve, reject) => {
   server.on('error', reject);
 });
 
-/** Polls GET /api/public/getServerTime every 250 ms, for at most `attemptsMax` tries. */
-export async function waitForServer(baseUrl: string, child: ChildProcess, log: () => string, attemptsMax = 480) {
-  for (let attempt = 0; attempt < attemptsMax; attempt += 1) {
+/**
+ * Polls GET /api/public/getServerTime every 50 ms, so a start is noticed at once (the suites start
+ * about twenty servers), for at most `limitMs`: a first start migrates a fresh PGlite, which took
+ * over two minutes on a 2-core machine busy with other work.
+ */
+export async function waitForServer(baseUrl: string, child: ChildProcess, log: () => string, limitMs = 300_000) {
+  const deadline = Date.now() + limitMs;
+  while (Date.now() < deadline) {
     if (child.exitCode !== null) throw new Error(`server exited early (code ${child.exitCode}):\n${log()}`);
     try {
       const response = await fetch(`${baseUrl}/api/public/getServerTime`);
@@ -22,7 +27,7 @@ export async function waitForServer(baseUrl: string, child: ChildProcess, log: (
     } catch {
       // Not listening yet.
     }
-    await new Promise((resolve) => setTimeout(resolve, 250));
+    await new Promise((resolve) => setTimeout(resolve, 50));
   }
-  throw new Error(`server did not start:\n${log()}`);
+  throw new Error(`server did not start within ${limitMs / 1000} s:\n${log()}`);
 }

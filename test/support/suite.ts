@@ -1,0 +1,101 @@
+// `npm test`: the four Vitest projects in two lanes side by side, one Vitest process each
+// (issue 20: one file at a time, the suite took 27 min on this 2-core machine).
+//
+// Why lanes and not more workers in one Vitest: the end-to-end journeys share one server (its demo
+// account, the operator's authenticator steps, the trading settings a journey changes) and must run
+// one file at a time, and Vitest runs a project with one worker in a group of its own, after the
+// others. Two processes let them run beside the files that each bring their own database (server
+// on PGlite and on PostgreSQL, web in jsdom), one file at a time in each lane: two at once on two
+// cores. The conformance files (a server process each) join the journeys' lane to balance the two
+// (the run ends with each lane's time).
+//
+// With arguments (`npm test -- test/server/login.test.ts`) it is plain `vitest run <arguments>`.
+import { spawn, type ChildProcess } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import readline from 'node:readline';
+import { formatSummary, type RunSummary } from '../summaryReporter.ts';
+import { ensureChromium } from './chromium.ts';
+
+const root = path.resolve(import.meta.dirname, '../..');
+const vitestBin = path.join(root, 'node_modules', 'vitest', 'vitest.mjs');
+
+interface Lane { name: string; projects: string[] }
+
+const lanes: Lane[] = [
+  { name: 'server', projects: ['server', 'web'] },
+  { name: 'browser', projects: ['e2e', 'conformance'] },
+];
+
+const children = new Set<ChildProcess>();
+for (const signal of ['SIGINT', 'SIGTERM'] as const) {
+  process.on(signal, () => {
+    for (const child of children) child.kill(signal);
+    process.exit(130);
+  });
+}
+
+function vitest(args: string[], env: NodeJS.ProcessEnv, onLine?: (line: string) => void): Promise<number> {
+  return new Promise((resolve) => {
+    const child = spawn(process.execPath, [vitestBin, 'run', ...args], {
+      cwd: root, env, stdio: onLine ? ['ignore', 'pipe', 'pipe'] : 'inherit',
+    });
+    children.add(child);
+    if (onLine) {
+      readline.createInterface({ input: child.stdout! }).on('line', onLine);
+      readline.createInterface({ input: child.stderr! }).on('line', onLine);
+    }
+    child.on('exit', (code, signal) => {
+      children.delete(child);
+      resolve(code ?? (signal ? 1 : 0));
+    });
+  });
+}
+
+async function runLanes(): Promise<number> {
+  // Before anything runs: a machine without Chromium stops here with one line, not after the
+  // other lane's quarter of an hour.
+  try {
+    ensureChromium();
+  } catch (error) {
+    console.error((error as Error).message);
+    return 1;
+  }
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'bourse-suite-'));
+  const width = Math.max(...lanes.map((lane) => lane.name.length));
+  const startedMs = Date.now();
+  const results = await Promise.all(lanes.map(async (lane) => {
+    const summaryFile = path.join(dir, `${lane.name}.json`);
+    const prefix = `[${lane.name.padEnd(width)}] `;
+    const laneStartMs = Date.now();
+    const code = await vitest(lane.projects.flatMap((project) => ['--project', project]),
+      { ...process.env, BOURSE_SUMMARY_FILE: summaryFile },
+      (line) => process.stdout.write(`${prefix}${line}\n`));
+    const summary = fs.existsSync(summaryFile) ? JSON.parse(fs.readFileSync(summaryFile, 'utf8')) as RunSummary : undefined;
+    return { lane, code, summary, ms: Date.now() - laneStartMs };
+  }));
+  fs.rmSync(dir, { recursive: true, force: true });
+
+  const total: RunSummary = { passed: 0, failed: 0, skipped: 0, projects: {}, files: [] };
+  for (const { code, summary } of results) {
+    // A lane that failed outside any test (its global setup, say) counts as one failure, so the
+    // closing line never reads clean over a failed run.
+    if (code !== 0 && (summary?.failed ?? 0) === 0) total.failed += 1;
+    if (!summary) continue;
+    total.passed += summary.passed;
+    total.failed += summary.failed;
+    total.skipped += summary.skipped;
+    Object.assign(total.projects, summary.projects);
+    total.files.push(...summary.files);
+  }
+  const seconds = (ms: number) => `${(ms / 1000).toFixed(0)} s`;
+  const laneLines = results.map(({ lane, code, summary, ms }) =>
+    `  ${lane.name} (${lane.projects.join(', ')}): ${seconds(ms)}${code === 0 ? '' : `, exit code ${code}${summary ? '' : ', no results'}`}`);
+  process.stdout.write(`\nLanes, side by side (${seconds(Date.now() - startedMs)} in all):\n${laneLines.join('\n')}\n`);
+  process.stdout.write(formatSummary(total));
+  return results.every(({ code, summary }) => code === 0 && summary) ? 0 : 1;
+}
+
+const args = process.argv.slice(2);
+process.exitCode = args.length > 0 ? await vitest(args, process.env) : await runLanes();
