@@ -94,7 +94,7 @@ export async function ledgerBench() {
     console.log('ledger transfers on PostgreSQL: skipped (set BENCH_DATABASE_URL or TEST_DATABASE_URL)');
     return;
   }
-  const pgbenchName = 'bench_pgbench';
+  const pgbenchName = `bench_pgbench_${process.pid}`;
   const ledgerName = `bourse_bench_ledger_${process.pid}`;
   const tps = pgbenchTps(await createScratchDatabase(adminUrl, pgbenchName));
   await dropScratchDatabase(adminUrl, pgbenchName);

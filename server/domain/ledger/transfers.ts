@@ -1,25 +1,36 @@
-// postTransfers: the one way money moves. A batch is one database transaction (a savepoint when
-// the caller is already in one), so it lands whole or not at all. Its accounts are locked with
-// SELECT ... FOR UPDATE in ascending id order, every batch the same order, so two batches never
-// wait on each other in a cycle; the rules (rules.ts) run on the locked rows, then one statement
-// inserts the transfers and writes the accounts' totals and chain heads. A single transfer costs
-// four round trips: BEGIN, the locking read, the write, COMMIT.
+// postTransfers: the one way money moves. A batch lands whole or not at all, and each batch gets
+// its own answer. Batches posted on the database itself are group-committed (groupCommit.ts): the
+// batches of concurrent callers share one transaction. A batch posted in a caller's transaction runs
+// alone in a savepoint of it, as it always did.
+//
+// A transaction, for one batch or a group: the accounts of all its batches are locked with
+// SELECT ... FOR UPDATE in ascending id order, every transaction the same order, so two never wait
+// on each other in a cycle; each batch's rules (rules.ts) run in turn on the locked rows, on a copy
+// of the accounts it touches, so a refused batch leaves nothing behind and its neighbours go on; then
+// one statement inserts every accepted transfer and writes the accounts' totals and chain heads.
+// Columns travel as arrays (unnest), so the statements keep one text whatever the size, and on
+// node-postgres they are prepared once per connection. A group costs four round trips, whatever
+// its size: BEGIN, the locking read, the write, COMMIT.
 //
 // Idempotency: a transfer's id is its primary key. The insert says ON CONFLICT (id) DO NOTHING;
-// if any id was taken (a retry, or the same request racing itself) the transaction is rolled
-// back and run once more, now looking the ids up first: the same transfers answer as the first
-// result (`replayed`), different ones as exists_with_different_fields. A refused batch also looks
-// its ids up before answering, so a retry whose first attempt went through is never refused for a
-// balance it spent itself. A caller that passes its own transaction keeps PostgreSQL's default
-// READ COMMITTED: the look-ups after the locks must see what other batches committed meanwhile.
-import { inArray, sql } from 'drizzle-orm';
-import { ledgerAccounts, ledgerAssets, ledgerTransfers } from '../../db/schema.ts';
-import type { Executor, Tx } from '../../db/client.ts';
+// if any id was taken (a retry, or the same request racing itself) the transaction is rolled back
+// and run once more, now looking the ids up first: the same transfers answer as the first result
+// (`replayed`), different ones as exists_with_different_fields. A refused batch also looks its ids
+// up before answering, so a retry whose first attempt went through is never refused for a balance
+// it spent itself. Batches of one group that share an id, and every batch of a group whose
+// transaction failed for another reason, run again one at a time: correctness over speed. A caller
+// that passes its own transaction keeps PostgreSQL's default READ COMMITTED: the look-ups after the
+// locks must see what other transactions committed meanwhile.
+import type { Db, Executor } from '../../db/client.ts';
 import { assert } from '../../lib/errors.ts';
 import { systemClock, type Clock } from '../../lib/time.ts';
 import {
-  applyBatch, batchShapeRefusal, isResolve, sameTransfer, type AccountState, type BatchContext, type NewTransferRow,
-  type PendingTransfer, type TransferRefusal, type TransferRequest, type TransferRow,
+  GroupCommitter, driverTransaction, drizzleTransaction, isTransaction, onPool, type GroupCommitLimits, type GroupCommitStats,
+  type Query, type QueuedRequest, type Transaction,
+} from './groupCommit.ts';
+import {
+  applyBatch, batchShapeRefusal, isResolve, sameTransfer, type AccountState, type BatchContext, type BatchOutcome,
+  type NewTransferRow, type PendingTransfer, type TransferRefusal, type TransferRequest, type TransferRow,
 } from './rules.ts';
 
 /** Transfers in one batch at most (and so rows in one insert). */
@@ -29,81 +40,216 @@ export type PostResult =
   | { ok: true; replayed: boolean; transfers: TransferRow[] }
   | { ok: false; index: number; refusal: TransferRefusal };
 
-/** An id of the batch was taken between the look-up and the insert: roll back and look again. */
+/** An id was taken between the look-up and the insert: roll back and look again. */
 class IdTaken extends Error {}
+
+/** One batch of a transaction, with the time its caller posted it. */
+interface Posting {
+  batch: readonly TransferRequest[];
+  now: Date;
+}
 
 export async function postTransfers(db: Executor, batch: readonly TransferRequest[], clock: Clock = systemClock): Promise<PostResult> {
   assert(batch.length >= 1 && batch.length <= transferBatchSizeMax, `a batch holds 1 to ${transferBatchSizeMax} transfers`);
   const shape = batchShapeRefusal(batch);
   if (shape) return { ok: false, ...shape };
   const now = clock.now();
+  if (isTransaction(db)) return postAlone(drizzleTransaction(db), { batch, now });
+  return committerOf(db as Db).submit(batch, now);
+}
+
+const defaultLimits = (db: Db): GroupCommitLimits => ({
+  transfersPerGroupMax: transferBatchSizeMax,
+  // PGlite runs one transaction at a time; on a pool two groups overlap one's commit with the
+  // other's work (measured in test/bench/ledger.ts).
+  groupsInFlightMax: onPool(db) ? 2 : 1,
+  transfersQueuedMax: 200_000,
+});
+
+const committers = new WeakMap<Db, GroupCommitter>();
+
+function committerOf(db: Db): GroupCommitter {
+  let committer = committers.get(db);
+  if (!committer) {
+    const transaction = driverTransaction(db);
+    committer = new GroupCommitter(defaultLimits(db), (requests) => runGroup(transaction, requests, committer!));
+    committers.set(db, committer);
+  }
+  return committer;
+}
+
+/** Sets the group limits of a database (tests and benchmarks); the ones not given stay. */
+export function configureGroupCommit(db: Db, limits: Partial<GroupCommitLimits>) {
+  Object.assign(committerOf(db).limits, limits);
+}
+
+export const groupCommitStats = (db: Db): GroupCommitStats => committerOf(db).current();
+
+/**
+ * Runs one group and answers each of its callers. Batches sharing an id with another batch of the
+ * group wait for the group, then run one at a time, so the second finds the first; when the group's
+ * transaction fails for any reason but a taken id, every batch runs again alone, so one bad batch
+ * fails on its own and its neighbours go through.
+ */
+async function runGroup(transaction: Transaction, requests: QueuedRequest[], committer: GroupCommitter) {
+  const { together, alone } = splitSharedIds(requests);
+  if (together.length > 0) {
+    const results = await postGroup(transaction, together).catch((error: unknown) => {
+      if (together.length > 1 || alone.length > 0) return undefined;
+      together[0].reject(error);
+      return null;
+    });
+    if (results) together.forEach((request, index) => request.resolve(results[index]));
+    else if (results === undefined) alone.unshift(...together);
+  }
+  committer.stats.requestsAlone += alone.length;
+  for (const request of alone) {
+    await postAlone(transaction, request).then(request.resolve, request.reject);
+  }
+}
+
+function splitSharedIds(requests: QueuedRequest[]) {
+  const owners = new Map<string, number>();
+  for (const [index, request] of requests.entries()) {
+    for (const transfer of request.batch) owners.set(transfer.id, owners.has(transfer.id) ? -1 : index);
+  }
+  const together: QueuedRequest[] = [];
+  const alone: QueuedRequest[] = [];
+  for (const [index, request] of requests.entries()) {
+    (request.batch.every((transfer) => owners.get(transfer.id) === index) ? together : alone).push(request);
+  }
+  return { together, alone };
+}
+
+/** A group's transaction; when an id was taken meanwhile, once more looking the ids up first. */
+async function postGroup(transaction: Transaction, postings: readonly Posting[]): Promise<PostResult[]> {
   try {
-    return await db.transaction((tx) => postInTransaction(tx, batch, now, false));
+    return await transaction((query) => postInTransaction(query, postings, false));
   } catch (error) {
     if (!(error instanceof IdTaken)) throw error;
-    return db.transaction((tx) => postInTransaction(tx, batch, now, true));
+    return transaction((query) => postInTransaction(query, postings, true));
   }
 }
 
-async function postInTransaction(tx: Tx, batch: readonly TransferRequest[], now: Date, idsFirst: boolean): Promise<PostResult> {
-  const batchIds = new Set(batch.map((request) => request.id));
-  const storedPendingIds = [...new Set(batch.filter(isResolve).map((request) => request.pendingId))]
-    .filter((id) => !batchIds.has(id));
-  // Transfers never change, so a pending transfer's accounts can be read before they are locked.
-  const pendings = await loadPendings(tx, storedPendingIds);
+const postAlone = (transaction: Transaction, posting: Posting): Promise<PostResult> =>
+  postGroup(transaction, [posting]).then(([result]) => result);
+
+async function postInTransaction(query: Query, postings: readonly Posting[], idsFirst: boolean): Promise<PostResult[]> {
+  const storedPendingIds = new Set<string>();
   const accountIds = new Set<bigint>();
-  for (const request of batch) {
-    if (!isResolve(request)) accountIds.add(request.debitAccountId).add(request.creditAccountId);
+  for (const { batch } of postings) {
+    const batchIds = new Set(batch.map((request) => request.id));
+    for (const request of batch) {
+      if (!isResolve(request)) accountIds.add(request.debitAccountId).add(request.creditAccountId);
+      else if (!batchIds.has(request.pendingId)) storedPendingIds.add(request.pendingId);
+    }
   }
+  // Transfers never change, so a pending transfer's accounts can be read before they are locked.
+  const pendings = await loadPendings(query, [...storedPendingIds]);
   for (const pending of pendings.values()) accountIds.add(pending.debitAccountId).add(pending.creditAccountId);
-  const accounts = await lockAccounts(tx, [...accountIds]);
+  const accounts = await lockAccounts(query, [...accountIds]);
   const before = new Map([...accounts].map(([id, account]) => [id, { ...account }]));
+  const results: Array<PostResult | undefined> = postings.map(() => undefined);
   if (idsFirst) {
-    const replay = await replayOf(tx, batch);
-    if (replay) return replay;
+    const stored = await loadStored(query, postings.flatMap(({ batch }) => batch.map((request) => request.id)));
+    postings.forEach(({ batch }, index) => { results[index] = replayOf(batch, stored); });
   }
-  // Read under the locks: a resolution committed by another batch is visible now.
-  const resolutions = await loadResolutions(tx, [...pendings.keys()]);
-  const context: BatchContext = { accounts, pendings, resolutions, now };
-  const outcome = applyBatch(batch, context);
-  if (!outcome.ok) return (await replayOf(tx, batch)) ?? outcome;
-  const sequence = await writeBatch(tx, outcome.rows, accounts, before);
-  return { ok: true, replayed: false, transfers: outcome.rows.map((row) => ({ ...row, seq: sequence.get(row.id)! })) };
-}
-
-async function loadPendings(tx: Tx, ids: string[]): Promise<Map<string, PendingTransfer>> {
-  if (ids.length === 0) return new Map();
-  const rows = await tx.select({
-    id: ledgerTransfers.id, ledger: ledgerTransfers.ledger, asset: ledgerTransfers.asset,
-    debitAccountId: ledgerTransfers.debitAccountId, creditAccountId: ledgerTransfers.creditAccountId,
-    amount: ledgerTransfers.amount, kind: ledgerTransfers.kind, phase: ledgerTransfers.phase,
-    reference: ledgerTransfers.reference,
-  }).from(ledgerTransfers).where(inArray(ledgerTransfers.id, ids));
-  return new Map(rows.map((row) => [row.id, row]));
-}
-
-async function loadResolutions(tx: Tx, pendingIds: string[]): Promise<Map<string, 'post' | 'void'>> {
-  if (pendingIds.length === 0) return new Map();
-  const rows = await tx.select({ pendingId: ledgerTransfers.pendingId, phase: ledgerTransfers.phase })
-    .from(ledgerTransfers).where(inArray(ledgerTransfers.pendingId, pendingIds));
-  return new Map(rows.map((row) => [row.pendingId!, row.phase as 'post' | 'void']));
+  // Read under the locks: a resolution committed by another transaction is visible now.
+  const resolutions = await loadResolutions(query, [...pendings.keys()]);
+  const group: BatchContext = { accounts, pendings, resolutions, now: new Date(0) };
+  const refused: number[] = [];
+  const accepted: Array<[number, NewTransferRow[]]> = [];
+  postings.forEach(({ batch, now }, index) => {
+    if (results[index]) return;
+    const outcome = applyOnCopy(batch, group, now);
+    if (outcome.ok) accepted.push([index, outcome.rows]);
+    else {
+      results[index] = outcome;
+      refused.push(index);
+    }
+  });
+  if (refused.length > 0) {
+    const stored = await loadStored(query, refused.flatMap((index) => postings[index].batch.map((request) => request.id)));
+    for (const index of refused) results[index] = replayOf(postings[index].batch, stored) ?? results[index];
+  }
+  if (accepted.length > 0) {
+    const sequence = await writeRows(query, accepted.flatMap(([, rows]) => rows), accounts, before);
+    for (const [index, rows] of accepted) {
+      results[index] = { ok: true, replayed: false, transfers: rows.map((row) => ({ ...row, seq: sequence.get(row.id)! })) };
+    }
+  }
+  return results.map((result) => result!);
 }
 
 /**
- * Locks the accounts in ascending id order (the one order every batch uses) and reads them. Raw
- * SQL with totals as text: this is the hot path, and text reads the same from both drivers.
+ * Applies one batch to copies of what it touches in the group's state, and keeps the copies only
+ * when the whole batch went through: a refused batch (linked transfers, all or nothing) leaves the
+ * group's accounts, pending transfers and resolutions as they were.
  */
-async function lockAccounts(tx: Tx, ids: bigint[]): Promise<Map<bigint, AccountState>> {
+function applyOnCopy(batch: readonly TransferRequest[], group: BatchContext, now: Date): BatchOutcome {
+  const own: BatchContext = { accounts: new Map(), pendings: new Map(), resolutions: new Map(), now };
+  const copyAccount = (id: bigint) => {
+    const account = group.accounts.get(id);
+    if (account && !own.accounts.has(id)) own.accounts.set(id, { ...account });
+  };
+  for (const request of batch) {
+    if (!isResolve(request)) {
+      copyAccount(request.debitAccountId);
+      copyAccount(request.creditAccountId);
+      continue;
+    }
+    const pending = group.pendings.get(request.pendingId);
+    if (!pending) continue;
+    own.pendings.set(pending.id, pending);
+    const resolution = group.resolutions.get(pending.id);
+    if (resolution) own.resolutions.set(pending.id, resolution);
+    copyAccount(pending.debitAccountId);
+    copyAccount(pending.creditAccountId);
+  }
+  const outcome = applyBatch(batch, own);
+  if (outcome.ok) {
+    for (const [id, account] of own.accounts) group.accounts.set(id, account);
+    for (const [id, pending] of own.pendings) group.pendings.set(id, pending);
+    for (const [id, resolution] of own.resolutions) group.resolutions.set(id, resolution);
+  }
+  return outcome;
+}
+
+/** A Postgres array literal of `values` (each quoted; null as NULL), bound as one text parameter. */
+function arrayLiteral(values: ReadonlyArray<string | bigint | number | null>): string {
+  return `{${values.map((value) => (value === null ? 'NULL' : `"${String(value).replace(/[\\"]/g, '\\$&')}"`)).join(',')}}`;
+}
+
+async function loadPendings(query: Query, ids: string[]): Promise<Map<string, PendingTransfer>> {
+  if (ids.length === 0) return new Map();
+  const rows = await query(`select id, ledger, asset, debit_account_id::text as "debitAccountId",
+      credit_account_id::text as "creditAccountId", amount::text as amount, kind, phase, reference
+    from ledger_transfers where id = any($1::text[])`, [arrayLiteral(ids)], 'ledger_load_pendings');
+  return new Map(rows.map((row) => [String(row.id), {
+    id: String(row.id), ledger: Number(row.ledger), asset: String(row.asset), debitAccountId: BigInt(row.debitAccountId as string),
+    creditAccountId: BigInt(row.creditAccountId as string), amount: BigInt(row.amount as string), kind: String(row.kind),
+    phase: String(row.phase), reference: String(row.reference),
+  }]));
+}
+
+async function loadResolutions(query: Query, pendingIds: string[]): Promise<Map<string, 'post' | 'void'>> {
+  if (pendingIds.length === 0) return new Map();
+  const rows = await query('select pending_id as "pendingId", phase from ledger_transfers where pending_id = any($1::text[])',
+    [arrayLiteral(pendingIds)], 'ledger_load_resolutions');
+  return new Map(rows.map((row) => [String(row.pendingId), row.phase as 'post' | 'void']));
+}
+
+/** Locks the accounts in ascending id order (the one order every transaction uses) and reads them. */
+async function lockAccounts(query: Query, ids: bigint[]): Promise<Map<bigint, AccountState>> {
   if (ids.length === 0) return new Map();
   ids.sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
-  const result = await tx.execute(sql`select a.id::text as id, a.ledger, a.asset,
+  const rows = await query(`select a.id::text as id, a.ledger, a.asset,
       a.debits_must_not_exceed_credits as "debitsMustNotExceedCredits", a.credits_must_not_exceed_debits as "creditsMustNotExceedDebits",
       a.debits_pending::text as "debitsPending", a.debits_posted::text as "debitsPosted",
       a.credits_pending::text as "creditsPending", a.credits_posted::text as "creditsPosted",
       a.entry_count::text as "entryCount", a.chain_head as "chainHead", s.transfer_amount_max::text as "transferAmountMax"
-    from ${ledgerAccounts} a join ${ledgerAssets} s on s.code = a.asset
-    where a.id = any(${`{${ids.join(',')}}`}::bigint[]) order by a.id for update of a`);
-  const rows = (result as unknown as { rows: Array<Record<keyof AccountState, string | number | boolean>> }).rows;
+    from ledger_accounts a join ledger_assets s on s.code = a.asset
+    where a.id = any($1::bigint[]) order by a.id for update of a`, [arrayLiteral(ids)], 'ledger_lock_accounts');
   return new Map(rows.map((row) => {
     const account: AccountState = {
       id: BigInt(row.id as string), ledger: Number(row.ledger), asset: String(row.asset),
@@ -118,68 +264,105 @@ async function lockAccounts(tx: Tx, ids: bigint[]): Promise<Map<bigint, AccountS
   }));
 }
 
+/** The stored transfers among `ids`, whole. */
+async function loadStored(query: Query, ids: string[]): Promise<Map<string, TransferRow>> {
+  const rows = await query(`select id, seq::text as seq, ledger, asset, debit_account_id::text as "debitAccountId",
+      credit_account_id::text as "creditAccountId", amount::text as amount, kind, phase, pending_id as "pendingId", reference,
+      remark, created_at as "createdAt", debit_entry_no::text as "debitEntryNo", credit_entry_no::text as "creditEntryNo",
+      debit_balance_after::text as "debitBalanceAfter", credit_balance_after::text as "creditBalanceAfter",
+      debit_chain_hash as "debitChainHash", credit_chain_hash as "creditChainHash"
+    from ledger_transfers where id = any($1::text[])`, [arrayLiteral(ids)], 'ledger_load_stored');
+  return new Map(rows.map((row) => [String(row.id), {
+    id: String(row.id), seq: BigInt(row.seq as string), ledger: Number(row.ledger), asset: String(row.asset),
+    debitAccountId: BigInt(row.debitAccountId as string), creditAccountId: BigInt(row.creditAccountId as string),
+    amount: BigInt(row.amount as string), kind: String(row.kind), phase: String(row.phase),
+    pendingId: row.pendingId === null ? null : String(row.pendingId), reference: String(row.reference),
+    remark: row.remark === null ? null : String(row.remark), createdAt: new Date(row.createdAt as string | Date),
+    debitEntryNo: BigInt(row.debitEntryNo as string), creditEntryNo: BigInt(row.creditEntryNo as string),
+    debitBalanceAfter: BigInt(row.debitBalanceAfter as string), creditBalanceAfter: BigInt(row.creditBalanceAfter as string),
+    debitChainHash: String(row.debitChainHash), creditChainHash: String(row.creditChainHash),
+  }]));
+}
+
 /**
  * When the batch's ids are stored already: the stored transfers if they are this batch (a
  * retry), else the refusal of the first that differs. Undefined when none of the ids is stored.
  */
-async function replayOf(tx: Tx, batch: readonly TransferRequest[]): Promise<PostResult | undefined> {
-  const stored = await tx.select().from(ledgerTransfers).where(inArray(ledgerTransfers.id, batch.map((request) => request.id)));
-  if (stored.length === 0) return undefined;
-  const byId = new Map(stored.map((row) => [row.id, row]));
+function replayOf(batch: readonly TransferRequest[], stored: Map<string, TransferRow>): PostResult | undefined {
+  if (!batch.some((request) => stored.has(request.id))) return undefined;
   const index = batch.findIndex((request) => {
-    const row = byId.get(request.id);
+    const row = stored.get(request.id);
     return row === undefined || !sameTransfer(request, row);
   });
   if (index >= 0) return { ok: false, index, refusal: 'exists_with_different_fields' };
-  return { ok: true, replayed: true, transfers: batch.map((request) => byId.get(request.id)!) };
+  return { ok: true, replayed: true, transfers: batch.map((request) => stored.get(request.id)!) };
 }
+
+// One statement, one text whatever the number of rows: each column is one array parameter. The
+// update runs only if every transfer was inserted; the rows go in in order, so each account's
+// entries take ascending seqs.
+const writeText = `with input as (
+    select * from unnest($1::text[], $2::smallint[], $3::text[], $4::bigint[], $5::bigint[], $6::numeric[], $7::text[],
+      $8::text[], $9::text[], $10::text[], $11::text[], $12::timestamptz[], $13::bigint[], $14::bigint[], $15::numeric[],
+      $16::numeric[], $17::text[], $18::text[]) with ordinality
+      as t(id, ledger, asset, debit_account_id, credit_account_id, amount, kind, phase, pending_id, reference, remark,
+        created_at, debit_entry_no, credit_entry_no, debit_balance_after, credit_balance_after, debit_chain_hash,
+        credit_chain_hash, position)
+  ), inserted as (
+    insert into ledger_transfers (id, ledger, asset, debit_account_id, credit_account_id, amount, kind, phase,
+      pending_id, reference, remark, created_at, debit_entry_no, credit_entry_no, debit_balance_after,
+      credit_balance_after, debit_chain_hash, credit_chain_hash)
+    select id, ledger, asset, debit_account_id, credit_account_id, amount, kind, phase, pending_id, reference, remark,
+      created_at, debit_entry_no, credit_entry_no, debit_balance_after, credit_balance_after, debit_chain_hash,
+      credit_chain_hash
+    from input order by position
+    on conflict (id) do nothing
+    returning id, seq
+  ), updated as (
+    update ledger_accounts as a set
+      debits_pending = v.debits_pending, debits_posted = v.debits_posted,
+      credits_pending = v.credits_pending, credits_posted = v.credits_posted,
+      entry_count = v.entry_count, chain_head = v.chain_head
+    from unnest($19::bigint[], $20::numeric[], $21::numeric[], $22::numeric[], $23::numeric[], $24::bigint[], $25::text[])
+      as v(id, debits_pending, debits_posted, credits_pending, credits_posted, entry_count, chain_head)
+    where a.id = v.id and (select count(*) from inserted) = cardinality($1::text[])
+    returning a.id
+  )
+  select id, seq::text as seq, (select count(*) from updated)::int as updated from inserted`;
 
 /**
  * Inserts the transfers and writes the new totals and chain heads of every account they touched,
- * in one statement (one round trip). The update runs only if every transfer was inserted; when an
- * id turned out to be taken, IdTaken rolls the whole batch back. Returns each transfer's seq.
+ * in one statement (one round trip). When an id turned out to be taken, IdTaken rolls the whole
+ * transaction back. Returns each transfer's seq.
  */
-async function writeBatch(tx: Tx, rows: NewTransferRow[], accounts: Map<bigint, AccountState>,
+async function writeRows(query: Query, rows: NewTransferRow[], accounts: Map<bigint, AccountState>,
   before: Map<bigint, AccountState>): Promise<Map<string, bigint>> {
   const touched = [...new Set(rows.flatMap((row) => [row.debitAccountId, row.creditAccountId]))];
   assertConserved(touched.map((id) => [before.get(id)!, accounts.get(id)!]));
-  const transferValues = rows.map((row) => sql`(${row.id}, ${row.ledger}::smallint, ${row.asset},
-    ${String(row.debitAccountId)}::bigint, ${String(row.creditAccountId)}::bigint, ${String(row.amount)}::numeric,
-    ${row.kind}, ${row.phase}, ${row.pendingId}, ${row.reference}, ${row.remark}, ${row.createdAt.toISOString()}::timestamptz,
-    ${String(row.debitEntryNo)}::bigint, ${String(row.creditEntryNo)}::bigint, ${String(row.debitBalanceAfter)}::numeric,
-    ${String(row.creditBalanceAfter)}::numeric, ${row.debitChainHash}, ${row.creditChainHash})`);
-  const accountValues = touched.map((id) => {
+  const column = <T extends string | bigint | number | null>(pick: (row: NewTransferRow) => T) => arrayLiteral(rows.map(pick));
+  const states = touched.map((id) => {
     const account = accounts.get(id)!;
     assertWithinLimits(account);
-    return sql`(${String(id)}::bigint, ${String(account.debitsPending)}::numeric, ${String(account.debitsPosted)}::numeric,
-      ${String(account.creditsPending)}::numeric, ${String(account.creditsPosted)}::numeric,
-      ${String(account.entryCount)}::bigint, ${account.chainHead})`;
+    return account;
   });
-  const result = await tx.execute(sql`with inserted as (
-      insert into ${ledgerTransfers} (id, ledger, asset, debit_account_id, credit_account_id, amount, kind, phase,
-        pending_id, reference, remark, created_at, debit_entry_no, credit_entry_no, debit_balance_after,
-        credit_balance_after, debit_chain_hash, credit_chain_hash)
-      values ${sql.join(transferValues, sql`, `)}
-      on conflict (id) do nothing
-      returning id, seq
-    ), updated as (
-      update ${ledgerAccounts} as a set
-        debits_pending = v.debits_pending, debits_posted = v.debits_posted,
-        credits_pending = v.credits_pending, credits_posted = v.credits_posted,
-        entry_count = v.entry_count, chain_head = v.chain_head
-      from (values ${sql.join(accountValues, sql`, `)})
-        as v(id, debits_pending, debits_posted, credits_pending, credits_posted, entry_count, chain_head)
-      where a.id = v.id and (select count(*) from inserted) = ${rows.length}
-      returning a.id
-    )
-    select id, seq::text as seq, (select count(*) from updated)::int as updated from inserted`);
-  const inserted = (result as unknown as { rows: Array<{ id: string; seq: string; updated: number }> }).rows;
+  const state = <T extends string | bigint>(pick: (account: AccountState) => T) => arrayLiteral(states.map(pick));
+  const inserted = await query(writeText, [
+    column((row) => row.id), column((row) => row.ledger), column((row) => row.asset), column((row) => row.debitAccountId),
+    column((row) => row.creditAccountId), column((row) => row.amount), column((row) => row.kind), column((row) => row.phase),
+    column((row) => row.pendingId), column((row) => row.reference), column((row) => row.remark),
+    column((row) => row.createdAt.toISOString()), column((row) => row.debitEntryNo), column((row) => row.creditEntryNo),
+    column((row) => row.debitBalanceAfter), column((row) => row.creditBalanceAfter), column((row) => row.debitChainHash),
+    column((row) => row.creditChainHash),
+    state((account) => account.id), state((account) => account.debitsPending), state((account) => account.debitsPosted),
+    state((account) => account.creditsPending), state((account) => account.creditsPosted), state((account) => account.entryCount),
+    state((account) => account.chainHead),
+  ], 'ledger_write_transfers');
   if (inserted.length !== rows.length) throw new IdTaken();
   assert(inserted.every((row) => Number(row.updated) === touched.length), 'every touched account was updated');
-  return new Map(inserted.map((row) => [row.id, BigInt(row.seq)]));
+  return new Map(inserted.map((row) => [String(row.id), BigInt(row.seq as string)]));
 }
 
-/** Per asset, a batch adds to some accounts exactly what it takes from others, posted and pending. */
+/** Per asset, a transaction adds to some accounts exactly what it takes from others, posted and pending. */
 function assertConserved(changes: Array<[AccountState, AccountState]>) {
   const net = new Map<string, { posted: bigint; pending: bigint }>();
   for (const [old, now] of changes) {

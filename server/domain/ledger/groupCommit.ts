@@ -1,0 +1,165 @@
+// Group commit (issue 20): concurrent postTransfers calls on one database are gathered into one
+// database transaction, the way TigerBeetle batches its clients' requests. There is no timer: the
+// first request with no group in flight starts a group at once (a lone transfer never waits for
+// company); requests arriving while groups are in flight queue, and the next free slot takes as many
+// of them as fit under the size cap. What runs a group (and answers each request on its own) is
+// transfers.ts; this file holds the queue, its limits, and the plain SQL connection groups run on.
+import pg from 'pg';
+import { PgTransaction } from 'drizzle-orm/pg-core';
+import { sql, type SQL } from 'drizzle-orm';
+import type { Db, Executor } from '../../db/client.ts';
+import { assert } from '../../lib/errors.ts';
+import type { PostResult } from './transfers.ts';
+import type { TransferRequest } from './rules.ts';
+
+/** One caller's batch waiting for (or riding in) a group, and how to answer that caller. */
+export interface QueuedRequest {
+  batch: readonly TransferRequest[];
+  now: Date;
+  resolve(result: PostResult): void;
+  reject(error: unknown): void;
+}
+
+export interface GroupCommitLimits {
+  /** Transfers in one group at most (one caller's batch is never split across groups). */
+  transfersPerGroupMax: number;
+  /** Groups in their own transactions at once: 1 on PGlite (one connection), more on a pool. */
+  groupsInFlightMax: number;
+  /** Transfers waiting at most; beyond it a caller is refused with an error (overload), not queued. */
+  transfersQueuedMax: number;
+}
+
+export interface GroupCommitStats {
+  groupsInFlight: number;
+  requestsQueued: number;
+  /** Groups run since the committer was made, their largest size, and requests that ran alone. */
+  groups: number;
+  transfersPerGroupLargest: number;
+  requestsAlone: number;
+}
+
+export type RunGroup = (requests: QueuedRequest[]) => Promise<void>;
+
+export class GroupCommitter {
+  readonly #queue: QueuedRequest[] = [];
+  #queuedTransfers = 0;
+  #inFlight = 0;
+  readonly stats = { groups: 0, transfersPerGroupLargest: 0, requestsAlone: 0 };
+
+  constructor(readonly limits: GroupCommitLimits, private readonly runGroup: RunGroup) {}
+
+  /**
+   * Queues the batch and, when a slot is free, starts a group before returning: the caller's
+   * transaction is under way in the same tick, with no timer in between.
+   */
+  submit(batch: readonly TransferRequest[], now: Date): Promise<PostResult> {
+    if (this.#queuedTransfers + batch.length > this.limits.transfersQueuedMax) {
+      return Promise.reject(new Error(`the ledger's queue holds ${this.#queuedTransfers} transfers already (overloaded)`));
+    }
+    return new Promise<PostResult>((resolve, reject) => {
+      this.#queue.push({ batch, now, resolve, reject });
+      this.#queuedTransfers += batch.length;
+      this.#drain();
+    });
+  }
+
+  current(): GroupCommitStats {
+    return { groupsInFlight: this.#inFlight, requestsQueued: this.#queue.length, ...this.stats };
+  }
+
+  #drain() {
+    while (this.#inFlight < this.limits.groupsInFlightMax && this.#queue.length > 0) {
+      const group = this.#take();
+      this.#inFlight += 1;
+      // runGroup answers every request itself and never rejects; the catch is the last guard.
+      this.runGroup(group)
+        .catch((error) => { for (const request of group) request.reject(error); })
+        .finally(() => {
+          this.#inFlight -= 1;
+          this.#drain();
+        });
+    }
+  }
+
+  /** The longest run of queued requests, oldest first, whose transfers fit under the cap. */
+  #take(): QueuedRequest[] {
+    const group: QueuedRequest[] = [];
+    let transfers = 0;
+    while (this.#queue.length > 0 && (group.length === 0 || transfers + this.#queue[0].batch.length <= this.limits.transfersPerGroupMax)) {
+      const request = this.#queue.shift()!;
+      transfers += request.batch.length;
+      group.push(request);
+    }
+    this.#queuedTransfers -= transfers;
+    this.stats.groups += 1;
+    this.stats.transfersPerGroupLargest = Math.max(this.stats.transfersPerGroupLargest, transfers);
+    return group;
+  }
+}
+
+/**
+ * Plain SQL, for the hot path: parameters as $1..$n, rows with the names the query gives them. A
+ * name makes it a prepared statement on drivers that keep one per connection (node-postgres); the
+ * others ignore it.
+ */
+export type Query = (text: string, values: readonly unknown[], name?: string) => Promise<Array<Record<string, unknown>>>;
+export type Transaction = <T>(work: (query: Query) => Promise<T>) => Promise<T>;
+
+/** Whether postTransfers was handed a caller's transaction (which it must not leave or group). */
+export const isTransaction = (executor: Executor): boolean => executor instanceof PgTransaction;
+
+/** Whether the database runs on node-postgres's pool (several connections) rather than PGlite (one). */
+export const onPool = (db: Db): boolean => (db as unknown as { $client: unknown }).$client instanceof pg.Pool;
+
+/** A transaction straight on the driver under Drizzle (pg's pool or PGlite), for groups. */
+export function driverTransaction(db: Db): Transaction {
+  const client = (db as unknown as { $client: unknown }).$client;
+  if (client instanceof pg.Pool) return poolTransaction(client);
+  const pglite = client as PgliteClient;
+  assert(typeof pglite?.transaction === 'function', 'the database is a pg pool or PGlite');
+  return (work) => pglite.transaction((tx) => work(async (text, values) => (await tx.query(text, [...values])).rows));
+}
+
+interface PgliteClient {
+  transaction<T>(work: (tx: { query(text: string, values: unknown[]): Promise<{ rows: Array<Record<string, unknown>> }> }) => Promise<T>): Promise<T>;
+}
+
+function poolTransaction(pool: pg.Pool): Transaction {
+  return async (work) => {
+    const client = await pool.connect();
+    const query: Query = async (text, values, name) => (await client.query({ text, values: [...values], name })).rows;
+    let broken: Error | undefined;
+    try {
+      await client.query('begin');
+      const result = await work(query);
+      await client.query('commit');
+      return result;
+    } catch (error) {
+      // A connection that cannot even roll back is handed back as broken, so the pool drops it.
+      await client.query('rollback').catch((rollbackError: Error) => { broken = rollbackError; });
+      throw error;
+    } finally {
+      client.release(broken);
+    }
+  };
+}
+
+/**
+ * A transaction through Drizzle: a savepoint inside a caller's transaction, or a new one. The plain
+ * statement is turned back into Drizzle's SQL (its values are strings or null, bound one each).
+ */
+export function drizzleTransaction(executor: Executor): Transaction {
+  return (work) => executor.transaction((tx) => work(async (text, values) => {
+    const result = await tx.execute(drizzleQuery(text, values));
+    return (result as unknown as { rows: Array<Record<string, unknown>> }).rows;
+  }));
+}
+
+function drizzleQuery(text: string, values: readonly unknown[]): SQL {
+  const parts = text.split(/\$(\d+)/);
+  const chunks: SQL[] = [];
+  for (const [index, part] of parts.entries()) {
+    chunks.push(index % 2 === 0 ? sql.raw(part) : sql`${values[Number(part) - 1]}`);
+  }
+  return sql.join(chunks);
+}
