@@ -7,15 +7,18 @@
 // (tradingMath.tickPriceForExit), and the comparison no longer depends on the position:
 //   long:  take-profit when tick ≥ key;             stop-loss and liquidation when tick ≤ key
 //   short: take-profit when tick ≤ key;             stop-loss and liquidation when tick ≥ key
-// Each symbol keeps two heaps: "up" (a min-heap; fire while its top ≤ the tick) and "down" (a
-// max-heap, stored as a min-heap of negated keys; fire while its top ≥ the tick). A position has at
-// most one entry in each: of its levels on the same side only the one the price reaches first
-// matters (which level it was is decided again from the row by the settlement, reachedLevel).
+// Each symbol keeps two min-queues (SortedRuns): "up" (fire while its smallest key ≤ the tick) and
+// "down" (keys negated, so fire while its highest threshold ≥ the tick). A position has at most one
+// entry in each: of its levels on the same side only the one the price reaches first matters (which
+// level it was is decided again from the row by the settlement, reachedLevel).
 // Changes and removals are lazy: an entry carries the stamp of the upsert that made it, and an entry
-// whose stamp is no longer its position's current one is stale and skipped when popped; a heap is
+// whose stamp is no longer its position's current one is stale and skipped when popped; a queue is
 // compacted when its stale entries outnumber its live ones, so the memory stays within 2× of live.
-// A position fires at most once per version and leaves the live set when it fires. Measured by
-// test/bench/triggers.ts with a million positions on one symbol: a few µs per tick that fires.
+// Compaction is O(n) and runs only on the way in (upsert, remove, rearm: the engine's refresh), never
+// inside a tick. A position fires at most once per version and leaves the live set when it fires.
+// The tick path allocates nothing (fireInto reuses the caller's trigger objects), so a tick never
+// starts a garbage collection. Measured by test/bench/triggers.ts with a million positions on one
+// symbol: about a microsecond per tick that fires.
 import { and, asc, eq, gt, inArray } from 'drizzle-orm';
 import type { Direction } from '../../../src/api/contract/trading.ts';
 import { tickPriceForExit } from '../../../src/api/contract/tradingMath.ts';
@@ -42,96 +45,142 @@ export interface FiredTrigger {
 }
 
 /**
- * A 4-ary min-heap of (key, slot, stamp) triples interleaved in one Float64Array. A pop on a heap
- * of a million entries then walks 10 levels with the four children of a node in two adjacent cache
- * lines, where a binary heap of objects pointing at bigints took several cache misses per
- * comparison (measured in test/bench/triggers.ts: ~40 µs for a handful of fires, against a few).
- * Keys are prices in units, exact as doubles below 2^53 (toKey checks); slots and stamps are
- * integers below 2^53 too.
+ * A min-queue of (key, slot, stamp) triples held in sorted runs: short Float64Arrays of at most
+ * `runCapacity` triples, each sorted by descending key, the runs themselves ordered so the LAST run
+ * holds the smallest keys. The minimum is then the last triple of the last run, and removing it is
+ * a length decrement that touches one cache line. A 4-ary heap of a million triples (what this
+ * replaced) sifted a random leaf down ten levels on every pop, a cache and TLB miss a level:
+ * ~2.5 µs a pop, so a tick that fired ten spent 25 µs (test/bench/triggers.ts). Pushing costs two
+ * binary searches (over a flat array of the runs' bounds, then inside one run) and a move of at most
+ * one run: O(log n + run), paid by upsert, outside the tick path. Keys are prices in units, exact as doubles below 2^53
+ * (toKey checks); slots and stamps are integers below 2^53 too.
  */
-class SlotHeap {
-  data = new Float64Array(3 * 64);
+export class SortedRuns {
+  /** Triples a run holds at most: 256 × 24 bytes, a move of at most 6 kB per push. */
+  readonly runCapacity: number;
+  /** Each run: its triples (capacity 3 × runCapacity) and how many it holds, never 0. */
+  #runs: Array<{ data: Float64Array; length: number }> = [];
+  /**
+   * Per run, a bound between the next run's largest key and its own smallest: push routes by it
+   * without touching the runs. Pops only raise a run's smallest key, so they leave it valid.
+   */
+  #bounds: number[] = [];
   length = 0;
   /** Entries whose stamp is still their slot's current one. */
   live = 0;
 
-  topKey(): number { return this.data[0]; }
-  topSlot(): number { return this.data[1]; }
-  topStamp(): number { return this.data[2]; }
+  constructor(runCapacity = 256) {
+    if (!Number.isInteger(runCapacity) || runCapacity < 2) throw new Error(`sorted runs: bad run capacity ${runCapacity}`);
+    this.runCapacity = runCapacity;
+  }
+
+  /** Read only while length > 0. */
+  topKey(): number { const run = this.#runs[this.#runs.length - 1]; return run.data[3 * run.length - 3]; }
+  topSlot(): number { const run = this.#runs[this.#runs.length - 1]; return run.data[3 * run.length - 2]; }
+  topStamp(): number { const run = this.#runs[this.#runs.length - 1]; return run.data[3 * run.length - 1]; }
+
+  /** Runs held (tests check that compaction packs them). */
+  get runCount(): number { return this.#runs.length; }
+
+  /** Removes the smallest entry (read it first with topKey, topSlot, topStamp): no allocation. */
+  pop() {
+    const runs = this.#runs;
+    const run = runs[runs.length - 1];
+    run.length -= 1;
+    this.length -= 1;
+    if (run.length === 0) {
+      runs.pop();
+      this.#bounds.pop();
+    }
+  }
 
   push(key: number, slot: number, stamp: number) {
-    if (3 * (this.length + 1) > this.data.length) {
-      const grown = new Float64Array(this.data.length * 2);
-      grown.set(this.data);
-      this.data = grown;
+    const runs = this.#runs;
+    const bounds = this.#bounds;
+    if (runs.length === 0) {
+      runs.push(this.#newRun());
+      bounds.push(key);
     }
-    const data = this.data;
-    let index = this.length;
+    // The first run whose bound is ≤ key takes it (every run before holds only larger keys); a key
+    // below every bound goes at the end of the last run, and lowers its bound.
+    let low = 0;
+    let high = bounds.length - 1;
+    while (low < high) {
+      const middle = (low + high) >> 1;
+      if (bounds[middle] <= key) high = middle;
+      else low = middle + 1;
+    }
+    if (bounds[low] > key) bounds[low] = key;
+    let run = runs[low];
+    if (run.length === this.runCapacity) {
+      // Split in two halves; the key goes to the half whose range holds it. The upper half's bound
+      // is its own smallest key, the lower half keeps the old bound.
+      const half = run.length >> 1;
+      const lower = this.#newRun();
+      lower.data.set(run.data.subarray(3 * half, 3 * run.length));
+      lower.length = run.length - half;
+      run.length = half;
+      runs.splice(low + 1, 0, lower);
+      bounds.splice(low, 0, run.data[3 * half - 3]);
+      if (run.data[3 * half - 3] > key) run = lower;
+    }
+    // Inside the run (descending): before the first key smaller than this one.
+    const data = run.data;
+    let from = 0;
+    let to = run.length;
+    while (from < to) {
+      const middle = (from + to) >> 1;
+      if (data[3 * middle] < key) to = middle;
+      else from = middle + 1;
+    }
+    data.copyWithin(3 * from + 3, 3 * from, 3 * run.length);
+    data[3 * from] = key;
+    data[3 * from + 1] = slot;
+    data[3 * from + 2] = stamp;
+    run.length += 1;
     this.length += 1;
-    while (index > 0) {
-      const parent = (index - 1) >> 2;
-      if (data[3 * parent] <= key) break;
-      data[3 * index] = data[3 * parent];
-      data[3 * index + 1] = data[3 * parent + 1];
-      data[3 * index + 2] = data[3 * parent + 2];
-      index = parent;
-    }
-    data[3 * index] = key;
-    data[3 * index + 1] = slot;
-    data[3 * index + 2] = stamp;
   }
 
-  /** Removes the top entry (read it first with topKey, topSlot, topStamp). */
-  pop() {
-    this.length -= 1;
-    const last = 3 * this.length;
-    if (this.length > 0) this.#siftDown(0, this.data[last], this.data[last + 1], this.data[last + 2]);
-  }
-
-  /** Keeps only the entries `keep` accepts, and restores the heap order in O(n). */
+  /** Keeps only the entries `keep` accepts, in order, packed into runs three-quarters full: O(n). */
   retain(keep: (slot: number, stamp: number) => boolean) {
-    const data = this.data;
+    const packed: Array<{ data: Float64Array; length: number }> = [];
+    const bounds: number[] = [];
+    const fill = (this.runCapacity * 3) >> 2;
+    let into = this.#newRun();
     let kept = 0;
-    for (let index = 0; index < this.length; index += 1) {
-      if (!keep(data[3 * index + 1], data[3 * index + 2])) continue;
-      data.copyWithin(3 * kept, 3 * index, 3 * index + 3);
-      kept += 1;
+    for (const run of this.#runs) {
+      const data = run.data;
+      for (let index = 0; index < run.length; index += 1) {
+        if (!keep(data[3 * index + 1], data[3 * index + 2])) continue;
+        if (into.length === fill) {
+          packed.push(into);
+          bounds.push(into.data[3 * fill - 3]);
+          into = this.#newRun();
+        }
+        const at = 3 * into.length;
+        into.data[at] = data[3 * index];
+        into.data[at + 1] = data[3 * index + 1];
+        into.data[at + 2] = data[3 * index + 2];
+        into.length += 1;
+        kept += 1;
+      }
     }
+    if (into.length > 0) {
+      packed.push(into);
+      bounds.push(into.data[3 * into.length - 3]);
+    }
+    this.#runs = packed;
+    this.#bounds = bounds;
     this.length = kept;
-    for (let index = ((kept - 2) >> 2); index >= 0; index -= 1) this.#siftDown(index, data[3 * index], data[3 * index + 1], data[3 * index + 2]);
   }
 
-  #siftDown(start: number, key: number, slot: number, stamp: number) {
-    const { data, length } = this;
-    let index = start;
-    for (;;) {
-      const first = 4 * index + 1;
-      if (first >= length) break;
-      const end = first + 4 < length ? first + 4 : length;
-      let child = first;
-      let childKey = data[3 * first];
-      for (let other = first + 1; other < end; other += 1) {
-        if (data[3 * other] < childKey) {
-          child = other;
-          childKey = data[3 * other];
-        }
-      }
-      if (childKey >= key) break;
-      data[3 * index] = childKey;
-      data[3 * index + 1] = data[3 * child + 1];
-      data[3 * index + 2] = data[3 * child + 2];
-      index = child;
-    }
-    data[3 * index] = key;
-    data[3 * index + 1] = slot;
-    data[3 * index + 2] = stamp;
-  }
+  #newRun() { return { data: new Float64Array(3 * this.runCapacity), length: 0 }; }
 }
 
 interface SymbolBook {
-  up: SlotHeap;
+  up: SortedRuns;
   /** Keys negated: the top is the highest threshold. */
-  down: SlotHeap;
+  down: SortedRuns;
 }
 
 interface Indexed {
@@ -140,7 +189,7 @@ interface Indexed {
   book: SymbolBook;
   inUp: boolean;
   inDown: boolean;
-  /** Fired at this version: out of the heaps' live counts, kept to refuse the same version again. */
+  /** Fired at this version: out of the queues' live counts, kept to refuse the same version again. */
   fired: boolean;
 }
 
@@ -182,7 +231,7 @@ function assertLevels(levels: TriggerLevels) {
 }
 
 export interface TriggerIndexOptions {
-  /** A heap is compacted only above this many entries (a small heap's stale entries cost little). */
+  /** A queue is compacted only above this many entries (a small queue's stale entries cost little). */
   compactEntriesMin?: number;
 }
 
@@ -190,7 +239,7 @@ export interface TriggerIndexOptions {
 export class TriggerIndex {
   readonly #books = new Map<string, SymbolBook>();
   /**
-   * Each known position's slot: the heaps name slots (small integers), not bigint ids. A position
+   * Each known position's slot: the queues name slots (small integers), not bigint ids. A position
    * that fired keeps its slot, marked fired, until it is removed (the engine's refresh sees its row
    * closed) or a later version replaces it: so firing touches no map at all.
    */
@@ -209,7 +258,7 @@ export class TriggerIndex {
   /** Positions with at least one level in the index (and not fired). */
   get size(): number { return this.#liveCount; }
 
-  /** Heap entries held, stale ones included (tests and the bench read it; ≤ 2 × live + the minimum). */
+  /** Queue entries held, stale ones included (tests and the bench read it; ≤ 2 × live + the minimum after a change). */
   get entryCount(): number {
     let count = 0;
     for (const book of this.#books.values()) count += book.up.length + book.down.length;
@@ -239,6 +288,8 @@ export class TriggerIndex {
     if (slot !== undefined) this.#release(slot);
     if (up === null && down === null) return;
     const book = this.#bookOf(levels.symbol);
+    // Before the push: the entries of positions fired since the last change are stale by now.
+    this.#compactBook(book);
     const stamp = ++this.#stamp;
     const newSlot = this.#freeSlots.pop() ?? this.#bySlot.length;
     this.#bySlot[newSlot] = { levels, stamp, book, inUp: up !== null, inDown: down !== null, fired: false };
@@ -272,6 +323,14 @@ export class TriggerIndex {
     this.upsert(levels);
   }
 
+  /**
+   * Compacts every queue whose stale entries outnumber its live ones. upsert and remove do it for the
+   * book they touch; this is for a caller that fired many and will not change anything for a while.
+   */
+  compact() {
+    for (const book of this.#books.values()) this.#compactBook(book);
+  }
+
   /** Forgets everything (before a rebuild). */
   clear() {
     this.#books.clear();
@@ -281,37 +340,57 @@ export class TriggerIndex {
     this.#liveCount = 0;
   }
 
-  /** The positions a tick at `priceUnits` reaches; each is marked fired and fires only this once. */
+  /** The positions a tick at `priceUnits` reaches, in new objects; each is marked fired and fires only this once. */
   onTick(symbol: string, priceUnits: bigint): FiredTrigger[] {
-    const book = this.#books.get(symbol);
-    if (!book) return [];
     const fired: FiredTrigger[] = [];
+    fired.length = this.fireInto(symbol, priceUnits, fired);
+    return fired;
+  }
+
+  /**
+   * onTick without allocation: writes the positions fired into out[0 .. count) and answers count.
+   * The objects already in `out` are overwritten and reused (one is created only when `out` is
+   * shorter than count), so a caller that keeps one array allocates nothing tick after tick; it must
+   * read them before the next call. Entries of `out` past count are left as they are.
+   */
+  fireInto(symbol: string, priceUnits: bigint, out: FiredTrigger[]): number {
+    const book = this.#books.get(symbol);
+    if (!book) return 0;
     const price = toKey(priceUnits);
     const { up, down } = book;
+    let count = 0;
     while (up.length > 0 && up.topKey() <= price) {
       const slot = up.topSlot();
       const stamp = up.topStamp();
       up.pop();
-      this.#fire(slot, stamp, fired);
+      if (this.#fire(slot, stamp, out, count)) count += 1;
     }
     while (down.length > 0 && down.topKey() <= -price) {
       const slot = down.topSlot();
       const stamp = down.topStamp();
       down.pop();
-      this.#fire(slot, stamp, fired);
+      if (this.#fire(slot, stamp, out, count)) count += 1;
     }
-    return fired;
+    return count;
   }
 
-  #fire(slot: number, stamp: number, fired: FiredTrigger[]) {
+  /** Marks the slot's position fired into out[at], unless the entry is stale; no compaction here. */
+  #fire(slot: number, stamp: number, out: FiredTrigger[], at: number): boolean {
     const current = this.#bySlot[slot];
-    if (current === undefined || current.fired || current.stamp !== stamp) return; // stale: already out of `live`
+    if (current === undefined || current.fired || current.stamp !== stamp) return false; // stale: already out of `live`
     current.fired = true;
     this.#detach(current);
-    fired.push({ positionId: current.levels.positionId, version: current.levels.version });
+    const { positionId, version } = current.levels;
+    if (at < out.length) {
+      out[at].positionId = positionId;
+      out[at].version = version;
+    } else {
+      out.push({ positionId, version });
+    }
+    return true;
   }
 
-  /** Frees a position's slot; a live one's heap entries become stale. */
+  /** Frees a position's slot; a live one's queue entries become stale. */
   #release(slot: number) {
     const current = this.#bySlot[slot]!;
     // Out of the slot table before the detach, whose compaction must see its entries as stale.
@@ -319,32 +398,36 @@ export class TriggerIndex {
     this.#freeSlots.push(slot);
     this.#slotOf.delete(current.levels.positionId);
     if (!current.fired) this.#detach(current);
+    this.#compactBook(current.book);
   }
 
-  /** Takes a live position out of the count: its heap entries become stale, to be skipped or compacted. */
+  /** Takes a live position out of the count: its queue entries become stale, to be skipped or compacted. */
   #detach(current: Indexed) {
     this.#liveCount -= 1;
     const { book } = current;
     if (current.inUp) book.up.live -= 1;
     if (current.inDown) book.down.live -= 1;
+  }
+
+  #compactBook(book: SymbolBook) {
     this.#compact(book.up);
     this.#compact(book.down);
   }
 
-  #compact(heap: SlotHeap) {
-    const stale = heap.length - heap.live;
-    if (stale <= heap.live || heap.length < this.#compactEntriesMin) return;
-    heap.retain((slot, stamp) => {
+  #compact(queue: SortedRuns) {
+    const stale = queue.length - queue.live;
+    if (stale <= queue.live || queue.length < this.#compactEntriesMin) return;
+    queue.retain((slot, stamp) => {
       const indexed = this.#bySlot[slot];
       return indexed !== undefined && !indexed.fired && indexed.stamp === stamp;
     });
-    if (heap.length !== heap.live) throw new Error(`trigger index: ${heap.length} entries kept, ${heap.live} live`);
+    if (queue.length !== queue.live) throw new Error(`trigger index: ${queue.length} entries kept, ${queue.live} live`);
   }
 
   #bookOf(symbol: string): SymbolBook {
     let book = this.#books.get(symbol);
     if (!book) {
-      book = { up: new SlotHeap(), down: new SlotHeap() };
+      book = { up: new SortedRuns(), down: new SortedRuns() };
       this.#books.set(symbol, book);
     }
     return book;

@@ -5,7 +5,7 @@
 // and no (position, version) ever fires twice. fast-check shrinks a failure to a short sequence.
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
-import { TriggerIndex, triggerKeys, type FiredTrigger, type TriggerLevels } from '../../../server/domain/trading/triggers.ts';
+import { SortedRuns, TriggerIndex, triggerKeys, type FiredTrigger, type TriggerLevels } from '../../../server/domain/trading/triggers.ts';
 import { exitPrice, reachedLevel } from '../../../src/api/contract/tradingMath.ts';
 
 const symbols = ['BTCUSDT', 'ETHUSDT'];
@@ -131,7 +131,9 @@ describe('TriggerIndex', () => {
   it('stays equal to the oracle when its heaps are compacted at every chance', () => {
     fc.assert(fc.property(fc.array(op, { minLength: 1, maxLength: 200 }), (steps) => {
       const index = runAgainstOracle(steps, 0);
-      // Compaction keeps at most as many stale entries as live ones in each heap (two per position).
+      // Compaction keeps at most as many stale entries as live ones in each queue (two per position).
+      // It never runs inside a tick, so the entries of positions the last ticks fired wait for it.
+      index.compact();
       expect(index.entryCount).toBeLessThanOrEqual(4 * index.size + 4);
     }), { numRuns: 400 });
   });
@@ -248,5 +250,117 @@ describe('TriggerIndex', () => {
     expect(() => index.upsert({ ...good, version: 1.5 })).toThrow(/bad version/);
     expect(() => index.upsert({ ...good, direction: 'up' as 'long' })).toThrow(/bad direction/);
     expect(index.size).toBe(0);
+  });
+});
+
+describe('SortedRuns', () => {
+  type QueueOp = { type: 'push'; key: number } | { type: 'pop' } | { type: 'retain'; modulus: number };
+  const queueOp: fc.Arbitrary<QueueOp> = fc.oneof(
+    { weight: 6, arbitrary: fc.record({ type: fc.constant('push' as const), key: fc.integer({ min: -50, max: 50 }) }) },
+    { weight: 3, arbitrary: fc.record({ type: fc.constant('pop' as const) }) },
+    { weight: 1, arbitrary: fc.record({ type: fc.constant('retain' as const), modulus: fc.integer({ min: 2, max: 4 }) }) },
+  );
+
+  it('pops the entries in key order, through run splits and compactions (against a sorted list)', () => {
+    // Runs of 2 to 5 entries split after a handful of pushes, so a few hundred steps exercise every
+    // path: a split with the key going either way, a key below every bound, the last run emptied.
+    fc.assert(fc.property(fc.integer({ min: 2, max: 5 }), fc.array(queueOp, { minLength: 1, maxLength: 400 }), (capacity, steps) => {
+      const queue = new SortedRuns(capacity);
+      let reference: Array<{ key: number; slot: number }> = [];
+      let nextSlot = 0;
+      for (const step of steps) {
+        if (step.type === 'push') {
+          queue.push(step.key, nextSlot, nextSlot * 10);
+          reference.push({ key: step.key, slot: nextSlot });
+          nextSlot += 1;
+        } else if (step.type === 'pop') {
+          if (reference.length === 0) continue;
+          const smallest = Math.min(...reference.map((entry) => entry.key));
+          expect(queue.topKey()).toBe(smallest);
+          const slot = queue.topSlot();
+          expect(queue.topStamp()).toBe(slot * 10);
+          const at = reference.findIndex((entry) => entry.slot === slot);
+          expect(reference[at].key).toBe(smallest); // ties may come out in any order, but with their own slot
+          reference.splice(at, 1);
+          queue.pop();
+        } else {
+          queue.retain((slot) => slot % step.modulus !== 0);
+          reference = reference.filter((entry) => entry.slot % step.modulus !== 0);
+          expect(queue.runCount).toBeLessThanOrEqual(Math.ceil(reference.length / Math.max(1, (capacity * 3) >> 2)));
+        }
+        expect(queue.length).toBe(reference.length);
+      }
+      // Drained, it gives every remaining key in order.
+      const drained: number[] = [];
+      while (queue.length > 0) {
+        drained.push(queue.topKey());
+        queue.pop();
+      }
+      expect(drained).toEqual(reference.map((entry) => entry.key).sort((a, b) => a - b));
+      expect(queue.runCount).toBe(0);
+    }), { numRuns: 300 });
+  });
+
+  it('takes a thousand equal keys and a million-unit spread of prices in its default runs', () => {
+    const queue = new SortedRuns();
+    for (let slot = 0; slot < 1000; slot += 1) queue.push(6_000_000, slot, slot);
+    for (let slot = 1000; slot < 3000; slot += 1) queue.push(5_000_000 + ((slot * 7919) % 2_000_000), slot, slot);
+    expect(queue.runCount).toBeGreaterThan(3000 / 256);
+    let previous = -Infinity;
+    let count = 0;
+    while (queue.length > 0) {
+      expect(queue.topKey()).toBeGreaterThanOrEqual(previous);
+      previous = queue.topKey();
+      queue.pop();
+      count += 1;
+    }
+    expect(count).toBe(3000);
+  });
+
+  it('refuses a run too small to split', () => {
+    expect(() => new SortedRuns(1)).toThrow(/bad run capacity/);
+  });
+});
+
+describe('TriggerIndex.fireInto', () => {
+  const long = (positionId: bigint, takeProfit: bigint, stopLoss: bigint): TriggerLevels => ({
+    positionId, version: 1, symbol: 'BTCUSDT', direction: 'long', spreadUnits: 0n, takeProfit, stopLoss, liquidation: null,
+  });
+
+  it('reuses the objects of the array it is given and fires the same positions as onTick', () => {
+    const index = new TriggerIndex();
+    const twin = new TriggerIndex();
+    for (let id = 1n; id <= 6n; id += 1n) {
+      index.upsert(long(id, 100n + id, 50n));
+      twin.upsert(long(id, 100n + id, 50n));
+    }
+    const out: FiredTrigger[] = [];
+    expect(index.fireInto('BTCUSDT', 103n, out)).toBe(3);
+    expect(byId(out)).toEqual(byId(twin.onTick('BTCUSDT', 103n)));
+    const pooled = [...out];
+    // Two more fire: written into the first two objects, the third left as it was.
+    expect(index.fireInto('BTCUSDT', 105n, out)).toBe(2);
+    expect(out.slice(0, 2).every((trigger, at) => trigger === pooled[at])).toBe(true);
+    expect(out).toHaveLength(3);
+    expect(byId(out.slice(0, 2))).toEqual(byId(twin.onTick('BTCUSDT', 105n)));
+    expect(index.fireInto('ETHUSDT', 1000n, out)).toBe(0);
+    expect(index.fireInto('BTCUSDT', 104n, out)).toBe(0);
+  });
+
+  it('leaves the stale entries of fired positions to the next change, not to the tick', () => {
+    const index = new TriggerIndex({ compactEntriesMin: 0 });
+    for (let id = 1n; id <= 10n; id += 1n) index.upsert(long(id, 200n, 50n + id));
+    expect(index.entryCount).toBe(20);
+    // All ten take-profits fire: their entries leave the up queue, their stop-losses stay, stale.
+    expect(index.onTick('BTCUSDT', 200n)).toHaveLength(10);
+    expect(index.entryCount).toBe(10);
+    expect(index.size).toBe(0);
+    // The engine's refresh removes the closed rows: the queue is compacted then.
+    index.remove(1n);
+    expect(index.entryCount).toBe(0);
+    // And a stale entry met by a later tick fires nothing.
+    index.upsert(long(11n, 300n, 40n));
+    expect(index.onTick('BTCUSDT', 45n)).toEqual([]);
+    expect(index.onTick('BTCUSDT', 40n)).toEqual([{ positionId: 11n, version: 1 }]);
   });
 });
