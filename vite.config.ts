@@ -153,10 +153,13 @@ const reactRouterBuild = (file: string) => fileURLToPath(new URL(`./node_modules
 export default defineConfig(({ mode }) => ({
   // react-router's package exports point ESM imports at its development build; production
   // bundles take the production build (about a third smaller, no development checks).
+  // antd-mobile imports `use-sync-external-store/shim`, which on React 19 only hands back React's
+  // own hook (src/lib/useSyncExternalStoreShim.ts does the same without the fallback code).
   resolve: mode === 'production' ? {
     alias: [
       { find: /^react-router$/, replacement: reactRouterBuild('index.mjs') },
       { find: /^react-router\/dom$/, replacement: reactRouterBuild('dom-export.mjs') },
+      { find: /^use-sync-external-store\/shim(\/index\.js)?$/, replacement: fileURLToPath(new URL('./src/lib/useSyncExternalStoreShim.ts', import.meta.url)) },
     ],
   } : {},
   define: { __APP_VERSION__: JSON.stringify(appVersion) },

@@ -6,11 +6,17 @@ import path from 'node:path';
 
 const root = path.resolve(import.meta.dirname, '../..');
 
+/**
+ * The build measured: dist/, or BENCH_WEB_ROOT (a build of one's own, `npx vite build --outDir`),
+ * so that someone comparing two builds does not measure a dist/ another person just rebuilt.
+ */
+export const benchWebRoot = path.resolve(root, process.env.BENCH_WEB_ROOT ?? 'dist');
+
 interface ManifestChunk { file: string; imports?: string[]; css?: string[]; isEntry?: boolean; src?: string }
 
 /** Paths under dist/ of the home screen's JS (`css` lists the stylesheets they bring). */
 export function homeScreenFiles(): { js: string[]; css: string[] } {
-  const manifest = JSON.parse(fs.readFileSync(path.join(root, 'dist/.vite/manifest.json'), 'utf8')) as Record<string, ManifestChunk>;
+  const manifest = JSON.parse(fs.readFileSync(path.join(benchWebRoot, '.vite/manifest.json'), 'utf8')) as Record<string, ManifestChunk>;
   const needed = new Set<string>();
   const visit = (key: string) => {
     if (needed.has(key) || !manifest[key]) return;
@@ -23,7 +29,7 @@ export function homeScreenFiles(): { js: string[]; css: string[] } {
   if (catalog) visit(catalog);
   const keys = [...needed];
   const js = keys.map((key) => manifest[key].file);
-  const page = fs.readFileSync(path.join(root, 'dist/index.html'), 'utf8');
+  const page = fs.readFileSync(path.join(benchWebRoot, 'index.html'), 'utf8');
   for (const [, file] of page.matchAll(/<script\b[^>]*\bsrc="\/([^"]+\.js)"/g)) if (!js.includes(file)) js.push(file);
   return {
     js,

@@ -14,7 +14,7 @@ import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import lighthouse from 'lighthouse';
 import * as chromeLauncher from 'chrome-launcher';
-import { homeScreenFiles } from './homeScreen.ts';
+import { benchWebRoot, homeScreenFiles } from './homeScreen.ts';
 import { freePort } from '../support/serverProcess.ts';
 import { figure } from './figures.ts';
 
@@ -31,7 +31,7 @@ export interface RunningProduct { baseUrl: string; stop: () => Promise<void> }
 
 /** `npm start` without its build step: the server on dist/, a fresh data directory (PGlite, demo seed). */
 export async function startProduct(): Promise<RunningProduct> {
-  if (!fs.existsSync(path.join(root, 'dist/index.html'))) throw new Error('dist/ is missing: run `npm run build` first');
+  if (!fs.existsSync(path.join(benchWebRoot, 'index.html'))) throw new Error(`${benchWebRoot} is missing: run \`npm run build\` first`);
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'bourse-bench-web-'));
   const port = await freePort();
   let output = '';
@@ -39,7 +39,7 @@ export async function startProduct(): Promise<RunningProduct> {
     cwd: root,
     env: {
       ...process.env, NODE_ENV: 'production', PORT: String(port), HOST: '127.0.0.1', DATA_DIR: dataDir,
-      LOG_LEVEL: 'warn', DATABASE_URL: '', REDIS_URL: '',
+      LOG_LEVEL: 'warn', DATABASE_URL: '', REDIS_URL: '', WEB_ROOT: benchWebRoot,
     },
     stdio: ['ignore', 'pipe', 'pipe'],
   });

@@ -2,7 +2,8 @@
 // message with the values of the refusal's result, and leaves a message whose values did not come
 // to the server's own text.
 import { describe, expect, it } from 'vitest';
-import { registerErrorMessagesWithValues, translateError } from '../../src/api/errorMessages.ts';
+import { translateError } from '../../src/api/errorMessages.ts';
+import { registerErrorMessagesWithValues } from '../../src/api/errorValues.ts';
 import '../../src/features/trade/tradeTexts.ts';
 
 describe('translateError with the values of a refusal', () => {

@@ -5,6 +5,8 @@ import type {
   CaptchaSent, CodePurpose, GuestLoginResult, PersonalDataBody, RegisterBody, ResetPasswordBody, TokenResult, UserInfo,
 } from '../../api/contract/accounts.ts';
 import { paths } from '../../api/contract/paths.ts';
+// The messages of these calls' error codes (codes, passwords, accounts), kept off the first screen.
+import './accountErrorTexts.ts';
 
 // Every call a form makes is quiet: the form shows a refusal under the field it concerns, or
 // under itself (components/form), instead of a toast over its button. Logout and the user-info

@@ -3,7 +3,8 @@
 // Each trading page exports `prepare = prepareTradeTexts` for the router.
 import { msg } from '@lingui/core/macro';
 import type { Messages } from '@lingui/core';
-import { registerErrorMessages, registerErrorMessagesWithValues } from '../../api/errorMessages.ts';
+import { registerErrorMessages } from '../../api/errorMessages.ts';
+import { registerErrorMessagesWithValues } from '../../api/errorValues.ts';
 import { loadFeatureCatalog } from '../../lib/i18n.ts';
 
 registerErrorMessages({
