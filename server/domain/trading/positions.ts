@@ -7,7 +7,7 @@
 // and writes the receipt: the row lock and the status check make a close racing a trigger settle
 // once. Every figure comes from tradingMath.ts; no code path here picks a price.
 import { createHash } from 'node:crypto';
-import { and, count, desc, eq, sql, type SQL } from 'drizzle-orm';
+import { and, count, desc, eq, isNull, lte, sql, type SQL } from 'drizzle-orm';
 import {
   marginAsset, type CloseReason, type CreatePositionBody, type Direction, type Position, type PositionListQuery, type PositionsSummary,
   type PositionStatus, type UpdateStopLossBody,
@@ -15,21 +15,22 @@ import {
 import type { PageOf } from '../../../src/api/contract/wallet.ts';
 import { formatAmount, parseAmount } from '../../../src/api/contract/amounts.ts';
 import * as math from '../../../src/api/contract/tradingMath.ts';
-import { ledgerAccounts, tradePositions } from '../../db/schema.ts';
+import { ledgerAccounts, marketTicks, tradePositions, tradeSymbolSettings } from '../../db/schema.ts';
 import type { Db, Executor, Tx } from '../../db/client.ts';
 import type { Clock } from '../../lib/time.ts';
 import { AppError, assert, badRequest, conflict, notFound } from '../../lib/errors.ts';
-import { balanceOf, ledgers } from '../ledger/accounts.ts';
+import { balanceOf, ledgers, systemShard, type LedgerName } from '../ledger/accounts.ts';
 import { postTransfers } from '../ledger/transfers.ts';
 import type { NewTransferRequest } from '../ledger/rules.ts';
+import { postGroups, type TransferGroup } from '../ledger/payouts.ts';
 import { isMarketOpen } from '../market/calendar.ts';
 import type { RecordedTick } from '../market/store.ts';
 import { symbolByCode, type SymbolSpec } from '../market/symbols.ts';
 import type { MarketView } from '../market/view.ts';
 import { parseUserAmount } from '../wallet/currencies.ts';
-import { ledgerOf, tradingAccounts } from './accounts.ts';
+import { ledgerOf, tradingAccounts, type TradingAccounts } from './accounts.ts';
 import { positionToWire, tickIdsOf, unitsOf, type PositionRow } from './positionWire.ts';
-import { checkFeedAllowsRealTrading, contractCapable, quantityPrecisionOf, symbolSettingsOf, type SymbolSettingsRow } from './settings.ts';
+import { checkFeedAllowsRealTrading, contractCapable, quantityPrecisionOf, type SymbolSettingsRow } from './settings.ts';
 import { lastTickAt, retainTicks, tickFreshnessMs, ticksByIds } from './ticks.ts';
 import { timeRangeConditions } from './historyFilters.ts';
 import type { UserEventBus } from './userEvents.ts';
@@ -79,16 +80,69 @@ function checkSides(direction: Direction, currentExit: bigint, takeProfit: bigin
 }
 
 /** The symbol, its settings and the tick to trade at now: refusals for each thing missing. */
-async function tradableNow(db: Executor, symbol: string, nowMs: number): Promise<{ spec: SymbolSpec; settings: SymbolSettingsRow; tick: RecordedTick }> {
+function tradableNow(symbol: string, settings: SymbolSettingsRow | undefined, tick: RecordedTick | undefined,
+  nowMs: number): { spec: SymbolSpec; settings: SymbolSettingsRow; tick: RecordedTick } {
   const spec = symbolByCode.get(symbol);
-  const settings = spec ? await symbolSettingsOf(db, symbol) : undefined;
   if (!spec || !settings || !settings.enabled || !contractCapable(spec)) throw notTradable(symbol);
   if (!isMarketOpen(spec.class, nowMs)) throw badRequest('market_closed', `The ${symbol} market is closed now.`);
-  const tick = await lastTickAt(db, symbol, nowMs);
   if (!tick || nowMs - tick.timeMs >= tickFreshnessMs) {
     throw badRequest('price_unavailable', `There is no current price of ${symbol}; please try again in a moment.`);
   }
   return { spec, settings, tick };
+}
+
+/** Everything an open reads before it writes. */
+interface OpenContext {
+  /** The position this user already opened with this clientOrderId in this ledger, if any. */
+  earlierId: bigint | null;
+  settings: SymbolSettingsRow | undefined;
+  tick: RecordedTick | undefined;
+  /** The four accounts of tradingAccounts when all exist (they are never deleted); else opened in the transaction. */
+  accounts: TradingAccounts | undefined;
+}
+
+const bigintOrNull = (text: SQL) => sql<bigint | null>`(${text})::text`.mapWith((value: string) => BigInt(value));
+
+/**
+ * Reads what an open needs in ONE query (it took six round trips: the clientOrderId look-up, the
+ * settings, the last tick, the accounts, and the tick again for the answer): the symbol's settings
+ * row with its last tick at `nowMs` joined laterally, the earlier position of the clientOrderId and
+ * the ids of the four trading accounts as scalar subqueries. Reading the account ids outside the
+ * write transaction is safe: an account row, once opened, never changes its id or goes away.
+ */
+async function openContextOf(db: Executor, userId: bigint, ledger: LedgerName, symbol: string, clientOrderId: string,
+  nowMs: number): Promise<OpenContext | undefined> {
+  const ledgerId = ledgers[ledger];
+  const shard = systemShard(shardKeyOf(userId));
+  const accountId = (owner: bigint | null, kind: string, accountShard: number) => bigintOrNull(sql`select ${ledgerAccounts.id}
+    from ${ledgerAccounts} where ${and(eq(ledgerAccounts.ledger, ledgerId),
+    owner === null ? isNull(ledgerAccounts.ownerUserId) : eq(ledgerAccounts.ownerUserId, owner), eq(ledgerAccounts.asset, marginAsset),
+    eq(ledgerAccounts.kind, kind), eq(ledgerAccounts.shard, accountShard))}`);
+  const lastTick = db.select({
+    id: marketTicks.id, symbol: marketTicks.symbol, price: marketTicks.price, volume: marketTicks.volume, source: marketTicks.source,
+    time: marketTicks.time,
+  }).from(marketTicks).where(and(eq(marketTicks.symbol, symbol), lte(marketTicks.time, new Date(nowMs))))
+    .orderBy(desc(marketTicks.time), desc(marketTicks.id)).limit(1).as('last_tick');
+  const [row] = await db.select({
+    settings: tradeSymbolSettings,
+    tick: { id: lastTick.id, symbol: lastTick.symbol, price: lastTick.price, volume: lastTick.volume, source: lastTick.source, time: lastTick.time },
+    earlierId: bigintOrNull(sql`select ${tradePositions.id} from ${tradePositions} where ${and(eq(tradePositions.userId, userId),
+      eq(tradePositions.ledger, ledgerId), eq(tradePositions.clientOrderId, clientOrderId))}`),
+    funds: accountId(userId, ledger === 'demo' ? 'demo' : 'spot', 0),
+    held: accountId(userId, 'position_margin', 0),
+    house: accountId(null, 'house', shard),
+    fees: accountId(null, 'fees', shard),
+  }).from(tradeSymbolSettings).leftJoinLateral(lastTick, sql`true`).where(eq(tradeSymbolSettings.symbol, symbol)).limit(1);
+  if (!row) return undefined;
+  const { tick, funds, held, house, fees } = row;
+  return {
+    earlierId: row.earlierId,
+    settings: row.settings,
+    tick: tick === null ? undefined : {
+      id: tick.id, symbol: tick.symbol, priceUnits: tick.price, volumeUnits: tick.volume, source: tick.source, timeMs: tick.time.getTime(),
+    },
+    accounts: funds !== null && held !== null && house !== null && fees !== null ? { funds, held, house, fees } : undefined,
+  };
 }
 
 async function findByClientOrderId(db: Executor, userId: bigint, ledger: number, clientOrderId: string) {
@@ -168,12 +222,16 @@ export async function createPosition(deps: PositionDeps, userId: bigint, body: C
   const ledger = ledgerOf(body.demo);
   const ledgerId = ledgers[ledger];
   const hash = requestHashOf(body);
-  const earlier = await findByClientOrderId(db, userId, ledgerId, body.clientOrderId);
-  if (earlier) return replayOf(db, earlier, hash);
-
   const now = clock.now();
   const nowMs = now.getTime();
-  const { spec, settings, tick } = await tradableNow(db, body.symbol, nowMs);
+  const context = await openContextOf(db, userId, ledger, body.symbol, body.clientOrderId, nowMs);
+  // A replay comes first: the same order answers the same even once the market has closed. (No
+  // settings row, a rare refusal, leaves the look-up to findByClientOrderId.)
+  if (context === undefined || context.earlierId !== null) {
+    const earlier = await findByClientOrderId(db, userId, ledgerId, body.clientOrderId);
+    if (earlier) return replayOf(db, earlier, hash);
+  }
+  const { spec, settings, tick } = tradableNow(body.symbol, context?.settings, context?.tick, nowMs);
   checkFeedAllowsRealTrading(settings, tick, ledger === 'demo');
   if (!settings.leverages.includes(body.leverage)) {
     throw new AppError(400, 'leverage_not_offered', `Leverage ${body.leverage}× is not offered on ${spec.symbol}.`,
@@ -194,8 +252,8 @@ export async function createPosition(deps: PositionDeps, userId: bigint, body: C
   let row: PositionRow;
   try {
     row = await db.transaction(async (tx) => {
-      // Opened in the transaction: a refused open leaves no trace, not even empty accounts.
-      const accounts = await tradingAccounts(tx, userId, ledger, shardKeyOf(userId));
+      // Opened in the transaction when missing: a refused open leaves no trace, not even empty accounts.
+      const accounts = context?.accounts ?? await tradingAccounts(tx, userId, ledger, shardKeyOf(userId));
       const [inserted] = await tx.insert(tradePositions).values({
         userId, ledger: ledgerId, symbol: spec.symbol, direction: body.direction, leverage: body.leverage, quantity, margin,
         openPrice: entry, spreadUnits: settings.spreadUnits, feePpm: settings.feePpm, maintenancePpm: settings.maintenancePpm,
@@ -225,7 +283,8 @@ export async function createPosition(deps: PositionDeps, userId: bigint, body: C
     return replayOf(db, first, hash);
   }
   deps.userEvents.publish(userId, { kind: 'position', demo: ledger === 'demo', id: String(row.id), status: 'running' });
-  return (await toWire(db, [row]))[0];
+  // The only tick a new position cites is the one in hand: no query for it.
+  return positionToWire(row, new Map([[tick.id, tick]]));
 }
 
 async function lockPosition(tx: Tx, id: bigint): Promise<PositionRow | undefined> {
@@ -238,11 +297,11 @@ const ownedBy = (row: PositionRow | undefined, userId: bigint, ledgerId: number)
   row !== undefined && row.userId === userId && row.ledger === ledgerId;
 
 /**
- * Settles a locked running position at `tick` for `reason`, inside the caller's transaction: the
- * ledger batch (margin back, profit from the house or loss to it, close fee), the exit tick
- * retained, the receipt columns written, status closed.
+ * What closing `row` at `tick` moves, pure: margin back (held → funds), profit from the house or
+ * loss to it, the close fee; and the figures for the receipt. The transfer ids are the position's
+ * (pos:<id>:release, :pnl, :close_fee), so a settlement posted twice pays once.
  */
-async function settleLocked(tx: Tx, clock: Clock, row: PositionRow, tick: RecordedTick, reason: CloseReason): Promise<PositionRow> {
+function settlementOf(row: PositionRow, tick: RecordedTick, accounts: TradingAccounts) {
   assert(row.status === 'running', `position ${row.id} is running`);
   assert(tick.symbol === row.symbol, `tick ${tick.id} is of ${row.symbol}`);
   const units = unitsOf(row.symbol);
@@ -251,7 +310,6 @@ async function settleLocked(tx: Tx, clock: Clock, row: PositionRow, tick: Record
   const figures = math.settle(units, {
     direction, quantity: row.quantity, entryPrice: row.openPrice, margin: row.margin, openFee: row.openFee, feePpm: row.feePpm,
   }, exit);
-  const accounts = await tradingAccounts(tx, row.userId, ledgerOf(row.ledger === ledgers.demo), shardKeyOf(row.userId));
   const ref = reference(row.id);
   const batch: NewTransferRequest[] = [{
     id: transferId(row.id, 'release'), kind: 'trade_margin', reference: ref, amountAtomic: row.margin,
@@ -269,6 +327,17 @@ async function settleLocked(tx: Tx, clock: Clock, row: PositionRow, tick: Record
       debitAccountId: accounts.funds, creditAccountId: accounts.fees });
   }
   assert(figures.payout >= 0n && figures.payout === row.margin + figures.pnl - figures.closeFee, `position ${row.id} pays out what it holds`);
+  return { batch, figures, exit };
+}
+
+/**
+ * Settles a locked running position at `tick` for `reason`, inside the caller's transaction: the
+ * ledger batch (margin back, profit from the house or loss to it, close fee), the exit tick
+ * retained, the receipt columns written, status closed.
+ */
+async function settleLocked(tx: Tx, clock: Clock, row: PositionRow, tick: RecordedTick, reason: CloseReason): Promise<PositionRow> {
+  const accounts = await tradingAccounts(tx, row.userId, ledgerOf(row.ledger === ledgers.demo), shardKeyOf(row.userId));
+  const { batch, figures, exit } = settlementOf(row, tick, accounts);
   const result = await postTransfers(tx, batch, clock);
   // The margin just released covers any loss and fee (payout ≥ 0), so a refusal is a bug.
   if (!result.ok) throw new Error(`settlement of position ${row.id} refused: ${result.refusal}`);
@@ -301,6 +370,114 @@ export async function settleOnTick(deps: PositionDeps, positionId: bigint, tick:
   if (!settled) return undefined;
   publishPosition(deps, settled.row);
   return settled.reason;
+}
+
+/** A position the trigger engine fired, with the tick it fired at. */
+export interface FiredPosition { positionId: bigint; tick: RecordedTick }
+
+export interface FiredSettlement {
+  settled: Array<{ positionId: bigint; reason: CloseReason }>;
+  /** Positions whose settlement threw or was refused: the engine re-arms them. */
+  failed: Array<{ positionId: bigint; error: unknown }>;
+}
+
+/** Positions per transaction: a ledger batch of up to three transfers each (transferBatchSizeMax 1000). */
+export const firedBatchSizeMax = 200;
+
+/**
+ * The trigger engine's call for a burst (issue 20): settles the fired positions a batch at a time,
+ * each batch ONE transaction through the payout primitive (ledger/payouts.ts postGroups), where
+ * settleOnTick took one transaction per position. The rules are settleOnTick's: each row is locked
+ * (in id order) and decided again from what it holds now; one that is closed, or whose levels the
+ * tick no longer reaches, is left alone. A position the ledger refuses fails alone (its group is
+ * set aside, the rest of the batch settles); a batch that throws fails its positions only.
+ */
+export async function settleFired(deps: PositionDeps, fired: readonly FiredPosition[]): Promise<FiredSettlement> {
+  const outcome: FiredSettlement = { settled: [], failed: [] };
+  for (let start = 0; start < fired.length; start += firedBatchSizeMax) {
+    const chunk = fired.slice(start, start + firedBatchSizeMax);
+    try {
+      const closed = await deps.db.transaction((tx) => settleFiredChunk(tx, deps.clock, chunk, outcome.failed));
+      for (const { row, reason } of closed) {
+        outcome.settled.push({ positionId: row.id, reason });
+        publishPosition(deps, row);
+      }
+    } catch (error) {
+      for (const each of chunk) outcome.failed.push({ positionId: each.positionId, error });
+    }
+  }
+  return outcome;
+}
+
+async function settleFiredChunk(tx: Tx, clock: Clock, chunk: readonly FiredPosition[],
+  failed: FiredSettlement['failed']): Promise<Array<{ row: PositionRow; reason: CloseReason }>> {
+  const ids = [...new Set(chunk.map((each) => each.positionId))].sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
+  const rows = new Map((await tx.select().from(tradePositions).where(inArray(tradePositions.id, ids))
+    .orderBy(tradePositions.id).for('update')).map((row) => [row.id, row]));
+  const decided: Array<{ row: PositionRow; tick: RecordedTick; reason: CloseReason }> = [];
+  for (const { positionId, tick } of chunk) {
+    const row = rows.get(positionId);
+    if (!row || row.status !== 'running' || row.symbol !== tick.symbol) continue;
+    const direction = row.direction as Direction;
+    const reason = math.reachedLevel(direction, math.exitPrice(direction, tick.priceUnits, row.spreadUnits), {
+      takeProfit: row.takeProfit, stopLoss: row.stopLoss, liquidation: row.liquidationPrice,
+    });
+    if (reason) decided.push({ row, tick, reason });
+  }
+  if (decided.length === 0) return [];
+  const accounts = await tradingAccountsOf(tx, decided.map(({ row }) => row));
+  const groups: TransferGroup<(typeof decided)[number] & { figures: ReturnType<typeof settlementOf>['figures']; exit: bigint }>[] =
+    decided.map((each) => {
+      const { batch, figures, exit } = settlementOf(each.row, each.tick, accounts.get(`${each.row.ledger}:${each.row.userId}`)!);
+      return { target: { ...each, figures, exit }, transfers: batch };
+    });
+  const posted = await postGroups(tx, groups, clock);
+  // The margin released covers any loss and fee (payout ≥ 0), so a refusal is a bug: that position fails alone.
+  for (const refused of posted.refused) {
+    failed.push({ positionId: refused.target.row.id, error: new Error(`settlement of position ${refused.target.row.id} refused: ${refused.refusal}`) });
+  }
+  if (posted.posted.length === 0) return [];
+  await retainTicks(tx, posted.posted.map(({ tick }) => tick.id));
+  const now = clock.now();
+  const list = <T>(values: T[]) => `{${values.map((value) => (value === null ? 'NULL' : String(value))).join(',')}}`;
+  const targets = posted.posted;
+  const updated = await tx.execute(sql`update trade_positions p set status = 'closed', exit_tick_id = v.exit_tick_id,
+      close_price = v.close_price, close_reason = v.close_reason, close_fee = v.close_fee, gross_pnl = v.gross_pnl, pnl = v.pnl,
+      shortfall = v.shortfall, closed_at = ${now.toISOString()}::timestamptz, updated_at = ${now.toISOString()}::timestamptz,
+      version = p.version + 1
+    from unnest(${list(targets.map((t) => t.row.id))}::bigint[], ${list(targets.map((t) => t.tick.id))}::bigint[],
+      ${list(targets.map((t) => t.exit))}::bigint[], ${list(targets.map((t) => t.reason))}::varchar[],
+      ${list(targets.map((t) => t.figures.closeFee))}::numeric[], ${list(targets.map((t) => t.figures.grossPnl))}::numeric[],
+      ${list(targets.map((t) => t.figures.pnl))}::numeric[], ${list(targets.map((t) => t.figures.shortfall))}::numeric[])
+      as v(id, exit_tick_id, close_price, close_reason, close_fee, gross_pnl, pnl, shortfall)
+    where p.id = v.id and p.status = 'running'
+    returning p.id::text as id`);
+  assert((updated as unknown as { rows: unknown[] }).rows.length === targets.length, 'every settled position was closed');
+  return targets.map(({ row, reason }) => ({ row: { ...row, status: 'closed' }, reason }));
+}
+
+/** tradingAccounts of many positions' owners, 50 owners (200 account keys) per look-up; keyed `${ledger}:${userId}`. */
+async function tradingAccountsOf(tx: Tx, rows: readonly PositionRow[]): Promise<Map<string, TradingAccounts>> {
+  const owners = [...new Map(rows.map((row) => [`${row.ledger}:${row.userId}`, row])).values()];
+  const byOwner = new Map<string, TradingAccounts>();
+  for (let start = 0; start < owners.length; start += 50) {
+    const page = owners.slice(start, start + 50);
+    const keys = page.flatMap((row) => {
+      const ledger = ledgerOf(row.ledger === ledgers.demo);
+      const shard = systemShard(shardKeyOf(row.userId));
+      return [
+        { ledger, asset: marginAsset, kind: ledger === 'demo' ? 'demo' as const : 'spot' as const, ownerUserId: row.userId },
+        { ledger, asset: marginAsset, kind: 'position_margin' as const, ownerUserId: row.userId },
+        { ledger, asset: marginAsset, kind: 'house' as const, shard },
+        { ledger, asset: marginAsset, kind: 'fees' as const, shard },
+      ];
+    });
+    const ids = await openAccounts(tx, keys);
+    page.forEach((row, index) => byOwner.set(`${row.ledger}:${row.userId}`, {
+      funds: ids[4 * index], held: ids[4 * index + 1], house: ids[4 * index + 2], fees: ids[4 * index + 3],
+    }));
+  }
+  return byOwner;
 }
 
 function publishPosition(deps: PositionDeps, row: PositionRow) {
