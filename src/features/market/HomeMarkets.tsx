@@ -1,7 +1,7 @@
 // The home page's market card, loaded after the first screen (React.lazy): the 24 h trading
 // ranking, hot, gainers and losers (see `rank` for what each means), five rows each, with "More"
 // leading to the matching view of /hangqing. Plain elements only, no antd-mobile.
-import { useState } from 'react';
+import { useMemo, useState } from 'react';
 import { Link } from 'react-router-dom';
 import { useLingui } from '@lingui/react/macro';
 import type { MessageDescriptor } from '@lingui/core';
@@ -40,7 +40,8 @@ export default function HomeMarkets() {
   const [ranking, setRanking] = useState<Ranking>('volume');
   const view = useTickers();
   const intl = intlOf(i18n.locale);
-  const rows = view.tickers ? rank(view.tickers, ranking, homeRowsMax) : [];
+  // Ranked again only when the list or the tab changes, not on the rows' own renders (a price's flash).
+  const rows = useMemo(() => (view.tickers ? rank(view.tickers, ranking, homeRowsMax) : []), [view.tickers, ranking]);
   const title = i18n._(titles[ranking]);
   return (
     <section className="home-markets" aria-label={t`Markets`}>
