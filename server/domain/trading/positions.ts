@@ -7,7 +7,7 @@
 // and writes the receipt: the row lock and the status check make a close racing a trigger settle
 // once. Every figure comes from tradingMath.ts; no code path here picks a price.
 import { createHash } from 'node:crypto';
-import { and, count, desc, eq, isNull, lte, sql, type SQL } from 'drizzle-orm';
+import { and, count, desc, eq, inArray, isNull, lte, sql, type SQL } from 'drizzle-orm';
 import {
   marginAsset, type CloseReason, type CreatePositionBody, type Direction, type Position, type PositionListQuery, type PositionsSummary,
   type PositionStatus, type UpdateStopLossBody,
@@ -19,7 +19,7 @@ import { ledgerAccounts, marketTicks, tradePositions, tradeSymbolSettings } from
 import type { Db, Executor, Tx } from '../../db/client.ts';
 import type { Clock } from '../../lib/time.ts';
 import { AppError, assert, badRequest, conflict, notFound } from '../../lib/errors.ts';
-import { balanceOf, ledgers, systemShard, type LedgerName } from '../ledger/accounts.ts';
+import { balanceOf, ledgers, openAccounts, systemShard, type LedgerName } from '../ledger/accounts.ts';
 import { postTransfers } from '../ledger/transfers.ts';
 import type { NewTransferRequest } from '../ledger/rules.ts';
 import { postGroups, type TransferGroup } from '../ledger/payouts.ts';
