@@ -1,8 +1,10 @@
 // The realtime socket at /api/ws. A client subscribes to channels ("tickers", "ticker.<SYMBOL>",
 // "candle.<SYMBOL>.<PERIOD>"), gets a snapshot of each, then the updates the market view applies.
 // Each channel numbers its updates (seq) once for every connection of this instance, and each
-// update is serialised once and the same bytes are written to every subscriber, so fan-out costs
-// one JSON.stringify per channel per update rather than one per socket. A socket that does not
+// update is serialised and framed once and the same bytes are written to every subscriber, so
+// fan-out costs one JSON.stringify per channel per update rather than one per socket, and one
+// write per socket per update (its frames joined once per distinct set of channels, not once per
+// socket): at 5 000 sockets the writes are the fan-out, and most of a write is the kernel's. A socket that does not
 // keep up misses updates instead of growing an unbounded buffer; the gap in seq tells its client
 // to ask for a fresh snapshot (resync).
 // Nobody logs in to use it, so everything a client can make it do is bounded: sockets per address
@@ -236,6 +238,82 @@ class Channel {
   constructor(readonly name: string, readonly route: ChannelRoute) {}
 }
 
+/**
+ * The frames one update sends to the sockets that hold the same channels: a path in a trie keyed
+ * by frame, so sockets with the same subscriptions share one joined buffer (built at most once
+ * per update) instead of each allocating its own.
+ */
+class FrameSet {
+  readonly #next = new Map<PublishedFrame, FrameSet>();
+  #joined: Buffer | undefined;
+  constructor(readonly frame: PublishedFrame | undefined, readonly parent: FrameSet | undefined) {}
+
+  with(frame: PublishedFrame): FrameSet {
+    let next = this.#next.get(frame);
+    if (!next) this.#next.set(frame, next = new FrameSet(frame, this));
+    return next;
+  }
+
+  /** The frames from the first published to this one. */
+  get frames(): PublishedFrame[] {
+    const frames: PublishedFrame[] = [];
+    for (let set: FrameSet | undefined = this; set?.frame; set = set.parent) frames.push(set.frame);
+    return frames.reverse();
+  }
+
+  /** All the frames as one WebSocket byte stream, for one write. */
+  get joined(): Buffer {
+    if (!this.#joined) {
+      const frames = this.frames;
+      this.#joined = frames.length === 1 ? frames[0].framed : Buffer.concat(frames.map((frame) => frame.framed));
+    }
+    return this.#joined;
+  }
+}
+
+/** One channel update: its text, and the same as a whole unmasked WebSocket text frame. */
+interface PublishedFrame {
+  readonly text: Buffer;
+  readonly framed: Buffer;
+}
+
+/** A final, unmasked text frame (RFC 6455 §5.2) around `payload`, as `ws` would write it. */
+export function textFrame(payload: Buffer): Buffer {
+  const length = payload.length;
+  const headerBytes = length < 126 ? 2 : length < 65_536 ? 4 : 10;
+  const frame = Buffer.allocUnsafe(headerBytes + length);
+  frame[0] = 0x81;
+  if (headerBytes === 2) {
+    frame[1] = length;
+  } else if (headerBytes === 4) {
+    frame[1] = 126;
+    frame.writeUInt16BE(length, 2);
+  } else {
+    frame[1] = 127;
+    frame.writeBigUInt64BE(BigInt(length), 2);
+  }
+  payload.copy(frame, headerBytes);
+  return frame;
+}
+
+/** What `ws` keeps inside a WebSocket (stable across ws 8): its TCP socket and its frame writer. */
+interface WsInternals {
+  _socket?: Socket;
+  _sender?: { _state?: number; _queue?: unknown[] };
+}
+
+/**
+ * The TCP socket a pre-framed update may be written to directly, or undefined when `ws` must
+ * write it: no TCP socket (injectWS), or `ws` holds frames of its own back (compressing, reading
+ * a Blob), which a direct write would overtake. Without compression (the server offers none) and
+ * with text replies only, its queue is always empty.
+ */
+function directSocket(socket: WebSocket): Socket | undefined {
+  const { _socket: raw, _sender: sender } = socket as unknown as WsInternals;
+  if (!raw || !sender || sender._state !== 0 || (sender._queue?.length ?? 0) > 0) return undefined;
+  return raw;
+}
+
 class Connection {
   readonly channels = new Set<Channel>();
   /** The user whose channel this connection holds, once it authenticated. */
@@ -245,7 +323,9 @@ class Connection {
   authAttempts = 0;
   authCheckedMs = 0;
   missedHeartbeats = 0;
-  corkedRound = 0;
+  /** The update round `frames` belongs to, and the frames this connection gets in it. */
+  round = 0;
+  frames: FrameSet | undefined;
   windowStartMs = 0;
   messagesInWindow = 0;
   constructor(readonly socket: WebSocket, readonly slot: ConnectionSlot, readonly budget: ByteBucket) {}
@@ -296,9 +376,11 @@ export class RealtimeHub {
   readonly #heartbeatTimer: ReturnType<typeof setInterval>;
   #updatesSkipped = 0;
   #budgetsExhausted = 0;
-  /** Counts market updates, so a socket is corked once per update. */
+  /** Counts market updates, so a connection's frames of one update are written together. */
   #round = 0;
-  readonly #corked: Socket[] = [];
+  /** The connections that get frames in the current round, in the order they first got one. */
+  readonly #pending: Connection[] = [];
+  #frameSets = new FrameSet(undefined, undefined);
   /** The connections holding each user's channel. */
   readonly #userConnections = new Map<bigint, Set<Connection>>();
   readonly #stopUserEvents: () => void;
@@ -579,11 +661,11 @@ export class RealtimeHub {
 
   #publishUpdate(update: MarketUpdate) {
     this.#round += 1;
+    this.#frameSets = new FrameSet(undefined, undefined);
     try {
       this.#publishChannels(update);
     } finally {
-      // Each socket now writes all of this update's frames in one system call.
-      for (const raw of this.#corked.splice(0)) raw.uncork();
+      this.#flush();
     }
   }
 
@@ -606,41 +688,53 @@ export class RealtimeHub {
     }
   }
 
-  /** Numbers the update and writes the one serialised frame to every subscriber that keeps up. */
+  /** Numbers the update, frames it once and adds it to the frames of every subscriber that keeps up. */
   #publish(name: string, data: () => string) {
     const channel = this.#channels.get(name);
     if (!channel || channel.subscribers.size === 0) return;
     channel.seq += 1;
     // Channel names are checked against the symbol and period lists, so they need no escaping.
-    const frame = Buffer.from(`{"type":"update","channel":"${name}","seq":${channel.seq},"data":${data()}}`);
+    const text = Buffer.from(`{"type":"update","channel":"${name}","seq":${channel.seq},"data":${data()}}`);
+    const frame: PublishedFrame = { text, framed: textFrame(text) };
+    const round = this.#round;
     for (const connection of channel.subscribers) {
       const { socket } = connection;
       if (socket.readyState !== socket.OPEN) continue;
+      // Nothing of this round is written yet, so this is what the socket had left from before.
       const buffered = socket.bufferedAmount;
       if (buffered > this.settings.bufferedBytesMax) {
         socket.terminate();
       } else if (buffered > this.settings.updateBufferedBytesMax) {
         this.#updatesSkipped += 1;
+      } else if (connection.round === round) {
+        connection.frames = connection.frames!.with(frame);
       } else {
-        this.#cork(connection);
-        socket.send(frame, { binary: false });
+        connection.round = round;
+        connection.frames = this.#frameSets.with(frame);
+        this.#pending.push(connection);
       }
     }
   }
 
   /**
-   * Holds a socket's writes until the whole update is queued. A client on several channels gets
-   * several frames per update, and one write per frame costs a system call each: at thousands of
-   * sockets those calls are most of the fan-out. `ws` keeps its TCP socket in `_socket` (stable
-   * across ws 8); without it, frames are simply written one by one.
+   * Writes each connection's frames of this update in one write, in the order the connections
+   * first got a frame. A socket `ws` is still writing to gets them through `ws`, frame by frame.
    */
-  #cork(connection: Connection) {
-    if (connection.corkedRound === this.#round) return;
-    connection.corkedRound = this.#round;
-    const raw = (connection.socket as unknown as { _socket?: Socket })._socket;
-    if (!raw) return;
-    raw.cork();
-    this.#corked.push(raw);
+  #flush() {
+    const pending = this.#pending;
+    for (let index = 0; index < pending.length; index += 1) {
+      const connection = pending[index];
+      const { frames, socket } = connection;
+      connection.frames = undefined;
+      if (!frames || socket.readyState !== socket.OPEN) continue;
+      const raw = directSocket(socket);
+      if (raw) {
+        raw.write(frames.joined);
+      } else {
+        for (const frame of frames.frames) socket.send(frame.text, { binary: false });
+      }
+    }
+    pending.length = 0;
   }
 
   #heartbeat() {

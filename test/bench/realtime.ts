@@ -1,5 +1,6 @@
 // Realtime fan-out benchmark (DESIGN §8: market ticks to 5 000 WebSocket clients, p99
-// tick-to-client ≤ 50 ms). The server runs here, in-process on PGlite, with the market engine
+// tick-to-client ≤ 50 ms). The server runs here, in-process on PostgreSQL when BENCH_DATABASE_URL
+// (or TEST_DATABASE_URL) is set and on PGlite otherwise, with the market engine
 // driven on an interval; the clients run in a child process (test/bench/realtimeClients.ts), so
 // this process's CPU is the server's. Each client holds "tickers" and one "ticker.<SYMBOL>"; a
 // latency sample is a frame's arrival time minus the tick time it carries (the engine's clock,
@@ -10,6 +11,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { loadConfig } from '../../server/config.ts';
 import { openDatabase } from '../../server/db/client.ts';
+import { createScratchDatabase, dropScratchDatabase } from '../support/scratchDatabase.ts';
 import { buildApp } from '../../server/app.ts';
 import { localBus, type MarketBus } from '../../server/domain/market/bus.ts';
 import { MarketEngine, seededSimulator, simulatorSource } from '../../server/domain/market/engine.ts';
@@ -40,13 +42,20 @@ function openFileLimit(): number {
   }
 }
 
-/** A bus that times each publish: with the in-process bus that is the view update and the whole fan-out. */
-function timedBus(inner: MarketBus, samples: number[]): MarketBus {
+/**
+ * A bus that times each publish: with the in-process bus that is the view update and the whole
+ * fan-out. The CPU time (user and system) is kept too: on a shared machine the wall time also
+ * counts the time other processes held the core, the CPU time only this process's work.
+ */
+function timedBus(inner: MarketBus, samples: number[], cpuSamples: number[]): MarketBus {
   return {
     async publish(update) {
+      const cpuBefore = process.cpuUsage();
       const started = performance.now();
       await inner.publish(update);
       samples.push(performance.now() - started);
+      const cpu = process.cpuUsage(cpuBefore);
+      cpuSamples.push((cpu.user + cpu.system) / 1000);
     },
     subscribe: (listener) => inner.subscribe(listener),
     get connected() { return inner.connected; },
@@ -88,13 +97,23 @@ class ClientProcess {
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
-/** The server under test: the app on PGlite, its realtime hub, and an engine ticked on demand. */
+/**
+ * The server under test: the app on PostgreSQL (a scratch database) or PGlite, its realtime hub,
+ * and an engine ticked on demand. On PGlite the engine's tick inserts run on this process's core,
+ * in WebAssembly, between the tick's time and its publish; on PostgreSQL they are a round trip.
+ */
 async function startBenchServer() {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'bourse-bench-realtime-'));
-  const database = await openDatabase({ pgliteDir: path.join(dataDir, 'pgdata') });
+  const adminUrl = process.env.BENCH_DATABASE_URL ?? process.env.TEST_DATABASE_URL;
+  const scratchName = `bourse_bench_realtime_${process.pid}`;
+  const database = await openDatabase(adminUrl
+    ? { databaseUrl: await createScratchDatabase(adminUrl, scratchName) }
+    : { pgliteDir: path.join(dataDir, 'pgdata') });
+  const databaseName = adminUrl ? 'PostgreSQL' : 'PGlite';
   const config = { ...loadConfig({ DATA_DIR: dataDir }), webRoot: path.join(dataDir, 'no-web') };
   const publishMs: number[] = [];
-  const bus = timedBus(localBus(), publishMs);
+  const publishCpuMs: number[] = [];
+  const bus = timedBus(localBus(), publishMs, publishCpuMs);
   // Every bench client comes from 127.0.0.1: lift the per-address socket cap and reply budget.
   const { app, realtime } = await buildApp({
     config, database, keys: createKeys(), logger: false, marketBus: bus,
@@ -106,14 +125,14 @@ async function startBenchServer() {
   });
   const initStartedMs = Date.now();
   await engine.init();
-  console.log(`realtime: market engine ready on PGlite in ${Date.now() - initStartedMs} ms (${symbolSpecs.length} symbols); `
+  console.log(`realtime: market engine ready on ${databaseName} in ${Date.now() - initStartedMs} ms (${symbolSpecs.length} symbols); `
     + `ticks every ${tickIntervalMs} ms, ${ticksPerRound} ticks per round`);
   await app.listen({ port: 0, host: '127.0.0.1', backlog: 4096 });
   const url = `ws://127.0.0.1:${(app.server.address() as { port: number }).port}${apiPrefix}${realtimePath}`;
   const tickMs: number[] = [];
   let ticking = false;
   return {
-    url, realtime, publishMs, tickMs,
+    url, realtime, publishMs, publishCpuMs, tickMs, databaseName,
     get ticking() { return ticking; },
     /** One engine tick at the wall clock, skipped while the previous one runs (as the engine's timer does). */
     async tick() {
@@ -130,6 +149,7 @@ async function startBenchServer() {
     async close() {
       await app.close();
       await database.close();
+      if (adminUrl) await dropScratchDatabase(adminUrl, scratchName);
       fs.rmSync(dataDir, { recursive: true, force: true });
     },
   };
@@ -151,6 +171,7 @@ async function measureRound(server: BenchServer, clients: ClientProcess, count: 
   await clients.ask({ type: 'report' }, 30_000);
   clients.send({ type: 'reset' });
   server.publishMs.length = 0;
+  server.publishCpuMs.length = 0;
   server.tickMs.length = 0;
   const skippedBefore = server.realtime.stats.updatesSkipped;
   const cpuBefore = process.cpuUsage();
@@ -168,14 +189,16 @@ async function measureRound(server: BenchServer, clients: ClientProcess, count: 
 
   const rssMb = process.memoryUsage().rss / 2 ** 20;
   const fanOut = [...server.publishMs].sort((a, b) => a - b);
+  const fanOutCpu = [...server.publishCpuMs].sort((a, b) => a - b);
   const engineOnly = server.tickMs.map((total, index) => total - (server.publishMs[index] ?? 0)).sort((a, b) => a - b);
   const ms = (value: number | undefined) => `${(value ?? Number.NaN).toFixed(1)} ms`;
   if (report.p99Ms !== undefined) figure(`realtime.${count}.p99`, report.p99Ms, 'ms');
+  if (fanOutCpu.length > 0) figure(`realtime.${count}.fanout_cpu_p50`, percentile(fanOutCpu, 50), 'ms');
   console.log(`realtime, ${ready.connected} clients × 2 channels, ${fanOut.length} ticks: tick-to-client `
     + `p50 ${ms(report.p50Ms)}, p99 ${ms(report.p99Ms)}, max ${ms(report.maxMs)} over ${report.updates} updates (budget p99 ≤ 50 ms)`);
-  console.log(`  server CPU ${cpuPercent.toFixed(0)} % of one core, RSS ${rssMb.toFixed(0)} MB (PGlite included); `
+  console.log(`  server CPU ${cpuPercent.toFixed(0)} % of one core, RSS ${rssMb.toFixed(0)} MB (${server.databaseName === 'PGlite' ? 'PGlite included' : 'PostgreSQL apart'}); `
     + `per tick: engine (simulate, store ticks) p50 ${ms(percentile(engineOnly, 50))}, fan-out to every socket `
-    + `p50 ${ms(percentile(fanOut, 50))}, p99 ${ms(percentile(fanOut, 99))}`);
+    + `p50 ${ms(percentile(fanOut, 50))}, p99 ${ms(percentile(fanOut, 99))} (CPU p50 ${ms(percentile(fanOutCpu, 50))})`);
   console.log(`  client process CPU ${report.cpuPercent.toFixed(0)} % of one core; seq gaps ${report.gaps}, updates skipped `
     + `for backpressure ${server.realtime.stats.updatesSkipped - skippedBefore}, sockets closed ${report.closed}`);
 }
