@@ -1,7 +1,7 @@
 // `npm run bench`: prints the figures of DESIGN §8 that exist so far. Measured, never asserted.
 // Each figure is also a line `figure <name> <value> <unit>` (figures.ts); `BENCH_ONLY=a,b` runs only
 // the parts named (home, lighthouse, start, replay, login, ledger, withdrawals, second_contracts,
-// positions, candles, triggers, realtime).
+// payouts, positions, candles, triggers, realtime).
 //  1. Brotli size of the JS the home screen needs (entry, its static imports, the home page and
 //     the default catalog), from the Vite build manifest. Budget: ≤ 120 kB.
 //  2. The same files as transferred by the running product, and Lighthouse's mobile preset on the
@@ -138,6 +138,8 @@ const parts: [string, () => Promise<unknown> | unknown][] = [
   ['withdrawals', () => withdrawalBench()],
   // 10 000 second contracts expiring in one second (issue 10).
   ['second_contracts', async () => (await import('./secondContracts.ts')).secondContractBench()],
+  // 100 000 accounts credited from one system account by a payout job (issue 20).
+  ['payouts', async () => (await import('./payouts.ts')).payoutBench()],
   // Contract opens over encrypted HTTP, beside pgbench and the ledger's raw rate (issue 10).
   ['positions', async () => (await import('./positions.ts')).positionBench()],
   ['candles', async () => {

@@ -98,9 +98,9 @@ async function settleRound(database: Database, funded: Funded[], round: number, 
   const started = performance.now();
   await settler.onTicks(exits);
   const elapsedMs = performance.now() - started;
-  const { ledgerMs, transfers } = settler.stats;
+  const { ledgerMs, transfers, findMs } = settler.stats;
   const [left] = (await db.execute(sql`select count(*)::int as n from second_contract_orders where status = 'open'`) as unknown as { rows: Array<{ n: number }> }).rows;
-  return { elapsedMs, open: left.n, ledgerMs, transfers };
+  return { elapsedMs, open: left.n, ledgerMs, transfers, findMs };
 }
 
 export async function secondContractBench() {
@@ -118,10 +118,10 @@ export async function secondContractBench() {
     let round = 0;
     for (const concurrency of [1, 4, 8]) {
       round += 1;
-      const { elapsedMs, open, ledgerMs, transfers } = await settleRound(database, funded, round, concurrency);
+      const { elapsedMs, open, ledgerMs, transfers, findMs } = await settleRound(database, funded, round, concurrency);
       // The engine settles one lane at a time (trading/runtime.ts): that is the figure a user gets.
       if (concurrency === 1) figure('second_contracts.settle_10k', elapsedMs, 'ms');
-      figures.push(`${elapsedMs.toFixed(0)} ms with ${concurrency} at once (${transfers} transfers; postTransfers ${ledgerMs.toFixed(0)} ms`
+      figures.push(`${elapsedMs.toFixed(0)} ms with ${concurrency} at once (${transfers} transfers; finder ${findMs.toFixed(0)} ms; ledger ${ledgerMs.toFixed(0)} ms`
         + `${concurrency > 1 ? ' summed over the lanes' : ''})${open > 0 ? ` (${open} LEFT OPEN)` : ''}`);
     }
     const check = await verifyLedger(database.db);

@@ -309,6 +309,8 @@ async function runJob(db: Db, id: string, options: RunOptions): Promise<PayoutJo
         const counts = await postBatch(db, row, batchNo, sources[batchNo % systemAccountShardCount], clock);
         if (!counts) continue;
         addCounts(progress, counts);
+        // Reported before the next await, so each report is this batch's and they come in commit order.
+        options.onProgress?.(progressOf(progress));
         await db.update(payoutJobs).set({
           targetsPosted: sql`${payoutJobs.targetsPosted} + ${counts.targetsPosted}`,
           amountPosted: sql`${payoutJobs.amountPosted} + ${String(counts.amountPosted)}::numeric`,
@@ -316,7 +318,6 @@ async function runJob(db: Db, id: string, options: RunOptions): Promise<PayoutJo
           amountRefused: sql`${payoutJobs.amountRefused} + ${String(counts.amountRefused)}::numeric`,
           updatedAt: clock.now(),
         }).where(eq(payoutJobs.id, id));
-        options.onProgress?.(progressOf(progress));
       } catch (error) {
         failure ??= { error };
       }
@@ -324,6 +325,7 @@ async function runJob(db: Db, id: string, options: RunOptions): Promise<PayoutJo
   }));
   if (failure) {
     const message = failure.error instanceof Error ? failure.error.message : String(failure.error);
+    await recountProgress(db, row, clock).catch(() => undefined);
     await db.update(payoutJobs).set({ state: 'failed', error: message.slice(0, 500), updatedAt: clock.now() }).where(eq(payoutJobs.id, id));
     throw failure.error;
   }

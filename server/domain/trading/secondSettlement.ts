@@ -11,7 +11,9 @@
 // market_ticks' (symbol, time) index) and their funds and held accounts; the orders are grouped
 // into chunks of `chunkSize` (by the house shard their buy opened when several run at once); each
 // chunk is one transaction: lock its still-open orders (FOR UPDATE SKIP LOCKED: a second settler running at the
-// same time skips what this one holds, then finds it settled), one postTransfers batch, one
+// same time skips what this one holds, then finds it settled), one ledger batch through the payout
+// primitive (ledger/payouts.ts postGroups: an order's transfers are one group, a refused order stays
+// open and is reported while the rest settle), one
 // UPDATE of the orders from arrays, one UPDATE retaining the ticks. Each order settles exactly
 // once: only rows locked while 'open' move money, and the transfer ids (second:<id>:...) are
 // idempotent in the ledger besides. Chunks of different house shards may run in parallel
@@ -22,8 +24,8 @@ import type { Db } from '../../db/client.ts';
 import type { Clock } from '../../lib/time.ts';
 import { marginAsset } from '../../../src/api/contract/trading.ts';
 import { ledgerName, ledgers, openAccounts, systemShard } from '../ledger/accounts.ts';
-import { postTransfers } from '../ledger/transfers.ts';
-import type { TransferRequest } from '../ledger/rules.ts';
+import { postGroups, type TransferGroup } from '../ledger/payouts.ts';
+import type { NewTransferRequest } from '../ledger/rules.ts';
 import type { RecordedTick } from '../market/store.ts';
 import { payoutOf, secondOutcome, secondReference, winningsOf } from './secondContracts.ts';
 import type { UserEventBus } from './userEvents.ts';
@@ -76,7 +78,7 @@ export class SecondSettler {
   readonly #chunkSize: number;
   readonly #concurrency: number;
   /** What this settler has done since it was made: orders settled, transfers posted, time in postTransfers. */
-  readonly stats = { orders: 0, transfers: 0, ledgerMs: 0 };
+  readonly stats = { orders: 0, transfers: 0, ledgerMs: 0, findMs: 0 };
   /** House accounts by `${ledger}:${shard}`. */
   readonly #houses = new Map<string, bigint>();
 
@@ -145,47 +147,74 @@ export class SecondSettler {
   async #settleDue(symbols: string[] | undefined, dueMs: number): Promise<number> {
     let settled = 0;
     for (;;) {
-      const due = await this.#findDue(symbols, dueMs);
+      const findStarted = performance.now();
+      const { due, full } = await this.#findDue(symbols, dueMs);
+      this.stats.findMs += performance.now() - findStarted;
       if (due.length === 0) return settled;
       const done = await this.#settle(due);
       settled += done.length;
       // Nothing settled (all held by another settler) or the last page: stop; the next tick retries.
-      if (done.length === 0 || due.length < passLimit) return settled;
+      if (done.length === 0 || !full) return settled;
     }
   }
 
-  async #findDue(symbols: string[] | undefined, dueMs: number): Promise<DueOrder[]> {
+  /**
+   * The due orders with their ticks and accounts. The work is per distinct thing, not per order:
+   * 10 000 orders expiring in one second share a few thousand (symbol, expiry) exits and belong to
+   * far fewer users than orders, so the exit tick is probed once per (symbol, expires_at) and the
+   * two accounts once per user; the entry tick is looked up only for an order #fillEntries has not
+   * filled (an order accepted after the last tick it saw).
+   */
+  async #findDue(symbols: string[] | undefined, dueMs: number): Promise<{ due: DueOrder[]; full: boolean }> {
     const symbolFilter = symbols ? sql`and o.symbol = any(${arrayLiteral(symbols.map(quoteSymbol))}::varchar[])` : sql``;
     const result = await this.#options.db.execute(sql`
-      select o.id::text as id, o.user_id::text as user_id, o.ledger, o.direction, o.payout_ppm, o.amount::text as amount,
-        coalesce(o.entry_tick_id, en.id)::text as entry_tick_id, coalesce(o.entry_price, en.price)::text as entry_price,
-        ex.id::text as exit_tick_id, ex.price::text as exit_price,
-        f.id::text as funds_account, h.id::text as held_account
-      from second_contract_orders o
-      cross join lateral (
+      with due as materialized (
+        select o.id, o.user_id, o.ledger, o.symbol, o.direction, o.payout_ppm, o.amount, o.accepted_at, o.expires_at,
+          o.entry_tick_id, o.entry_price
+        from second_contract_orders o
+        where o.status = 'open' and o.expires_at <= ${new Date(dueMs).toISOString()}::timestamptz
+        ${symbolFilter}
+        order by o.id
+        limit ${passLimit}
+      ), exits as (
+        select d.symbol, d.expires_at, ex.id, ex.price
+        from (select distinct symbol, expires_at from due) d
+        cross join lateral (
+          select m.id, m.price from market_ticks m
+          where m.symbol = d.symbol and m.time >= d.expires_at
+          order by m.time, m.id limit 1
+        ) ex
+      ), owners as (
+        select w.user_id, w.ledger, f.id as funds, h.id as held
+        from (select distinct user_id, ledger from due) w
+        join ledger_accounts f on f.ledger = w.ledger and f.owner_user_id = w.user_id and f.asset = ${marginAsset}
+          and f.kind = (case when w.ledger = ${ledgers.demo} then 'demo' else 'spot' end) and f.shard = 0
+        join ledger_accounts h on h.ledger = w.ledger and h.owner_user_id = w.user_id and h.asset = ${marginAsset}
+          and h.kind = 'position_margin' and h.shard = 0
+      )
+      select d.id::text as id, d.user_id::text as user_id, d.ledger, d.direction, d.payout_ppm, d.amount::text as amount,
+        coalesce(d.entry_tick_id, en.id)::text as entry_tick_id, coalesce(d.entry_price, en.price)::text as entry_price,
+        e.id::text as exit_tick_id, e.price::text as exit_price, w.funds::text as funds_account, w.held::text as held_account,
+        (select count(*) from due)::int as due_count
+      from due d
+      join exits e on e.symbol = d.symbol and e.expires_at = d.expires_at
+      join owners w on w.user_id = d.user_id and w.ledger = d.ledger
+      left join lateral (
         select m.id, m.price from market_ticks m
-        where m.symbol = o.symbol and m.time >= o.expires_at
+        where d.entry_tick_id is null and m.symbol = d.symbol and m.time >= d.accepted_at
         order by m.time, m.id limit 1
-      ) ex
-      cross join lateral (
-        select m.id, m.price from market_ticks m
-        where m.symbol = o.symbol and m.time >= o.accepted_at
-        order by m.time, m.id limit 1
-      ) en
-      join ledger_accounts f on f.ledger = o.ledger and f.owner_user_id = o.user_id and f.asset = ${marginAsset}
-        and f.kind = (case when o.ledger = ${ledgers.demo} then 'demo' else 'spot' end) and f.shard = 0
-      join ledger_accounts h on h.ledger = o.ledger and h.owner_user_id = o.user_id and h.asset = ${marginAsset}
-        and h.kind = 'position_margin' and h.shard = 0
-      where o.status = 'open' and o.expires_at <= ${new Date(dueMs).toISOString()}::timestamptz
-      ${symbolFilter}
-      order by o.id
-      limit ${passLimit}`);
-    return rowsOf<Record<string, string | number>>(result).map((row) => ({
+      ) en on true
+      where d.entry_tick_id is not null or en.id is not null
+      order by d.id`);
+    const rows = rowsOf<Record<string, string | number>>(result);
+    const due = rows.map((row) => ({
       id: BigInt(row.id), userId: BigInt(row.user_id), ledger: Number(row.ledger), direction: String(row.direction),
       payoutPpm: Number(row.payout_ppm), amount: BigInt(row.amount), entryTickId: BigInt(row.entry_tick_id),
       entryPrice: BigInt(row.entry_price), exitTickId: BigInt(row.exit_tick_id), exitPrice: BigInt(row.exit_price),
       fundsAccount: BigInt(row.funds_account), heldAccount: BigInt(row.held_account),
     }));
+    // Full: the pass took passLimit orders (some perhaps without an exit tick yet), so more may be due.
+    return { due, full: rows.length > 0 && Number(rows[0].due_count) >= passLimit };
   }
 
   /** Settles the given due orders (those still open), chunked by house shard; answers what it settled. */
@@ -253,15 +282,15 @@ export class SecondSettler {
         select id::text as id from second_contract_orders
         where id = any(${arrayLiteral(chunk.map((order) => order.id))}::bigint[]) and status = 'open'
         order by id for update skip locked`)).map((row) => BigInt(row.id)));
-      const orders = chunk.filter((order) => locked.has(order.id));
+      let orders = chunk.filter((order) => locked.has(order.id));
       if (orders.length === 0) return [];
-      const transfers: TransferRequest[] = [];
-      const outcomes: SettledOrder[] = [];
+      const groups: TransferGroup<{ order: DueOrder; outcome: SettledOrder }>[] = [];
       for (const order of orders) {
         const status = secondOutcome(order.direction, order.entryPrice, order.exitPrice);
         const payout = payoutOf(status, order.amount, order.payoutPpm);
         const house = this.#houses.get(`${order.ledger}:${systemShard(secondReference(order.id))}`)!;
         const reference = secondReference(order.id);
+        const transfers: NewTransferRequest[] = [];
         if (status === 'lost') {
           transfers.push({ id: `${reference}:loss`, kind: 'second_stake', reference, amountAtomic: order.amount,
             debitAccountId: order.heldAccount, creditAccountId: house });
@@ -274,12 +303,19 @@ export class SecondSettler {
               debitAccountId: house, creditAccountId: order.fundsAccount });
           }
         }
-        outcomes.push({ id: order.id, userId: order.userId, demo: order.ledger === ledgers.demo, status, payout });
+        groups.push({ target: { order, outcome: { id: order.id, userId: order.userId, demo: order.ledger === ledgers.demo, status, payout } }, transfers });
       }
       const ledgerStarted = performance.now();
-      const result = await postTransfers(tx, transfers, clock);
+      // One order's transfers are one group: a refused order (a bug: the stake is held, the house has
+      // no limit) stays open and is reported, and the rest of the chunk settles.
+      const posted = await postGroups(tx, groups, clock);
       this.stats.ledgerMs += performance.now() - ledgerStarted;
-      if (!result.ok) throw new Error(`second-contract settlement refused by the ledger: ${result.refusal} (transfer ${transfers[result.index].id})`);
+      for (const refused of posted.refused) {
+        this.#report(new Error(`second-contract settlement of order ${refused.target.order.id} refused by the ledger: ${refused.refusal} (transfer ${refused.transferId})`));
+      }
+      if (posted.posted.length === 0) return [];
+      orders = posted.posted.map((target) => target.order);
+      const outcomes = posted.posted.map((target) => target.outcome);
       await tx.execute(sql`
         update second_contract_orders o set status = v.status, entry_tick_id = v.entry_id, entry_price = v.entry_price,
           exit_tick_id = v.exit_id, exit_price = v.exit_price, payout = v.payout, settled_at = ${settledAt.toISOString()}::timestamptz
@@ -296,7 +332,7 @@ export class SecondSettler {
       await tx.execute(sql`update market_ticks set retained = true
         where id = any(${arrayLiteral(tickIds)}::bigint[]) and not retained`);
       this.stats.orders += outcomes.length;
-      this.stats.transfers += transfers.length;
+      this.stats.transfers += posted.transfers.length;
       return outcomes;
     });
   }
