@@ -8,9 +8,9 @@
 // on each other in a cycle; each batch's rules (rules.ts) run in turn on the locked rows, on a copy
 // of the accounts it touches, so a refused batch leaves nothing behind and its neighbours go on; then
 // one statement inserts every accepted transfer and writes the accounts' totals and chain heads.
-// Columns travel as arrays (unnest), so the statements keep one text whatever the size, and on
-// node-postgres they are prepared once per connection. A group costs four round trips, whatever
-// its size: BEGIN, the locking read, the write, COMMIT.
+// Columns travel as arrays (unnest), so the statements keep one text whatever the size. On
+// node-postgres a group costs two round trips whatever its size (BEGIN with the locking read, the
+// write with COMMIT; groupCommit.ts); in a caller's transaction and on PGlite, one per statement.
 //
 // Idempotency: a transfer's id is its primary key. The insert says ON CONFLICT (id) DO NOTHING;
 // if any id was taken (a retry, or the same request racing itself) the transaction is rolled back
@@ -224,7 +224,7 @@ async function loadPendings(query: Query, ids: string[]): Promise<Map<string, Pe
   if (ids.length === 0) return new Map();
   const rows = await query(`select id, ledger, asset, debit_account_id::text as "debitAccountId",
       credit_account_id::text as "creditAccountId", amount::text as amount, kind, phase, reference
-    from ledger_transfers where id = any($1::text[])`, [arrayLiteral(ids)], 'ledger_load_pendings');
+    from ledger_transfers where id = any($1::text[])`, [arrayLiteral(ids)], { name: 'ledger_load_pendings' });
   return new Map(rows.map((row) => [String(row.id), {
     id: String(row.id), ledger: Number(row.ledger), asset: String(row.asset), debitAccountId: BigInt(row.debitAccountId as string),
     creditAccountId: BigInt(row.creditAccountId as string), amount: BigInt(row.amount as string), kind: String(row.kind),
@@ -235,7 +235,7 @@ async function loadPendings(query: Query, ids: string[]): Promise<Map<string, Pe
 async function loadResolutions(query: Query, pendingIds: string[]): Promise<Map<string, 'post' | 'void'>> {
   if (pendingIds.length === 0) return new Map();
   const rows = await query('select pending_id as "pendingId", phase from ledger_transfers where pending_id = any($1::text[])',
-    [arrayLiteral(pendingIds)], 'ledger_load_resolutions');
+    [arrayLiteral(pendingIds)], { name: 'ledger_load_resolutions' });
   return new Map(rows.map((row) => [String(row.pendingId), row.phase as 'post' | 'void']));
 }
 
@@ -249,7 +249,7 @@ async function lockAccounts(query: Query, ids: bigint[]): Promise<Map<bigint, Ac
       a.credits_pending::text as "creditsPending", a.credits_posted::text as "creditsPosted",
       a.entry_count::text as "entryCount", a.chain_head as "chainHead", s.transfer_amount_max::text as "transferAmountMax"
     from ledger_accounts a join ledger_assets s on s.code = a.asset
-    where a.id = any($1::bigint[]) order by a.id for update of a`, [arrayLiteral(ids)], 'ledger_lock_accounts');
+    where a.id = any($1::bigint[]) order by a.id for update of a`, [arrayLiteral(ids)], { name: 'ledger_lock_accounts' });
   return new Map(rows.map((row) => {
     const account: AccountState = {
       id: BigInt(row.id as string), ledger: Number(row.ledger), asset: String(row.asset),
@@ -271,7 +271,7 @@ async function loadStored(query: Query, ids: string[]): Promise<Map<string, Tran
       remark, created_at as "createdAt", debit_entry_no::text as "debitEntryNo", credit_entry_no::text as "creditEntryNo",
       debit_balance_after::text as "debitBalanceAfter", credit_balance_after::text as "creditBalanceAfter",
       debit_chain_hash as "debitChainHash", credit_chain_hash as "creditChainHash"
-    from ledger_transfers where id = any($1::text[])`, [arrayLiteral(ids)], 'ledger_load_stored');
+    from ledger_transfers where id = any($1::text[])`, [arrayLiteral(ids)], { name: 'ledger_load_stored' });
   return new Map(rows.map((row) => [String(row.id), {
     id: String(row.id), seq: BigInt(row.seq as string), ledger: Number(row.ledger), asset: String(row.asset),
     debitAccountId: BigInt(row.debitAccountId as string), creditAccountId: BigInt(row.creditAccountId as string),
@@ -298,9 +298,9 @@ function replayOf(batch: readonly TransferRequest[], stored: Map<string, Transfe
   return { ok: true, replayed: true, transfers: batch.map((request) => stored.get(request.id)!) };
 }
 
-// One statement, one text whatever the number of rows: each column is one array parameter. The
-// update runs only if every transfer was inserted; the rows go in in order, so each account's
-// entries take ascending seqs.
+// One statement, one text whatever the number of rows: each column is one array parameter. A taken
+// id fails the whole statement (the primary key's unique violation), so nothing of the transaction
+// can be committed with it; the rows go in in order, so each account's entries take ascending seqs.
 const writeText = `with input as (
     select * from unnest($1::text[], $2::smallint[], $3::text[], $4::bigint[], $5::bigint[], $6::numeric[], $7::text[],
       $8::text[], $9::text[], $10::text[], $11::text[], $12::timestamptz[], $13::bigint[], $14::bigint[], $15::numeric[],
@@ -316,7 +316,6 @@ const writeText = `with input as (
       created_at, debit_entry_no, credit_entry_no, debit_balance_after, credit_balance_after, debit_chain_hash,
       credit_chain_hash
     from input order by position
-    on conflict (id) do nothing
     returning id, seq
   ), updated as (
     update ledger_accounts as a set
@@ -325,15 +324,15 @@ const writeText = `with input as (
       entry_count = v.entry_count, chain_head = v.chain_head
     from unnest($19::bigint[], $20::numeric[], $21::numeric[], $22::numeric[], $23::numeric[], $24::bigint[], $25::text[])
       as v(id, debits_pending, debits_posted, credits_pending, credits_posted, entry_count, chain_head)
-    where a.id = v.id and (select count(*) from inserted) = cardinality($1::text[])
+    where a.id = v.id
     returning a.id
   )
   select id, seq::text as seq, (select count(*) from updated)::int as updated from inserted`;
 
 /**
  * Inserts the transfers and writes the new totals and chain heads of every account they touched,
- * in one statement (one round trip). When an id turned out to be taken, IdTaken rolls the whole
- * transaction back. Returns each transfer's seq.
+ * in one statement (one round trip, COMMIT included on node-postgres). When an id turned out to be
+ * taken, IdTaken rolls the whole transaction back. Returns each transfer's seq.
  */
 async function writeRows(query: Query, rows: NewTransferRow[], accounts: Map<bigint, AccountState>,
   before: Map<bigint, AccountState>): Promise<Map<string, bigint>> {
@@ -356,10 +355,21 @@ async function writeRows(query: Query, rows: NewTransferRow[], accounts: Map<big
     state((account) => account.id), state((account) => account.debitsPending), state((account) => account.debitsPosted),
     state((account) => account.creditsPending), state((account) => account.creditsPosted), state((account) => account.entryCount),
     state((account) => account.chainHead),
-  ], 'ledger_write_transfers');
-  if (inserted.length !== rows.length) throw new IdTaken();
+  ], { name: 'ledger_write_transfers', last: true }).catch((error: unknown) => {
+    throw isIdTaken(error) ? new IdTaken() : error;
+  });
+  assert(inserted.length === rows.length, 'every transfer was inserted');
   assert(inserted.every((row) => Number(row.updated) === touched.length), 'every touched account was updated');
   return new Map(inserted.map((row) => [String(row.id), BigInt(row.seq as string)]));
+}
+
+/** The primary key of ledger_transfers refused an id: another transaction stored it first. */
+function isIdTaken(error: unknown): boolean {
+  for (let cause = error; cause instanceof Error; cause = cause.cause) {
+    const { code, constraint } = cause as { code?: string; constraint?: string };
+    if (code === '23505') return constraint === 'ledger_transfers_pkey';
+  }
+  return false;
 }
 
 /** Per asset, a transaction adds to some accounts exactly what it takes from others, posted and pending. */
