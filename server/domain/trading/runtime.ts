@@ -7,7 +7,7 @@
 import type { Db } from '../../db/client.ts';
 import type { Clock } from '../../lib/time.ts';
 import type { RecordedTick } from '../market/store.ts';
-import { settleOnTick } from './positions.ts';
+import { settleFired, settleOnTick } from './positions.ts';
 import { SecondSettler } from './secondSettlement.ts';
 import { TriggerEngine } from './triggers.ts';
 import type { UserEventBus } from './userEvents.ts';
@@ -33,6 +33,8 @@ export class TradingRuntime {
     const { db, clock, userEvents, onError } = options;
     this.triggers = new TriggerEngine({
       db, clock, onError, settle: (positionId, tick) => settleOnTick({ db, clock, userEvents }, positionId, tick),
+      // A tick that fires many positions (a TP/SL or liquidation burst) settles them in batches.
+      settleMany: (fired) => settleFired({ db, clock, userEvents }, fired),
     });
     this.seconds = new SecondSettler({ db, clock, userEvents, onError });
   }

@@ -444,6 +444,11 @@ export interface TriggerEngineOptions {
   clock: Clock;
   /** Settles a fired position at a tick; decides again from the row (undefined: nothing to do). */
   settle: (positionId: bigint, tick: RecordedTick) => Promise<unknown>;
+  /**
+   * Settles every position a batch of ticks fired, together (positions.ts settleFired: batches
+   * through the payout primitive); answers the ones that failed. When given, `settle` is not used.
+   */
+  settleMany?: (fired: Array<{ positionId: bigint; tick: RecordedTick }>) => Promise<{ failed: Array<{ positionId: bigint; error: unknown }> }>;
   onError?: (error: unknown) => void;
   /** Rows per page (tests make it small); at most loadPageSizeMax. */
   pageSize?: number;
@@ -499,7 +504,26 @@ export class TriggerEngine {
       if (this.#lastLookMs === undefined) await this.#rebuild();
       else await this.#refresh();
       const failed: bigint[] = [];
-      for (const tick of ticks) {
+      if (this.#options.settleMany) {
+        // A position fires once per version, so gathering the whole batch's fires (each with the
+        // tick that fired it) and settling them together settles each at the same tick as before.
+        const fired: Array<{ positionId: bigint; tick: RecordedTick }> = [];
+        for (const tick of ticks) {
+          for (const trigger of this.index.onTick(tick.symbol, tick.priceUnits)) fired.push({ positionId: trigger.positionId, tick });
+        }
+        if (fired.length > 0) {
+          try {
+            for (const failure of (await this.#options.settleMany(fired)).failed) {
+              failed.push(failure.positionId);
+              this.#options.onError?.(failure.error);
+            }
+          } catch (error) {
+            failed.push(...fired.map((each) => each.positionId));
+            this.#options.onError?.(error);
+          }
+        }
+      }
+      for (const tick of this.#options.settleMany ? [] : ticks) {
         for (const trigger of this.index.onTick(tick.symbol, tick.priceUnits)) {
           try {
             await this.#options.settle(trigger.positionId, tick);
