@@ -171,9 +171,14 @@ function poolTransaction(pool: pg.Pool): Transaction {
 const foldRoundTrips = process.env.LEDGER_FOLD !== '0';
 const quoteTag = '$bourse_ledger$';
 
-/** The statement with each $n replaced by its value as a dollar-quoted literal, or undefined. */
+/**
+ * The statement with each $n replaced by its value as a dollar-quoted literal, or undefined. A value
+ * holding any '$' goes the ordinary way: the values are array literals (they end in '}'), so only the
+ * whole tag could end a literal early today, but a value ending in '$bourse_ledger' would too, with the
+ * closing tag's own '$' — no encoding of the values need be trusted for this.
+ */
 function inlineValues(text: string, values: readonly string[]): string | undefined {
-  if (values.some((value) => value.includes(quoteTag))) return undefined;
+  if (values.some((value) => value.includes('$'))) return undefined;
   return text.replace(/\$(\d+)/g, (_match, position: string) => `${quoteTag}${values[Number(position) - 1]}${quoteTag}`);
 }
 

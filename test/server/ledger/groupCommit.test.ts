@@ -199,6 +199,21 @@ describe('postTransfers: group commit', () => {
       }
     });
 
+    it('stores texts holding dollar signs and quotes exactly, whatever the write path inlines', async () => {
+      // On node-postgres a group's values ride as dollar-quoted literals; a remark ending in the tag's
+      // first part, or holding it whole, must neither end the literal early nor run as SQL.
+      const account = await ledger.userAccount(await ledger.newUser());
+      const remarks = ["x$bourse_ledger", "$bourse_ledger$); drop table ledger_transfers; --", "it's \\ \"quoted\" {a,b} NULL $1 $$"];
+      const batches = remarks.map((remark) => [{ ...deposit(account, usdt(1)), remark }]);
+      const results = await inOneGroup(batches);
+      expect(results.every((result) => result.ok)).toBe(true);
+      for (const [i, batch] of batches.entries()) {
+        const stored = await ledger.db.execute(sql`select remark from ledger_transfers where id = ${batch[0].id}`);
+        expect((stored as unknown as { rows: Array<{ remark: string }> }).rows[0].remark).toBe(remarks[i]);
+      }
+      expect((await ledger.balance(account)).postedAtomic).toBe(usdt(3));
+    });
+
     it('keeps a transfer posted in a caller\'s transaction out of any group', async () => {
       const account = await ledger.userAccount(await ledger.newUser());
       const before = groupCommitStats(ledger.db);
