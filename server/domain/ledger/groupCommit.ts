@@ -9,8 +9,7 @@ import { PgTransaction } from 'drizzle-orm/pg-core';
 import { sql, type SQL } from 'drizzle-orm';
 import type { Db, Executor } from '../../db/client.ts';
 import { assert } from '../../lib/errors.ts';
-import type { PostResult } from './transfers.ts';
-import type { TransferRequest } from './rules.ts';
+import type { PostResult, TransferRequest } from './rules.ts';
 
 /** One caller's batch waiting for (or riding in) a group, and how to answer that caller. */
 export interface QueuedRequest {

@@ -70,6 +70,11 @@ export type TransferRequest = NewTransferRequest | ResolveRequest;
 export const isResolve = (request: TransferRequest): request is ResolveRequest => 'pendingId' in request;
 
 export type TransferRow = typeof ledgerTransfers.$inferSelect;
+
+/** What postTransfers answers a batch: its transfers (stored now, or before: replayed) or the first refusal. */
+export type PostResult =
+  | { ok: true; replayed: boolean; transfers: TransferRow[] }
+  | { ok: false; index: number; refusal: TransferRefusal };
 export type NewTransferRow = Omit<TransferRow, 'seq'>;
 
 /** A locked account row with the ceiling of its asset, updated in place as the batch applies. */

@@ -30,15 +30,14 @@ import {
 } from './groupCommit.ts';
 import {
   applyBatch, batchShapeRefusal, isResolve, sameTransfer, type AccountState, type BatchContext, type BatchOutcome,
-  type NewTransferRow, type PendingTransfer, type TransferRefusal, type TransferRequest, type TransferRow,
+  type NewTransferRow, type PostResult, type PendingTransfer, type TransferRequest, type TransferRow,
 } from './rules.ts';
 
 /** Transfers in one batch at most (and so rows in one insert). */
 export const transferBatchSizeMax = 1000;
 
-export type PostResult =
-  | { ok: true; replayed: boolean; transfers: TransferRow[] }
-  | { ok: false; index: number; refusal: TransferRefusal };
+// What postTransfers answers (rules.ts: the group committer answers it too, so it lives below both).
+export type { PostResult };
 
 /** An id was taken between the look-up and the insert: roll back and look again. */
 class IdTaken extends Error {}
