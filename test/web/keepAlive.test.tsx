@@ -4,7 +4,7 @@
 // while it is hidden, its route guard still runs on every visit, and a new session drops it.
 // Then the real router: the app's kept routes, the document title, and in-app back.
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { act, cleanup, fireEvent, render, screen } from '@testing-library/react';
+import { act, cleanup, fireEvent, render, screen, waitFor } from '@testing-library/react';
 import { useEffect, useState } from 'react';
 import {
   createHashRouter, createMemoryRouter, Outlet, RouterProvider, useLocation, useNavigation, useSearchParams,
@@ -301,7 +301,8 @@ describe('the app router with kept pages', () => {
       </Provider>,
     );
     await screen.findByText('example.com', {}, { timeout: 10_000 });
-    expect(document.title).toBe('Bourse');
+    // The title is set by an effect after the page's first render: wait for it, under load too.
+    await waitFor(() => expect(document.title).toBe('Bourse'));
 
     await act(async () => {
       await router.navigate('/login');

@@ -13,6 +13,8 @@ import { failureText } from '../../api/errorMessages.ts';
 import { FormError } from '../../components/form/FormError.tsx';
 import { PasswordInput } from '../../components/form/PasswordInput.tsx';
 import './freshProof.css';
+// A wrong password answers credentials_invalid, whose message the account calls register.
+import '../session/accountErrorTexts.ts';
 
 export type ProofKind = 'password' | 'google';
 /** An action that takes a proof and answers the call's refusal, or undefined when it went through. */
