@@ -1,5 +1,5 @@
-// `npm test`: the four Vitest projects in lanes, one Vitest process each: one lane by default, two
-// side by side with TEST_LANES=2 (see `lanes` below for why one), then one summary of them all.
+// `npm test`: the four Vitest projects in two lanes side by side, one Vitest process each (one lane
+// with TEST_LANES=1; see `lanes` below), then one summary of them all.
 //
 // Why lanes and not more workers in one Vitest: the end-to-end journeys share one server (its demo
 // account, the operator's authenticator steps, the trading settings a journey changes) and must run
@@ -23,13 +23,12 @@ const vitestBin = path.join(root, 'node_modules', 'vitest', 'vitest.mjs');
 
 interface Lane { name: string; projects: string[] }
 
-// Measured on this 2-core machine, quiet, with TEST_DATABASE_URL set: two lanes took 1 883 s (server
-// lane; browser lane 1 592 s) where one file at a time had taken about 1 530 s — each lane's files ran
-// two to three times slower beside the other (the journeys' Chromium and server, PostgreSQL and
-// PGlite all want the same two cores). So one lane is the default; TEST_LANES=2 runs the two lanes.
-const lanes: Lane[] = process.env.TEST_LANES === '2'
-  ? [{ name: 'server', projects: ['server', 'web'] }, { name: 'browser', projects: ['e2e', 'conformance'] }]
-  : [{ name: 'all', projects: ['server', 'web', 'e2e', 'conformance'] }];
+// Measured on this 2-core machine, quiet, with TEST_DATABASE_URL set: two lanes took 1 883 s (the
+// browser lane 1 592 s), one lane over 2 200 s. Each file runs two to three times slower beside the
+// other lane, yet the two lanes still finish first. TEST_LANES=1 runs everything in one process.
+const lanes: Lane[] = process.env.TEST_LANES === '1'
+  ? [{ name: 'all', projects: ['server', 'web', 'e2e', 'conformance'] }]
+  : [{ name: 'server', projects: ['server', 'web'] }, { name: 'browser', projects: ['e2e', 'conformance'] }];
 
 const children = new Set<ChildProcess>();
 for (const signal of ['SIGINT', 'SIGTERM'] as const) {
