@@ -122,13 +122,8 @@ export interface PayoutProgress {
   batchCount: number;
 }
 
-export interface PayoutJob extends PayoutProgress {
-  ledger: LedgerName;
-  asset: string;
-  sourceKind: SystemAccountKind;
-  direction: PayoutDirection;
-  kind: TransferKind;
-  reference: string;
+/** A stored job: its spec as made (remark null when none, batch size resolved), state and progress. */
+export interface PayoutJob extends PayoutProgress, Omit<PayoutJobSpec, 'id' | 'remark' | 'batchSize'> {
   remark: string | null;
   batchSize: number;
   state: PayoutJobState;
