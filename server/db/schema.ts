@@ -972,3 +972,174 @@ export const loginSecondSteps = pgTable('login_second_steps', {
   usedAt: timestamp('used_at', { withTimezone: true, mode: 'date' }),
   createdAt: createdAt(),
 }, (t) => [index('login_second_steps_user_idx').on(t.userId, t.createdAt)]);
+
+// ─── Notices, messages, help, news, chat and push (issue 21; server/domain/content/*) ─────────
+// One table of published content of four kinds, each written per language (English the fallback),
+// scheduled and expiring; who read it; each user's internal messages; chat conversations with a
+// sequence number per conversation; Web Push subscriptions and price alerts. Maintenance mode is
+// the system setting "maintenance" (a JSON value).
+
+/**
+ * A piece of content an operator writes: 'notice' (the platform's notices, home scroller and
+ * notice list), 'announcement' (to an audience, optionally a pop-up shown once), 'help' (help
+ * centre, with a category) or 'article' (news, with a cover image). Visible while
+ * publish_at ≤ now < expire_at (null: no expiry) and not withdrawn. `audience` is
+ * { kind: 'all' } | { kind: 'vip', min } | { kind: 'kyc', min } | { kind: 'users', userIds: string[] }.
+ */
+export const contentItems = pgTable('content_items', {
+  id: bigserial('id', { mode: 'bigint' }).primaryKey(),
+  kind: varchar('kind', { length: 16 }).notNull(),
+  audience: jsonb('audience').notNull().default(sql`'{"kind":"all"}'::jsonb`),
+  popup: boolean('popup').notNull().default(false),
+  /** Help centre category or news section (a short slug); null for notices and announcements. */
+  category: varchar('category', { length: 32 }),
+  coverImageId: varchar('cover_image_id', { length: 32 }),
+  publishAt: timestamp('publish_at', { withTimezone: true, mode: 'date' }).notNull(),
+  expireAt: timestamp('expire_at', { withTimezone: true, mode: 'date' }),
+  withdrawnAt: timestamp('withdrawn_at', { withTimezone: true, mode: 'date' }),
+  createdBy: bigint('created_by', { mode: 'bigint' }).notNull().references(() => operators.id),
+  updatedAt: timestamp('updated_at', { withTimezone: true, mode: 'date' }).notNull().defaultNow(),
+  createdAt: createdAt(),
+}, (t) => [
+  index('content_items_kind_publish_idx').on(t.kind, t.publishAt, t.id),
+  check('content_items_kind_known', sql`${t.kind} in ('notice', 'announcement', 'help', 'article')`),
+]);
+
+/** A content item's text in one language: the title, a plain summary and the sanitized HTML body. */
+export const contentTranslations = pgTable('content_translations', {
+  itemId: bigint('item_id', { mode: 'bigint' }).notNull().references(() => contentItems.id),
+  lang: varchar('lang', { length: 8 }).notNull(),
+  title: varchar('title', { length: 200 }).notNull(),
+  summary: varchar('summary', { length: 500 }).notNull().default(''),
+  /** Sanitized on the server with an allow-list before it is stored (never raw operator HTML). */
+  bodyHtml: text('body_html').notNull(),
+  /** Plain text of the body, for search. */
+  bodyText: text('body_text').notNull(),
+}, (t) => [primaryKey({ columns: [t.itemId, t.lang] })]);
+
+/** Who read an announcement or notice, and when (a pop-up is shown until it is read). */
+export const contentReads = pgTable('content_reads', {
+  itemId: bigint('item_id', { mode: 'bigint' }).notNull().references(() => contentItems.id),
+  userId: bigint('user_id', { mode: 'bigint' }).notNull().references(() => users.id),
+  readAt: timestamp('read_at', { withTimezone: true, mode: 'date' }).notNull(),
+}, (t) => [primaryKey({ columns: [t.itemId, t.userId] }), index('content_reads_user_idx').on(t.userId)]);
+
+/** Images operators upload for content (covers and inline images), served publicly by id. */
+export const contentImages = pgTable('content_images', {
+  id: varchar('id', { length: 32 }).primaryKey(),
+  operatorId: bigint('operator_id', { mode: 'bigint' }).notNull().references(() => operators.id),
+  contentType: varchar('content_type', { length: 32 }).notNull(),
+  storedName: varchar('stored_name', { length: 64 }).notNull(),
+  sizeBytes: integer('size_bytes').notNull(),
+  width: integer('width'),
+  height: integer('height'),
+  createdAt: createdAt(),
+});
+
+/**
+ * An internal message to one user, written in the same transaction as the event it tells of.
+ * `kind` names the event (deposit_credited, withdrawal_paid, withdrawal_rejected, kyc_approved,
+ * kyc_rejected, position_take_profit, position_stop_loss, position_liquidated,
+ * second_contract_settled, price_alert, notice, chat_reply...); `params` the values its text
+ * shows (the app words it in the user's language); `route` the page it opens. `dedupe_key`
+ * makes writing the same event's message twice harmless.
+ */
+export const userMessages = pgTable('user_messages', {
+  id: bigserial('id', { mode: 'bigint' }).primaryKey(),
+  userId: bigint('user_id', { mode: 'bigint' }).notNull().references(() => users.id),
+  kind: varchar('kind', { length: 40 }).notNull(),
+  /** The push category it belongs to (notices, trading, money, chat, security, price_alerts). */
+  category: varchar('category', { length: 16 }).notNull(),
+  params: jsonb('params').notNull().default(sql`'{}'::jsonb`),
+  route: varchar('route', { length: 200 }),
+  dedupeKey: varchar('dedupe_key', { length: 96 }),
+  readAt: timestamp('read_at', { withTimezone: true, mode: 'date' }),
+  createdAt: createdAt(),
+}, (t) => [
+  index('user_messages_user_idx').on(t.userId, t.id),
+  index('user_messages_unread_idx').on(t.userId).where(sql`${t.readAt} is null`),
+  uniqueIndex('user_messages_dedupe_key').on(t.userId, t.dedupeKey),
+]);
+
+/** A browser's Web Push subscription (RFC 8030/8291): where to send and the keys to encrypt with. */
+export const pushSubscriptions = pgTable('push_subscriptions', {
+  id: bigserial('id', { mode: 'bigint' }).primaryKey(),
+  userId: bigint('user_id', { mode: 'bigint' }).notNull().references(() => users.id),
+  endpoint: varchar('endpoint', { length: 1024 }).notNull(),
+  p256dh: varchar('p256dh', { length: 128 }).notNull(),
+  auth: varchar('auth', { length: 64 }).notNull(),
+  /** Categories this browser wants: notices, trading, money, chat, security, price_alerts. */
+  categories: jsonb('categories').notNull(),
+  failures: integer('failures').notNull().default(0),
+  lastSentAt: timestamp('last_sent_at', { withTimezone: true, mode: 'date' }),
+  createdAt: createdAt(),
+}, (t) => [
+  uniqueIndex('push_subscriptions_endpoint_key').on(t.endpoint),
+  index('push_subscriptions_user_idx').on(t.userId),
+]);
+
+/** A price alert: when `symbol` crosses `price` in `direction`, a push and an internal message. */
+export const priceAlerts = pgTable('price_alerts', {
+  id: bigserial('id', { mode: 'bigint' }).primaryKey(),
+  userId: bigint('user_id', { mode: 'bigint' }).notNull().references(() => users.id),
+  symbol: varchar('symbol', { length: 24 }).notNull(),
+  direction: varchar('direction', { length: 5 }).notNull(),
+  /** A decimal string in the symbol's quote precision. */
+  price: varchar('price', { length: 40 }).notNull(),
+  /** false: fires once and turns itself off; true: fires every time the price crosses again. */
+  repeat: boolean('repeat').notNull().default(false),
+  active: boolean('active').notNull().default(true),
+  lastFiredAt: timestamp('last_fired_at', { withTimezone: true, mode: 'date' }),
+  createdAt: createdAt(),
+}, (t) => [
+  index('price_alerts_active_idx').on(t.symbol).where(sql`${t.active}`),
+  index('price_alerts_user_idx').on(t.userId, t.id),
+  check('price_alerts_direction_known', sql`${t.direction} in ('above', 'below')`),
+]);
+
+/**
+ * A user's support conversation: one open at a time; `last_seq` numbers its messages; each side's
+ * read mark is the last sequence it has read; an operator may take it (assigned_operator_id).
+ */
+export const chatConversations = pgTable('chat_conversations', {
+  id: bigserial('id', { mode: 'bigint' }).primaryKey(),
+  userId: bigint('user_id', { mode: 'bigint' }).notNull().references(() => users.id),
+  status: varchar('status', { length: 8 }).notNull().default('open'),
+  assignedOperatorId: bigint('assigned_operator_id', { mode: 'bigint' }).references(() => operators.id),
+  lastSeq: integer('last_seq').notNull().default(0),
+  userReadSeq: integer('user_read_seq').notNull().default(0),
+  operatorReadSeq: integer('operator_read_seq').notNull().default(0),
+  lastMessageAt: timestamp('last_message_at', { withTimezone: true, mode: 'date' }).notNull(),
+  closedAt: timestamp('closed_at', { withTimezone: true, mode: 'date' }),
+  createdAt: createdAt(),
+}, (t) => [
+  uniqueIndex('chat_conversations_one_open').on(t.userId).where(sql`${t.status} = 'open'`),
+  index('chat_conversations_queue_idx').on(t.status, t.lastMessageAt),
+  check('chat_conversations_status_known', sql`${t.status} in ('open', 'closed')`),
+]);
+
+/** One chat message: text and/or an uploaded image; a user's client_message_id makes a resend harmless. */
+export const chatMessages = pgTable('chat_messages', {
+  conversationId: bigint('conversation_id', { mode: 'bigint' }).notNull().references(() => chatConversations.id),
+  seq: integer('seq').notNull(),
+  /** 'user', 'operator' or 'system' (assigned, transferred, closed). */
+  sender: varchar('sender', { length: 8 }).notNull(),
+  operatorId: bigint('operator_id', { mode: 'bigint' }).references(() => operators.id),
+  clientMessageId: varchar('client_message_id', { length: 64 }),
+  text: varchar('text', { length: 2000 }),
+  uploadId: varchar('upload_id', { length: 32 }).references(() => uploads.id),
+  createdAt: timestamp('created_at', { withTimezone: true, mode: 'date' }).notNull(),
+}, (t) => [
+  primaryKey({ columns: [t.conversationId, t.seq] }),
+  uniqueIndex('chat_messages_client_id_key').on(t.conversationId, t.clientMessageId),
+  check('chat_messages_sender_known', sql`${t.sender} in ('user', 'operator', 'system')`),
+]);
+
+/** Canned replies operators pick from, per language. */
+export const chatCannedReplies = pgTable('chat_canned_replies', {
+  id: bigserial('id', { mode: 'bigint' }).primaryKey(),
+  lang: varchar('lang', { length: 8 }).notNull(),
+  title: varchar('title', { length: 80 }).notNull(),
+  text: varchar('text', { length: 2000 }).notNull(),
+  createdAt: createdAt(),
+});
