@@ -16,6 +16,11 @@ export const contentPaths = {
   readAnnouncement: '/sys/annountCement/read',
   /** Notices, paged (public). */
   notices: '/content/appNotice/list',
+  /**
+   * Ours: one notice (public) or announcement (only for a caller it is meant for) with its body
+   * (`?id=&lang=`), for the notice page and the pop-up: the lists carry no body.
+   */
+  noticeById: '/content/appNotice/queryById',
   /** Internal messages of the caller, paged, with the unread count. */
   myMessages: '/content/appNotice/myList',
   /** Ours: marks one message read ({ id }) or all ({ all: true }); answers the unread count. */
