@@ -16,6 +16,7 @@ import { systemClock } from './lib/time.ts';
 import { dailyLiabilityPublisher, type DailyPublisher, type Timer } from './domain/wallet/liabilities.ts';
 import { TradingRuntime } from './domain/trading/runtime.ts';
 import { redisUserEvents } from './domain/trading/userEvents.ts';
+import { resumePayoutJobs } from './domain/ledger/payouts.ts';
 
 export interface InstanceOptions extends Omit<BuildOptions, 'marketBus' | 'redis'> {
   /** A new price source for each term as leader (the engine starts from the stored state each time). */
@@ -96,6 +97,13 @@ export async function startInstance(options: InstanceOptions): Promise<Instance>
     onPublished: (root) => log?.info(`proof of liabilities published: root ${root.root}, ${root.leafCount} leaves (padded)`),
   });
   liabilityPublisher.start();
+  // Payout jobs a killed process left running are run to their end in the background.
+  const resumed = await resumePayoutJobs(database.db, {
+    clock,
+    onError: (jobId, error) => log?.error({ err: error }, `payout job ${jobId} stopped again on resume`),
+    onDone: (job) => log?.info(`payout job ${job.jobId} resumed and done: ${job.targetsPosted} posted, ${job.targetsRefused} refused`),
+  });
+  if (resumed.length > 0) log?.info(`resuming ${resumed.length} unfinished payout job(s): ${resumed.join(', ')}`);
   // At start-up the leader back-fills, loads and publishes the market before the instance takes
   // requests; a follower waits for the leader's next update. Either way the first request gets data.
   await runner.settled();

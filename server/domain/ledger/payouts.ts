@@ -422,3 +422,24 @@ async function postBatch(db: Db, job: JobRow, batchNo: number, source: bigint, c
     throw error;
   }
 }
+
+/**
+ * At start: every job a killed process left running is run to its end, one after another, in the
+ * background (the caller does not wait). Another instance resuming the same job at the same time
+ * is harmless: a batch one of them committed first is rolled back by the other (BatchTaken) and
+ * its transfers replay by id. A failed job (stopped by an error) waits for an operator instead.
+ * Answers the ids it resumes.
+ */
+export async function resumePayoutJobs(db: Db, options: { clock?: Clock; onError?: (jobId: string, error: unknown) => void; onDone?: (job: PayoutJob) => void } = {}): Promise<string[]> {
+  const ids = (await unfinishedPayoutJobs(db, ['running'])).filter((id) => !runningHere.has(id));
+  void (async () => {
+    for (const id of ids) {
+      try {
+        options.onDone?.(await runPayoutJob(db, id, { clock: options.clock }));
+      } catch (error) {
+        options.onError?.(id, error);
+      }
+    }
+  })();
+  return ids;
+}
