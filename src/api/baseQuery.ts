@@ -32,6 +32,14 @@ export interface RequestArgs {
   quiet?: boolean;
 }
 
+/**
+ * What a call says besides its data: `cachedAtMs` when the answer is the service worker's copy,
+ * served because the network failed (sw/sw.ts stamps the copies it keeps with `cachedAtHeader`),
+ * so a page can say how old what it shows is.
+ */
+export interface ResponseMeta { cachedAtMs?: number }
+export const cachedAtHeader = 'X-Cached-At';
+
 export type ApiError =
   | { kind: 'unauthorized'; code: 401; message: string; envelope: EnvelopeOf<unknown> | undefined }
   | {
@@ -67,7 +75,13 @@ function buildUrl(url: string, params?: RequestArgs['params']) {
   return `${apiPrefix}${url}${search ? `${url.includes('?') ? '&' : '?'}${search}` : ''}`;
 }
 
-export function createBaseQuery(deps: BaseQueryDeps): BaseQueryFn<RequestArgs | string, unknown, ApiError> {
+/** The meta of an answer (none for a fresh one, so a fresh answer is just `{ data }`). */
+function metaOf(response: Response): { meta?: ResponseMeta } {
+  const cachedAtMs = Number(response.headers?.get(cachedAtHeader));
+  return Number.isSafeInteger(cachedAtMs) && cachedAtMs > 0 ? { meta: { cachedAtMs } } : {};
+}
+
+export function createBaseQuery(deps: BaseQueryDeps): BaseQueryFn<RequestArgs | string, unknown, ApiError, object, ResponseMeta> {
   const httpFailure = (message: string, status?: number, quiet = false) => {
     // Spec §8: an HTTP failure whose message mentions 401 resolves quietly.
     if (message.includes('401')) return { data: null };
@@ -118,11 +132,11 @@ export function createBaseQuery(deps: BaseQueryDeps): BaseQueryFn<RequestArgs | 
       clearTimeout(timer);
     }
 
-    if (Array.isArray(payload)) return { data: payload };
+    if (Array.isArray(payload)) return { data: payload, ...metaOf(response) };
     if (!isEnvelope(payload)) {
       return httpFailure(`Request failed with status code ${response.status}`, response.status, args.quiet);
     }
-    if ((successCodes as readonly number[]).includes(payload.code)) return { data: payload.result };
+    if ((successCodes as readonly number[]).includes(payload.code)) return { data: payload.result, ...metaOf(response) };
     if (payload.code === unauthorizedCode) {
       if (!args.quietUnauthorized) deps.onUnauthorized();
       return { error: { kind: 'unauthorized', code: 401, message: payload.message, envelope: payload } };
