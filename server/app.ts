@@ -37,6 +37,8 @@ import { withdrawalRoutes } from './routes/withdrawals.ts';
 import { liabilityRoutes } from './routes/liabilities.ts';
 import { tradeRoutes } from './routes/trade/index.ts';
 import { identityRoutes } from './routes/identity/index.ts';
+import { pushRoutes } from './routes/push.ts';
+import { startPush } from './domain/push/index.ts';
 import { resolveSession } from './domain/sessions.ts';
 import { localUserEvents, type UserEventBus } from './domain/trading/userEvents.ts';
 import { localDiskStorage } from './domain/uploads.ts';
@@ -185,6 +187,13 @@ export async function buildApp(options: BuildOptions): Promise<BuiltApp> {
   signals.redisConnected = () => marketBus.connected && (options.redis === undefined || options.redis.status === 'ready');
   const market = new MarketView(database.db, marketBus);
   app.addHook('onClose', async () => market.close());
+  // Web Push: VAPID keys, the sending queue and the price alerts on this instance's market updates.
+  const push = await startPush({
+    db: database.db, clock, dataDir: config.dataDir, publicOrigin: config.publicOrigin, market,
+    onError: (error) => app.log.error({ err: error }, 'push failed'),
+  });
+  services.push = push.service;
+  app.addHook('onClose', async () => push.close());
 
   let realtime!: RealtimeHub;
   await app.register(async (api) => {
@@ -207,6 +216,7 @@ export async function buildApp(options: BuildOptions): Promise<BuiltApp> {
     liabilityRoutes(api, services);
     tradeRoutes(api, services, market);
     identityRoutes(api, services);
+    pushRoutes(api, services, push.alerts.index);
   }, { prefix: apiPrefix });
 
   const hasWeb = fs.existsSync(path.join(config.webRoot, 'index.html'));

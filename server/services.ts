@@ -8,6 +8,7 @@ import type { MessageSender } from './domain/delivery.ts';
 import type { ReplayStore } from './lib/replayStore.ts';
 import type { UploadStorage } from './domain/uploads.ts';
 import type { UserEventBus } from './domain/trading/userEvents.ts';
+import type { PushService } from './domain/push/service.ts';
 
 export interface Services {
   db: Db;
@@ -30,6 +31,13 @@ export interface Services {
   uploads: UploadStorage;
   /** Each user's own realtime events (positions, settlements, balances): trading publishes here. */
   userEvents: UserEventBus;
+  /** Whether a user's app holds its realtime channel on this instance (set once the socket hub exists; chat). */
+  userOnline?: (userId: bigint) => boolean;
+  /**
+   * Web Push (domain/push): toUser, toCategory (a notice to the notices category) and deliver
+   * (a MessageDelivery: written internal messages pushed after commit). Set by buildApp.
+   */
+  push?: PushService;
 }
 
 export interface HealthSignals {
