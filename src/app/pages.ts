@@ -21,6 +21,15 @@ export const pages = {
   demotrading: () => import('../features/trade/DemoTradingPage.tsx'),
   kline: () => import('../features/kline/KlinePage.tsx'),
   outlink: () => import('../features/outlink/OutlinkPage.tsx'),
+  xinwen: () => import('../features/notices/NewsPage.tsx'),
+  articleList: () => import('../features/notices/ArticleListPage.tsx'),
+  articleDetail: () => import('../features/notices/ArticleDetailPage.tsx'),
+  notice: () => import('../features/notices/NoticesPage.tsx'),
+  noticeDetail: () => import('../features/notices/NoticeDetailPage.tsx'),
+  announcements: () => import('../features/notices/AnnouncementsPage.tsx'),
+  messages: () => import('../features/notices/MessagesPage.tsx'),
+  helpCentre: () => import('../features/notices/HelpCentrePage.tsx'),
+  helpDetail: () => import('../features/notices/HelpDetailPage.tsx'),
   login: () => import('../features/auth/LoginPage.tsx'),
 };
 

@@ -22,17 +22,28 @@ const topLevelRoutes = ['demotrading', 'kline', 'outlink', 'login'];
  * security centre (Google Authenticator, passkeys, linked logins, sessions; issue 11).
  */
 const extensionRoutes = ['anquanZhongxin'];
+/**
+ * Screens spec §2 names without a route (issue 21): notices and help are public, a user's own
+ * announcements and messages need login; all in the layout.
+ */
+const contentRoutes: [string, boolean][] = [
+  ['notice', false], ['noticeDetail', false], ['announcements', true], ['messages', true], ['helpCentre', false], ['helpDetail', false],
+];
 
 const entry = (path: string) => routeTable.find((route) => route.path === path);
 
 describe('route table', () => {
   it('has every route of the spec and, beyond them, only the listed pages of ours', () => {
     expect(routeTable.map((route) => route.path).sort())
-      .toEqual([...layoutRoutes.map(([path]) => path), ...topLevelRoutes, ...extensionRoutes].sort());
+      .toEqual([...layoutRoutes.map(([path]) => path), ...topLevelRoutes, ...extensionRoutes, ...contentRoutes.map(([path]) => path)].sort());
     expect(new Set(routeTable.map((route) => route.path)).size).toBe(routeTable.length);
   });
 
   it.each(layoutRoutes)('%s sits in the layout and needs login: %s', (path, login) => {
+    expect(entry(path)).toMatchObject({ path, login, layout: true });
+  });
+
+  it.each(contentRoutes)('%s (ours, issue 21) sits in the layout and needs login: %s', (path, login) => {
     expect(entry(path)).toMatchObject({ path, login, layout: true });
   });
 

@@ -1,0 +1,53 @@
+// The words of an internal message (issue 21): the server stores a kind and the values it shows
+// (`params`: amounts as decimal strings, symbols, reasons), and the app words it in the user's
+// language. Each kind has a title and, when the values it names are all there, a sentence; a
+// reason the operator wrote is shown as written, after "Reason:". An unknown kind (a newer
+// server) gets a generic title instead of nothing.
+import { msg } from '@lingui/core/macro';
+import type { I18n, MessageDescriptor } from '@lingui/core';
+import type { UserMessage } from '../../api/contract/content.ts';
+
+interface KindText {
+  title: MessageDescriptor;
+  /** The sentence, with the params it names; shown only when every one of them is there. */
+  body?: MessageDescriptor;
+  needs?: readonly string[];
+}
+
+const money = ['amount', 'currency'] as const;
+
+export const messageTexts: Record<string, KindText> = {
+  deposit_credited: { title: msg`Deposit credited`, body: msg({ message: '{amount} {currency} has been credited to your account.' }), needs: money },
+  deposit_rejected: { title: msg`Deposit rejected`, body: msg({ message: 'Your deposit of {amount} {currency} was not accepted.' }), needs: money },
+  withdrawal_paid: { title: msg`Withdrawal paid`, body: msg({ message: 'Your withdrawal of {amount} {currency} has been paid out.' }), needs: money },
+  withdrawal_rejected: {
+    title: msg`Withdrawal rejected`, body: msg({ message: 'Your withdrawal of {amount} {currency} was rejected and the amount returned to your balance.' }), needs: money,
+  },
+  kyc_approved: { title: msg`Identity verified`, body: msg({ message: 'Your identity verification (level {level}) has been approved.' }), needs: ['level'] },
+  kyc_rejected: { title: msg`Identity verification rejected`, body: msg`Your identity verification was not approved. You can submit it again.` },
+  position_take_profit: { title: msg`Take-profit reached`, body: msg({ message: 'Your {symbol} position was closed at the take-profit price. Profit and loss: {profit}.' }), needs: ['symbol', 'profit'] },
+  position_stop_loss: { title: msg`Stop-loss reached`, body: msg({ message: 'Your {symbol} position was closed at the stop-loss price. Profit and loss: {profit}.' }), needs: ['symbol', 'profit'] },
+  position_liquidated: { title: msg`Position liquidated`, body: msg({ message: 'Your {symbol} position was closed because its margin ran out.' }), needs: ['symbol'] },
+  second_contract_settled: { title: msg`Option settled`, body: msg({ message: 'Your {symbol} option has settled. Profit and loss: {profit}.' }), needs: ['symbol', 'profit'] },
+  price_alert: { title: msg`Price alert`, body: msg({ message: '{symbol} has reached {price}.' }), needs: ['symbol', 'price'] },
+  chat_reply: { title: msg`New reply from support`, body: msg`Support has answered your message.` },
+  security_alert: { title: msg`Security alert`, body: msg`There was a sign-in or a security change on your account. If it was not you, change your password now.` },
+  announcement: { title: msg`New announcement`, body: msg({ message: '{title}' }), needs: ['title'] },
+};
+
+const unknownKind: KindText = { title: msg`New message` };
+
+export interface MessageWords { title: string; body?: string; reason?: string }
+
+/** The title, sentence and reason of a message in the active language. */
+export function wordMessage(i18n: I18n, message: Pick<UserMessage, 'kind' | 'params'>): MessageWords {
+  const text = messageTexts[message.kind] ?? unknownKind;
+  const params = message.params ?? {};
+  const complete = (text.needs ?? []).every((name) => typeof params[name] === 'string' && params[name] !== '');
+  const reason = params.reason?.trim();
+  return {
+    title: i18n._(text.title),
+    ...(text.body && complete ? { body: i18n._(text.body.id, params, { message: text.body.message }) } : {}),
+    ...(reason ? { reason } : {}),
+  };
+}
