@@ -13,6 +13,8 @@ import { TradesScreen } from './pages/TradesScreen.tsx';
 import { KycScreen } from './pages/KycScreen.tsx';
 import { UsersScreen } from './pages/UsersScreen.tsx';
 import { OperatorSecurityScreen } from './pages/OperatorSecurityScreen.tsx';
+import { ContentScreen } from './pages/ContentScreen.tsx';
+import { MaintenanceScreen } from './pages/MaintenanceScreen.tsx';
 
 export const sections = [
   { key: 'deposits', label: msg`Deposits`, Screen: DepositsScreen },
@@ -22,6 +24,8 @@ export const sections = [
   { key: 'settings', label: msg`Currency settings`, Screen: SettingsScreen },
   { key: 'trades', label: msg`Trades`, Screen: TradesScreen },
   { key: 'trade-settings', label: msg`Trading settings`, Screen: TradeSettingsScreen },
+  { key: 'content', label: msg`Notices and content`, Screen: ContentScreen },
+  { key: 'maintenance', label: msg`Maintenance`, Screen: MaintenanceScreen },
   { key: 'ledger', label: msg`Ledger check`, Screen: LedgerScreen },
   { key: 'liabilities', label: msg`Proof of liabilities`, Screen: LiabilitiesScreen },
   { key: 'audit', label: msg`Audit trail`, Screen: AuditScreen },
