@@ -5,6 +5,8 @@ import { NavLink, Outlet, useLocation } from 'react-router-dom';
 import { ChartIcon, ContractIcon, HomeIcon, UserIcon } from '../components/icons.tsx';
 import { useLingui } from '@lingui/react/macro';
 import { builtRoutes, routeFor } from './routes.ts';
+import { useSelector } from 'react-redux';
+import { badgeText, selectUnreadMessages } from '../features/notices/unreadBadge.ts';
 
 const tabIcons = { home: <HomeIcon />, market: <ChartIcon />, contract: <ContractIcon />, personal: <UserIcon /> };
 
@@ -12,6 +14,8 @@ export function Layout() {
   const location = useLocation();
   const { t, i18n } = useLingui();
   const tabs = builtRoutes.filter((entry) => entry.tab);
+  // Unread internal messages, on the My tab (issue 21).
+  const unread = useSelector(selectUnreadMessages);
   // The default white is the theme's surface (styles.css), dark in the dark theme.
   const background = routeFor(location.pathname)?.background;
   return (
@@ -26,6 +30,9 @@ export function Layout() {
               <NavLink to={`/${entry.path}`} className={({ isActive }) => `tab-link${isActive ? ' active' : ''}`}>
                 <span className="tab-icon" aria-hidden="true">{tabIcons[entry.tab!]}</span>
                 <span className="tab-title">{i18n._(entry.title)}</span>
+                {entry.tab === 'personal' && unread > 0 && (
+                  <span className="tab-badge" role="status" aria-label={t`${unread} unread messages`}>{badgeText(unread)}</span>
+                )}
               </NavLink>
             </li>
           ))}

@@ -6,7 +6,7 @@
 import { lazy, Suspense, useState, type ComponentType } from 'react';
 import { useNavigate } from 'react-router-dom';
 import { useSelector } from 'react-redux';
-import { CandlesIcon, ChartIcon, DepositIcon, GlobeIcon, SwapIcon, TimerIcon, UserIcon } from '../../components/icons.tsx';
+import { CandlesIcon, ChartIcon, DepositIcon, GlobeIcon, NoticeIcon, SwapIcon, TimerIcon, UserIcon } from '../../components/icons.tsx';
 import { useLingui } from '@lingui/react/macro';
 import type { UserState } from '../session/userSlice.ts';
 
@@ -15,6 +15,9 @@ import type { UserState } from '../session/userSlice.ts';
 // off the first screen.
 const LanguagePicker = lazy(() => import('./later.ts').then((later) => later.loadLanguagePicker()));
 const InstallOffer = lazy(() => import('./later.ts').then((later) => later.loadInstallOffer()));
+// The notice strip (with the start-up pop-up) and the bell, likewise once idle.
+const HomeNotices = lazy(() => import('./later.ts').then((later) => later.loadHomeNotices()));
+const HomeBell = lazy(() => import('./later.ts').then((later) => later.loadHomeBell()));
 // The balance card, logged in only, likewise (with the wallet's texts).
 type CardModule = { default: ComponentType };
 let loadBalanceCard: (() => Promise<CardModule>) | undefined;
@@ -58,6 +61,7 @@ export default function HomePage() {
       { key: 'chart', label: t`BTC chart`, icon: <CandlesIcon />, onClick: () => navigate('/kline') },
       { key: 'login', label: t`Log in`, icon: <UserIcon />, onClick: () => navigate('/login') },
     ]),
+    { key: 'notice', label: t`Platform notice`, icon: <NoticeIcon />, onClick: () => navigate('/notice') },
     { key: 'language', label: t`Language`, icon: <GlobeIcon />, onClick: () => setLanguageOpen(true) },
   ];
 
@@ -68,9 +72,12 @@ export default function HomePage() {
           <img src="/favicon.svg" alt="" width={28} height={28} />
           <span>Bourse</span>
         </div>
-        <button type="button" className="icon-button" aria-label={t`Language`} onClick={() => setLanguageOpen(true)}>
-          <GlobeIcon />
-        </button>
+        <div className="home-header-actions">
+          {loggedIn && <Suspense fallback={null}><HomeBell /></Suspense>}
+          <button type="button" className="icon-button" aria-label={t`Language`} onClick={() => setLanguageOpen(true)}>
+            <GlobeIcon />
+          </button>
+        </div>
       </header>
 
       <section className="home-hero" aria-labelledby="home-hero-title">
@@ -101,6 +108,10 @@ export default function HomePage() {
 
       <Suspense fallback={null}>
         <InstallOffer />
+      </Suspense>
+
+      <Suspense fallback={null}>
+        <HomeNotices />
       </Suspense>
 
       <section aria-label={t`Shortcuts`} className="home-shortcuts">

@@ -7,3 +7,20 @@ export const loadLanguagePicker = () => import('../../components/LanguagePicker.
 
 export const loadInstallOffer = () => new Promise((resolve) => (window.requestIdleCallback ?? setTimeout)(resolve))
   .then(() => import('../../components/InstallOffer.tsx'));
+
+/**
+ * Home's notice strip, pop-up announcement and bell (features/notices/HomeNotices.tsx), with the
+ * content texts, once the browser is idle: one chunk for the three.
+ */
+let homeNotices: Promise<typeof import('../notices/HomeNotices.tsx')> | undefined;
+const loadNotices = () => {
+  homeNotices ??= new Promise((resolve) => (window.requestIdleCallback ?? setTimeout)(resolve))
+    .then(() => import('../notices/HomeNotices.tsx'))
+    .then(async (module) => {
+      await module.prepare();
+      return module;
+    });
+  return homeNotices;
+};
+export const loadHomeNotices = () => loadNotices().then((module) => ({ default: module.default }));
+export const loadHomeBell = () => loadNotices().then((module) => ({ default: module.HomeBell }));

@@ -22,11 +22,12 @@ import { AppearanceSettings } from './AppearanceSettings.tsx';
 import { avatarLetter } from './avatar.ts';
 import { confirmDialog } from '../../components/feedback.tsx';
 import { prepareAccountTexts } from '../../lib/catalogs.ts';
+import { MyContentEntries, prepareContentTexts } from '../notices/MyEntries.tsx';
 
 declare const __APP_VERSION__: string;
 
 /** The router awaits this before the page shows: its texts. */
-export const prepare = prepareAccountTexts;
+export const prepare = () => Promise.all([prepareAccountTexts(), prepareContentTexts()]).then(() => undefined);
 
 export default function MyPage() {
   const { t, i18n } = useLingui();
@@ -101,6 +102,7 @@ export default function MyPage() {
           <List.Item prefix={<BillOutline />} onClick={() => navigate('/zhangbianRecord')}>{t`Account ledger`}</List.Item>
           <List.Item prefix={<BankcardOutline />} onClick={() => navigate('/jiesuanInfo')}>{t`Settlement info`}</List.Item>
         </List>
+        <MyContentEntries />
         <List header={t`Personal centre`}>
           <List.Item prefix={<UserContactOutline />} onClick={() => navigate('/gerenziliao')}>{t`Personal data`}</List.Item>
           <List.Item prefix={<UserContactOutline />} extra={kyc && t`Level ${kyc.level}`} onClick={() => navigate('/renzhengResult')}>
