@@ -1,7 +1,7 @@
 // The frame around every page: the "Loading..." overlay on navigation (route background, shown
 // at least 300 ms), the document title, scrolling back to the top after each navigation, and the
 // kept-alive pages (KeepAlive.tsx), drawn beside the <Outlet/> so that they outlive a visit.
-import { useEffect, useRef, useState } from 'react';
+import { lazy, Suspense, useEffect, useRef, useState } from 'react';
 import { useSelector } from 'react-redux';
 import { Outlet, useLocation, useNavigation } from 'react-router-dom';
 import { useLingui } from '@lingui/react/macro';
@@ -10,6 +10,13 @@ import { routeFor } from './routes.ts';
 import { KeepAlive, type KeptPages } from './KeepAlive.tsx';
 import { OfflineBanner } from '../components/OfflineBanner.tsx';
 import type { UserState } from '../features/session/userSlice.ts';
+import { statusView, useServiceStatus } from '../features/notices/serviceStatus.ts';
+
+// The maintenance and "please update" page (issue 21) loads only when the status check asks for it.
+const ServiceNotice = lazy(() => import('../features/notices/ServiceNotice.tsx').then(async (module) => {
+  await module.prepare();
+  return module;
+}));
 
 export const overlayMinimumMs = 300;
 export const appName = 'Bourse';
@@ -48,10 +55,12 @@ export function Root({ keptPages }: { keptPages: KeptPages }) {
     document.title = documentTitle(location.pathname, i18n);
   }, [location.pathname, i18n]);
 
+  const serviceView = statusView(useServiceStatus());
   const target = routeFor(navigation.location?.pathname ?? location.pathname);
   return (
     <>
       <OfflineBanner />
+      {serviceView !== 'none' && <Suspense fallback={null}><ServiceNotice /></Suspense>}
       <Outlet />
       <KeepAlive pages={keptPages} session={session} />
       {shownSince !== null && (

@@ -8,6 +8,8 @@ import { learnServerTime } from '../api/serverClock.ts';
 import { readLocal, storageKeys, writeLocal, writeSession } from '../lib/storage.ts';
 import { followSystemTheme } from '../lib/themeFollow.ts';
 import type { AppStore } from './store.ts';
+import { contentPaths, type Status } from '../api/contract/content.ts';
+import { provideStatusCheck, statusReceived } from '../features/notices/serviceStatus.ts';
 
 export const statusIntervalMs = 60_000;
 export const customerOnlineIntervalMs = 3_600_000;
@@ -26,6 +28,11 @@ export async function checkStatus(store: AppStore, onNewVersion: () => void) {
   if (!status) return;
   learnServerTime(status.serverTime, sentAtMs, Date.now());
   if (status.version !== 'dev' && typeof __APP_VERSION__ === 'string' && status.version !== __APP_VERSION__) onNewVersion();
+}
+
+/** The platform's status (maintenance, the oldest app version served), for the frame to show (issue 21). */
+export async function checkServiceStatus(store: AppStore) {
+  statusReceived(await call<Status>(store, contentPaths.status));
 }
 
 function reportPresence(store: AppStore) {
@@ -60,7 +67,12 @@ export async function redirectDesktop(store: AppStore): Promise<void> {
 export function startBackgroundWork(store: AppStore, onNewVersion: () => void) {
   followSystemTheme();
   void checkStatus(store, onNewVersion);
-  setInterval(() => void checkStatus(store, onNewVersion), statusIntervalMs);
+  void checkServiceStatus(store);
+  provideStatusCheck(() => checkServiceStatus(store));
+  setInterval(() => {
+    void checkStatus(store, onNewVersion);
+    void checkServiceStatus(store);
+  }, statusIntervalMs);
   reportPresence(store);
   reportActivity(store);
   setInterval(() => {
