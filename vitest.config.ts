@@ -1,4 +1,10 @@
 import { defineConfig } from 'vitest/config';
+import { pushTestCaBundle } from './test/support/pushService.ts';
+
+// The tests' push service serves a certificate of a test-only CA (test/support/pushService.ts):
+// the forked test processes and the servers they start trust it (npm test's suite.ts sets the
+// same; this covers `npx vitest run <files>`).
+process.env.NODE_EXTRA_CA_CERTS = pushTestCaBundle(process.env.NODE_EXTRA_CA_CERTS);
 
 // Four projects: the web code in jsdom, the server against real databases, the end-to-end
 // journeys in Debian's Chromium against the built app, and the conformance suite: a client written

@@ -17,9 +17,16 @@ import path from 'node:path';
 import readline from 'node:readline';
 import { formatSummary, type RunSummary } from '../summaryReporter.ts';
 import { ensureChromium } from './chromium.ts';
+import { pushTestCaBundle } from './pushService.ts';
 
 const root = path.resolve(import.meta.dirname, '../..');
 const vitestBin = path.join(root, 'node_modules', 'vitest', 'vitest.mjs');
+/**
+ * The tests' push service (test/support/pushService.ts) serves a certificate of a test-only CA,
+ * which Node trusts only when NODE_EXTRA_CA_CERTS names it at process start: every Vitest process
+ * gets it here, and the servers the e2e and conformance setups start inherit it.
+ */
+const pushTestCa = pushTestCaBundle(process.env.NODE_EXTRA_CA_CERTS);
 
 interface Lane { name: string; projects: string[] }
 
@@ -41,7 +48,7 @@ for (const signal of ['SIGINT', 'SIGTERM'] as const) {
 function vitest(args: string[], env: NodeJS.ProcessEnv, onLine?: (line: string) => void): Promise<number> {
   return new Promise((resolve) => {
     const child = spawn(process.execPath, [vitestBin, 'run', ...args], {
-      cwd: root, env, stdio: onLine ? ['ignore', 'pipe', 'pipe'] : 'inherit',
+      cwd: root, env: { ...env, NODE_EXTRA_CA_CERTS: pushTestCa }, stdio: onLine ? ['ignore', 'pipe', 'pipe'] : 'inherit',
     });
     children.add(child);
     if (onLine) {

@@ -28,8 +28,10 @@ export async function startPush(options: {
   const alerts = new PriceAlertEngine({ db: options.db, clock: options.clock, delivery: service, onError: options.onError });
   await alerts.start();
   const stop = options.market.onUpdate((update) => alerts.onUpdate(update));
+  const sendingIdle = service.idle;
   return {
-    service,
+    // idle() also waits for the alerts the updates so far fired (their pushes follow their commits).
+    service: { ...service, idle: async () => { await alerts.drained(); await sendingIdle(); } },
     alerts,
     async close() {
       stop();
