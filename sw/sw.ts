@@ -7,6 +7,9 @@ import { cleanupOutdatedCaches, createHandlerBoundToURL, precacheAndRoute } from
 import { NavigationRoute, registerRoute } from 'workbox-routing';
 import { CacheFirst, StaleWhileRevalidate } from 'workbox-strategies';
 import { ExpirationPlugin } from 'workbox-expiration';
+// Web Push: the push and notificationclick handlers.
+import './push.ts';
+import { registerContentCaching } from './contentCache.ts';
 
 declare const self: ServiceWorkerGlobalScope & { __WB_MANIFEST: Array<{ url: string; revision: string | null }> };
 
@@ -33,6 +36,10 @@ registerRoute(({ url, request }) => request.method === 'GET' && url.origin === s
     cacheName: 'bourse-market-lists',
     plugins: [new ExpirationPlugin({ maxEntries: 16, maxAgeSeconds: 7 * 24 * 3600 })],
   }));
+
+// Notices, announcements, messages, help and articles (issue 21): network-first, kept per session,
+// reads that failed offline replayed when the network returns (sw/contentCache.ts).
+registerContentCaching();
 
 self.addEventListener('message', (event) => {
   if ((event.data as { type?: string } | undefined)?.type === 'SKIP_WAITING') void self.skipWaiting();
