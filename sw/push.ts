@@ -2,7 +2,8 @@
 // The worker's Web Push handlers (issue 21): a push shows a notification with the payload's title
 // and body (the server's JSON: { title, body, route, category, tag?, kind?, params? }, decrypted
 // by the browser); a click focuses an open window of the app and takes it to the notification's
-// route, or opens the app there. A route is a path of this app: anything else opens home.
+// route, or opens the app there. A route is a path of this app ("/kline?symbol=BTCUSDT", the hash
+// router's path: the window goes to /#/kline?symbol=BTCUSDT); anything else opens home.
 declare const self: ServiceWorkerGlobalScope;
 
 interface PushData {
@@ -17,6 +18,7 @@ const appName = 'Bourse';
 
 /** A path inside this app ("/kline?symbol=BTCUSDT"), never another origin or a scheme. */
 export function safeRoute(route: unknown): string {
+  if (typeof route === 'string' && route.startsWith('/#/')) route = route.slice(2);
   if (typeof route !== 'string' || !route.startsWith('/') || route.startsWith('//') || route.includes('\\')) return '/home';
   try {
     const url = new URL(route, self.location.origin);
@@ -54,7 +56,7 @@ self.addEventListener('push', (event) => {
 self.addEventListener('notificationclick', (event) => {
   event.notification.close();
   const route = safeRoute((event.notification.data as { route?: unknown } | null)?.route);
-  const target = new URL(route, self.location.origin).href;
+  const target = `${self.location.origin}/#${route}`;
   event.waitUntil((async () => {
     const windows = await self.clients.matchAll({ type: 'window', includeUncontrolled: true });
     const sameOrigin = windows.filter((client) => new URL(client.url).origin === self.location.origin
