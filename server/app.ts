@@ -37,9 +37,12 @@ import { withdrawalRoutes } from './routes/withdrawals.ts';
 import { liabilityRoutes } from './routes/liabilities.ts';
 import { tradeRoutes } from './routes/trade/index.ts';
 import { identityRoutes } from './routes/identity/index.ts';
+import { chatRoutes } from './routes/chat.ts';
+import { contentRoutes } from './routes/content.ts';
 import { pushRoutes } from './routes/push.ts';
 import { startPush } from './domain/push/index.ts';
 import { resolveSession } from './domain/sessions.ts';
+import { resolveOperatorSession } from './domain/operators.ts';
 import { localUserEvents, type UserEventBus } from './domain/trading/userEvents.ts';
 import { localDiskStorage } from './domain/uploads.ts';
 import { localBus, type MarketBus } from './domain/market/bus.ts';
@@ -202,8 +205,11 @@ export async function buildApp(options: BuildOptions): Promise<BuiltApp> {
       users: {
         events: services.userEvents,
         authenticate: async (token) => (await resolveSession(services.db, clock, config.limits, token))?.userId,
+        // The back office's chat screen (issue 21): an operator session joins the operators' chat channel.
+        authenticateOperator: async (token) => (await resolveOperatorSession(services.db, clock, token))?.id,
       },
     });
+    services.userOnline = (userId) => realtime.isUserConnected(userId);
     publicRoutes(api, services, keys.publicKeyPem);
     marketRoutes(api, services, market);
     appRoutes(api, services);
@@ -216,6 +222,8 @@ export async function buildApp(options: BuildOptions): Promise<BuiltApp> {
     liabilityRoutes(api, services);
     tradeRoutes(api, services, market);
     identityRoutes(api, services);
+    chatRoutes(api, services);
+    contentRoutes(api, services);
     pushRoutes(api, services, push.alerts.index);
   }, { prefix: apiPrefix });
 

@@ -193,6 +193,10 @@ export async function saveUpload(db: Executor, storage: UploadStorage, userId: b
   if (purpose === 'identity' && bytes.length > 0 && sniffType(bytes) === 'pdf') {
     throw refuse('file_type_unsupported', 'Please upload a JPEG, PNG or WebP photo of the document.');
   }
+  // A chat attachment is a photo shown in the conversation (issue 21): never a document.
+  if (purpose === 'chat' && bytes.length > 0 && sniffType(bytes) === 'pdf') {
+    throw refuse('file_type_unsupported', 'Please send a JPEG, PNG or WebP photo.');
+  }
   const prepared = await prepareUpload(bytes);
   const id = randomBytes(16).toString('hex');
   const sealed = purpose === 'identity';

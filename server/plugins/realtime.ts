@@ -21,6 +21,8 @@ import {
   type AuthMessage, type CandlePeriod, type ClientMessage, type ServerMessage, type UserEvent,
 } from '../../src/api/contract/market.ts';
 import type { UserEventBus } from '../domain/trading/userEvents.ts';
+import { operatorChatChannel } from '../../src/api/contract/chat.ts';
+import { operatorsBusUserId } from '../domain/chat/events.ts';
 import { defaultLimits, type Limits } from '../config.ts';
 import { failure } from '../lib/envelope.ts';
 import type { MarketUpdate } from '../domain/market/bus.ts';
@@ -169,6 +171,7 @@ export const authRecheckIntervalMs = 5 * 60_000;
 /** Resolves a session token to its user, or undefined when it names no live session. */
 export type Authenticate = (token: string) => Promise<bigint | undefined>;
 
+
 /** A client message of a known shape, or undefined (malformed). Channel names are checked later. */
 export function parseClientMessage(value: unknown): ClientMessage | AuthMessage | undefined {
   if (typeof value !== 'object' || value === null || Array.isArray(value)) return undefined;
@@ -184,8 +187,9 @@ export function parseClientMessage(value: unknown): ClientMessage | AuthMessage 
     case 'ping':
       return { op: 'ping' };
     case 'auth':
+      if (message.as !== undefined && message.as !== 'operator') return undefined;
       return typeof message.token === 'string' && message.token.length > 0 && message.token.length <= authTokenLengthMax
-        ? { op: 'auth', token: message.token } : undefined;
+        ? { op: 'auth', token: message.token, ...(message.as === 'operator' ? { as: 'operator' as const } : {}) } : undefined;
     default:
       return undefined;
   }
@@ -318,6 +322,8 @@ class Connection {
   readonly channels = new Set<Channel>();
   /** The user whose channel this connection holds, once it authenticated. */
   userId: bigint | undefined;
+  /** The operator whose back-office chat screen this connection is (the operators' channel). */
+  operatorId: bigint | undefined;
   token: string | undefined;
   userSeq = 0;
   authAttempts = 0;
@@ -383,6 +389,8 @@ export class RealtimeHub {
   #frameSets = new FrameSet(undefined, undefined);
   /** The connections holding each user's channel. */
   readonly #userConnections = new Map<bigint, Set<Connection>>();
+  /** The back-office connections holding the operators' chat channel. */
+  readonly #operatorConnections = new Set<Connection>();
   readonly #stopUserEvents: () => void;
 
   constructor(
@@ -391,7 +399,7 @@ export class RealtimeHub {
     private readonly settings: RealtimeSettings,
     private readonly log: FastifyBaseLogger,
     filesLimit: number | undefined = openFilesLimit(),
-    private readonly users?: { authenticate: Authenticate; events: UserEventBus },
+    private readonly users?: { authenticate: Authenticate; events: UserEventBus; authenticateOperator?: Authenticate },
   ) {
     // A knob read from the environment as NaN would turn a cap off (`n >= NaN` is never true).
     // Infinity is allowed: a bench whose thousands of clients share one address lifts the caps so.
@@ -413,6 +421,11 @@ export class RealtimeHub {
       connections: this.#connections.size, addresses: this.#addresses.size,
       updatesSkipped: this.#updatesSkipped, budgetsExhausted: this.#budgetsExhausted,
     };
+  }
+
+  /** Whether a user holds their channel on this instance (the app is open). */
+  isUserConnected(userId: bigint): boolean {
+    return (this.#userConnections.get(userId)?.size ?? 0) > 0;
   }
 
   close() {
@@ -500,7 +513,8 @@ export class RealtimeHub {
       case 'unsubscribe': return this.#unsubscribe(connection, message.channels);
       case 'resync': return this.#resync(connection, message.channel);
       case 'ping': return this.#reply(connection, { type: 'pong', time: this.clock.now().getTime() });
-      case 'auth': return void this.#authenticate(connection, message.token);
+      case 'auth': return void (message.as === 'operator'
+        ? this.#authenticateOperator(connection, message.token) : this.#authenticate(connection, message.token));
     }
   }
 
@@ -536,7 +550,39 @@ export class RealtimeHub {
     this.#reply(connection, { type: 'subscribed', channels: [userChannel] });
   }
 
+  /** Joins a back-office connection to the operators' chat channel once the token names a live operator session. */
+  async #authenticateOperator(connection: Connection, token: string) {
+    connection.authAttempts += 1;
+    if (connection.authAttempts > authAttemptsMax) {
+      connection.socket.close(1008, 'Too many authentication attempts.');
+      return;
+    }
+    let operatorId: bigint | undefined;
+    try {
+      operatorId = await this.users?.authenticateOperator?.(token);
+    } catch (error) {
+      this.log.error({ err: error }, 'realtime operator authentication failed');
+    }
+    if (connection.socket.readyState !== connection.socket.OPEN) return;
+    this.#leaveUserChannel(connection);
+    if (operatorId === undefined) {
+      this.#reply(connection, { type: 'error', code: 'unauthorized', message: 'Please log in to the back office again.', channel: operatorChatChannel });
+      return;
+    }
+    connection.operatorId = operatorId;
+    connection.token = token;
+    connection.authAttempts = 0;
+    connection.authCheckedMs = performance.now();
+    this.#operatorConnections.add(connection);
+    this.#reply(connection, { type: 'subscribed', channels: [operatorChatChannel] });
+  }
+
   #leaveUserChannel(connection: Connection) {
+    if (connection.operatorId !== undefined) {
+      this.#operatorConnections.delete(connection);
+      connection.operatorId = undefined;
+      connection.token = undefined;
+    }
     if (connection.userId === undefined) return;
     const held = this.#userConnections.get(connection.userId);
     held?.delete(connection);
@@ -547,6 +593,14 @@ export class RealtimeHub {
 
   /** Sends a user's event to every connection of theirs on this instance (each numbers its own). */
   #publishUserEvent(userId: bigint, event: UserEvent) {
+    if (userId === operatorsBusUserId) {
+      const data = JSON.stringify(event.chat ?? null);
+      for (const connection of this.#operatorConnections) {
+        connection.userSeq += 1;
+        this.#send(connection, `{"type":"update","channel":"${operatorChatChannel}","seq":${connection.userSeq},"data":${data}}`);
+      }
+      return;
+    }
     const held = this.#userConnections.get(userId);
     if (!held) return;
     const data = JSON.stringify(event);
@@ -559,6 +613,16 @@ export class RealtimeHub {
   /** A session that ended (logout, expiry) ends the user channel of the connections it opened. */
   #recheckSessions() {
     const nowMs = performance.now();
+    for (const connection of this.#operatorConnections) {
+      if (nowMs - connection.authCheckedMs < authRecheckIntervalMs || !connection.token) continue;
+      connection.authCheckedMs = nowMs;
+      const { token, operatorId } = connection;
+      void this.users?.authenticateOperator?.(token).then((current) => {
+        if (current === operatorId || connection.operatorId !== operatorId) return;
+        this.#leaveUserChannel(connection);
+        this.#reply(connection, { type: 'error', code: 'unauthorized', message: 'Please log in to the back office again.', channel: operatorChatChannel });
+      }).catch((error: unknown) => this.log.error({ err: error }, 'realtime operator session check failed'));
+    }
     for (const held of this.#userConnections.values()) {
       for (const connection of held) {
         if (nowMs - connection.authCheckedMs < authRecheckIntervalMs || !connection.token) continue;
@@ -842,7 +906,7 @@ export interface RealtimeOptions {
   clock: Clock;
   settings: RealtimeSettings;
   /** The user channel: how a token becomes a user, and where that user's events come from. */
-  users?: { authenticate: Authenticate; events: UserEventBus };
+  users?: { authenticate: Authenticate; events: UserEventBus; authenticateOperator?: Authenticate };
 }
 
 /**

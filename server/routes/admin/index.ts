@@ -14,6 +14,8 @@ import { tradeAdminRoutes } from './trade.ts';
 import { identityAdminRoutes } from './identity.ts';
 import { userAdminRoutes } from './users.ts';
 import { operatorSecurityRoutes } from './operatorSecurity.ts';
+import { chatAdminRoutes } from './chat.ts';
+import { contentAdminRoutes } from './content.ts';
 
 export function adminRoutes(api: FastifyInstance, services: Services) {
   registerOperatorAuth(api, services);
@@ -28,4 +30,6 @@ export function adminRoutes(api: FastifyInstance, services: Services) {
   identityAdminRoutes(api, services);
   userAdminRoutes(api, services);
   operatorSecurityRoutes(api, services);
+  chatAdminRoutes(api, services);
+  contentAdminRoutes(api, services);
 }

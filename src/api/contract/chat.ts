@@ -3,7 +3,7 @@
 // kept in its outbox) makes a resend harmless. Live delivery rides the realtime socket (the user's
 // channel; operators' "chat" channel); `afterSeq` fetches what a client missed.
 import { Type, type Static } from '@sinclair/typebox';
-import { Page, PageQuery, UploadId } from './wallet.ts';
+import { Page, PageQuery, UploadId, type AdminReviewContext } from './wallet.ts';
 import { RecordId } from './withdrawals.ts';
 
 export const chatPaths = {
@@ -27,8 +27,15 @@ export const chatAdminPaths = {
   close: '/admin/chat/conversations/:id/close',
   read: '/admin/chat/conversations/:id/read',
   canned: '/admin/chat/canned',
-  /** Operators on duty (presence of the back-office chat screen). */
+  /** Operators on duty (presence of the back-office chat screen): GET lists, POST is the screen's heartbeat. */
   duty: '/admin/chat/duty',
+  /** Ours: the operator is typing in a conversation (not stored). */
+  typing: '/admin/chat/conversations/:id/typing',
+  /** Ours: one canned reply: POST edits it; .../delete removes it. */
+  cannedItem: '/admin/chat/canned/:id',
+  cannedDelete: '/admin/chat/canned/:id/delete',
+  /** Ours: a chat image, read with the operator's token (audited). */
+  file: '/admin/chat/files/:id',
 } as const;
 
 export const SendChatBody = Type.Object({
@@ -49,6 +56,14 @@ export const ChatMessage = Type.Object({
   /** Path to read the image (the owner's or the operator's session). */
   imageUrl: Type.Optional(Type.String()),
   createdAt: Type.Integer(),
+  /**
+   * Ours: a message the user left through the offline-hours form. It is stored with the system
+   * sender and the user's client message id (no other system message carries one), its text
+   * "Contact: <contact>" on the first line and the message below.
+   */
+  offlineForm: Type.Optional(Type.Boolean()),
+  /** Ours: what a system message tells ('closed': the conversation was closed). */
+  system: Type.Optional(Type.Literal('closed')),
 });
 export type ChatMessage = Static<typeof ChatMessage>;
 
@@ -84,7 +99,21 @@ export interface ChatEvent {
   message?: ChatMessage;
   seq?: number;
   status?: 'open' | 'closed';
+  /** Ours: who read or is typing (chat.read, chat.typing). */
+  by?: 'user' | 'operator';
+  /** Ours: on the operators' channel, the conversation's user. */
+  userId?: string;
 }
+
+/** Ours: the operators' realtime channel (an `auth` message with `as: 'operator'` joins it). */
+export const operatorChatChannel = 'chat';
+
+/** The operators on duty: a back-office chat screen sent its heartbeat within this window. */
+export const dutyWindowMs = 60_000;
+/** How often the back-office chat screen sends its heartbeat. */
+export const dutyHeartbeatMs = 20_000;
+/** Messages one user may send per minute (a flood beyond it is refused with 429). */
+export const chatMessagesPerMinute = 20;
 
 // ─── Operator side ───
 export const ConversationsQuery = Type.Object({
@@ -106,6 +135,22 @@ export const ConversationSummary = Type.Object({
 export const ConversationsPage = Page(ConversationSummary);
 export const AdminReplyBody = Type.Object({ text: Type.String({ minLength: 1, maxLength: 2000 }) }, { additionalProperties: false });
 export const AdminTransferBody = Type.Object({ operatorId: RecordId }, { additionalProperties: false });
+export const ConversationParams = Type.Object({ id: RecordId });
+export const ConversationDetailQuery = ChatHistoryQuery;
+export const CannedListQuery = Type.Object({ lang: Type.Optional(Type.String({ minLength: 2, maxLength: 8 })) });
+export const CannedReply = Type.Object({ id: Type.String(), lang: Type.String(), title: Type.String(), text: Type.String() });
+export type CannedReply = Static<typeof CannedReply>;
+export const ChatFileParams = Type.Object({ id: UploadId });
+export type ConversationSummary = Static<typeof ConversationSummary>;
+/** The user beside a conversation: the review context (server/domain/wallet/reviewContext.ts), account masked. */
+export type ChatUserContext = AdminReviewContext;
+export interface ConversationDetail {
+  conversation: ConversationSummary;
+  messages: ChatMessage[];
+  userReadSeq: number;
+  context: ChatUserContext;
+}
+export interface DutyOperator { operatorId: string; email: string; lastSeenAt: number }
 export const CannedReplyBody = Type.Object({
   lang: Type.String({ minLength: 2, maxLength: 8 }), title: Type.String({ minLength: 1, maxLength: 80 }), text: Type.String({ minLength: 1, maxLength: 2000 }),
 }, { additionalProperties: false });

@@ -2,6 +2,7 @@
 // for rankings, the rise-and-fall distribution, candle history and the realtime socket protocol.
 // Prices and volumes travel as decimal strings, formatted with each symbol's precision.
 import { Type, type Static } from '@sinclair/typebox';
+import type { ChatEvent } from './chat.ts';
 import { candleLimitMax, candlePeriods, heartbeatIntervalMs, realtimePath, subscriptionsPerConnectionMax } from './marketConstants.ts';
 
 export { candleLimitMax, candlePeriods, heartbeatIntervalMs, realtimePath, subscriptionsPerConnectionMax };
@@ -126,17 +127,28 @@ export type ClientMessage =
  * Ours (issue 10): authenticates the connection with the session token and subscribes it to the
  * user's own channel "user"; answered with `subscribed` ["user"] or an `unauthorized` error.
  */
-export interface AuthMessage { op: 'auth'; token: string }
+export interface AuthMessage {
+  op: 'auth';
+  token: string;
+  /** Ours (issue 21): 'operator' authenticates a back-office session and joins the operators' "chat" channel. */
+  as?: 'operator';
+}
 /** The user channel's name. */
 export const userChannel = 'user';
 
 /** What the user channel carries: what changed, so the app refetches it. */
 export interface UserEvent {
-  kind: 'position' | 'second' | 'swap' | 'balance';
+  /**
+   * 'chat': a support chat event (issue 21), carried in `chat`. 'message': an internal message
+   * was written for the user (issue 21): the app refetches the unread count.
+   */
+  kind: 'position' | 'second' | 'swap' | 'balance' | 'chat' | 'message';
   demo: boolean;
   id?: string;
   /** The record's new status ("running", "closed", "won", ...). */
   status?: string;
+  /** A chat event (kind 'chat', issue 21). */
+  chat?: ChatEvent;
 }
 
 export type ServerMessage =
