@@ -1,0 +1,248 @@
+// The phone app's content (issue 21): the body renderer against hostile HTML, the wording of
+// internal messages, the unread badge read from the API cache, the status check's view, the age
+// of a copy the worker served, the pop-up choice and the messages page.
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { cleanup, fireEvent, render, screen, waitFor } from '@testing-library/react';
+import { MemoryRouter, Route, Routes, useLocation } from 'react-router-dom';
+import { Provider } from 'react-redux';
+import { I18nProvider } from '@lingui/react';
+import { i18n } from '../../src/lib/i18n.ts';
+import { configureApiClient } from '../../src/api/api.ts';
+import { messageKinds, type ContentItem, type UserMessage } from '../../src/api/contract/content.ts';
+import { RichText } from '../../src/features/notices/RichText.tsx';
+import { wordMessage } from '../../src/features/notices/messageTexts.ts';
+import { badgeText, selectUnreadMessages } from '../../src/features/notices/unreadBadge.ts';
+import { isOlderThan, statusView } from '../../src/features/notices/serviceStatus.ts';
+import { contentApi } from '../../src/features/notices/contentApi.ts';
+import { popupOf } from '../../src/features/notices/HomeNotices.tsx';
+import MessagesPage, { appRouteOf } from '../../src/features/notices/MessagesPage.tsx';
+import NoticesPage from '../../src/features/notices/NoticesPage.tsx';
+import { testStore } from './testStore.ts';
+
+const image = `/api/public/content/image/${'a'.repeat(32)}`;
+
+function draw(html: string) {
+  const { container } = render(<MemoryRouter><RichText html={html} /></MemoryRouter>);
+  return container.firstElementChild as HTMLElement;
+}
+
+describe('RichText', () => {
+  afterEach(cleanup);
+
+  it('draws the allowed elements, links through the outside-link page and lazy images with their alt', () => {
+    const body = draw(`<h1>Title</h1><p>Hello <strong>bold</strong> <em>it</em></p><ol start="3"><li>one</li></ol>
+      <a href="https://example.com/a?b=1">site</a> <a href="mailto:help@bourse.test">mail</a>
+      <img src="${image}" alt="Chart" width="300"><table><tr><td colspan="2">cell</td></tr></table>`);
+    expect(body.querySelector('h1')).toBeNull();
+    expect(body.querySelector('h2')?.textContent).toBe('Title');
+    expect(body.querySelector('strong')?.textContent).toBe('bold');
+    expect(body.querySelector('ol')?.getAttribute('start')).toBe('3');
+    const site = screen.getByRole('link', { name: 'site' });
+    expect(site.getAttribute('href')).toBe(`/outlink?url=${encodeURIComponent('https://example.com/a?b=1')}`);
+    expect(site.getAttribute('target')).toBeNull();
+    expect(screen.getByRole('link', { name: 'mail' }).getAttribute('href')).toBe('mailto:help@bourse.test');
+    const picture = screen.getByRole('img', { name: 'Chart' });
+    expect(picture.getAttribute('src')).toBe(image);
+    expect(picture.getAttribute('loading')).toBe('lazy');
+    expect(body.querySelector('td')?.getAttribute('colspan')).toBe('2');
+  });
+
+  it('drops scripts, handlers, styles, frames, foreign images and javascript: links, keeping harmless text', () => {
+    const body = draw(`<p onclick="alert(1)" style="color:red" class="x" id="y">safe</p>
+      <script>window.hacked = 1</script><style>p { display: none }</style>
+      <img src="x" onerror="window.hacked = 2"><img src="https://evil.test/a.png"><img src="data:image/png;base64,AAAA">
+      <iframe src="https://evil.test"></iframe><svg onload="window.hacked = 3"><circle /></svg>
+      <a href="javascript:alert(1)">js</a><a href="  JaVaScRiPt:alert(1)">js2</a><a href="data:text/html,hi">data</a>
+      <form action="https://evil.test"><input value="x"><button>send</button></form>
+      <div><span>kept text</span></div><object data="x"></object><math><mi>x</mi></math>`);
+    expect((window as { hacked?: number }).hacked).toBeUndefined();
+    const html = body.innerHTML;
+    for (const bad of ['onclick', 'onerror', 'onload', 'style=', 'class="x"', 'id="y"', 'script', 'iframe', 'svg', 'javascript', 'data:', 'evil', 'form', 'input', 'button', 'object', 'math']) {
+      expect(html.toLowerCase()).not.toContain(bad);
+    }
+    expect(body.querySelectorAll('img')).toHaveLength(0);
+    expect(body.querySelectorAll('a')).toHaveLength(0);
+    expect(body.textContent).toContain('safe');
+    expect(body.textContent).toContain('js2');
+    expect(body.textContent).toContain('kept text');
+    expect(body.textContent).not.toContain('hacked');
+    expect(body.querySelector('div')).toBeNull();
+  });
+
+  it('survives absurd nesting and entity tricks without running anything', () => {
+    const deep = `${'<blockquote>'.repeat(1000)}deep${'</blockquote>'.repeat(1000)}`;
+    const body = draw(`${deep}<p>&lt;script&gt;alert(1)&lt;/script&gt;</p><a href="&#106;avascript:alert(1)">x</a>`);
+    expect(body.textContent).toContain('deep');
+    expect(body.textContent).toContain('<script>alert(1)</script>');
+    expect(body.querySelector('script')).toBeNull();
+    expect(body.querySelectorAll('a')).toHaveLength(0);
+  });
+});
+
+const message = (kind: string, params: Record<string, string> = {}, extra: Partial<UserMessage> = {}): UserMessage => ({
+  id: '1', kind, category: 'money', params, createdAt: Date.UTC(2026, 10, 27, 8, 0), ...extra,
+});
+
+describe('internal message wording', () => {
+  it('gives every kind of the contract a title of its own', () => {
+    const titles = messageKinds.map((kind) => wordMessage(i18n, message(kind)).title);
+    expect(titles).not.toContain('New message');
+    expect(new Set(titles).size).toBe(messageKinds.length);
+  });
+
+  it('words a message from its values, with the reason as written', () => {
+    expect(wordMessage(i18n, message('deposit_credited', { amount: '120.5', currency: 'USDT' }))).toEqual({
+      title: 'Deposit credited', body: '120.5 USDT has been credited to your account.',
+    });
+    expect(wordMessage(i18n, message('withdrawal_rejected', { amount: '10', currency: 'BTC', reason: ' Address blocked ' }))).toEqual({
+      title: 'Withdrawal rejected', body: 'Your withdrawal of 10 BTC was rejected and the amount returned to your balance.', reason: 'Address blocked',
+    });
+    expect(wordMessage(i18n, message('position_take_profit', { symbol: 'BTCUSDT', profit: '12.30' })).body)
+      .toBe('Your BTCUSDT position was closed at the take-profit price. Profit and loss: 12.30.');
+  });
+
+  it('shows the title alone when a value the sentence names is missing, and a generic title for an unknown kind', () => {
+    expect(wordMessage(i18n, message('deposit_credited', { amount: '5' }))).toEqual({ title: 'Deposit credited' });
+    expect(wordMessage(i18n, message('loan_due', { amount: '5' }))).toEqual({ title: 'New message' });
+  });
+
+  it('opens only routes of the app', () => {
+    expect(appRouteOf('/chongzhitixianRecord?tab=deposit')).toBe('/chongzhitixianRecord?tab=deposit');
+    for (const route of ['//evil.test/x', 'https://evil.test', 'javascript:alert(1)', '/ spaced', '/\\evil', '', undefined]) {
+      expect(appRouteOf(route)).toBeUndefined();
+    }
+  });
+});
+
+describe('status check', () => {
+  it('shows maintenance, asks an old app to update, and otherwise nothing', () => {
+    expect(statusView(undefined, '0.1.0+abc')).toBe('none');
+    expect(statusView({ maintenance: true, message: 'Upgrade' }, '0.1.0+abc')).toBe('maintenance');
+    expect(statusView({ maintenance: false, minAppVersion: '0.2' }, '0.1.0+abc')).toBe('update');
+    expect(statusView({ maintenance: false, minAppVersion: '0.1' }, '0.1.0+abc')).toBe('none');
+  });
+
+  it('compares versions part by part', () => {
+    expect(isOlderThan('1.9.0', '1.10')).toBe(true);
+    expect(isOlderThan('1.10.0', '1.9.9')).toBe(false);
+    expect(isOlderThan('1.2', '1.2.0')).toBe(false);
+    expect(isOlderThan('dev', '9.9')).toBe(false);
+    expect(isOlderThan('1.0.0', 'x')).toBe(false);
+    expect(isOlderThan('1.0.0', undefined)).toBe(false);
+  });
+});
+
+const item = (id: string, extra: Partial<ContentItem> = {}): ContentItem => ({
+  id, kind: 'announcement', title: `Title ${id}`, summary: '', lang: 'en-us', popup: false, publishAt: Date.UTC(2026, 10, 1), ...extra,
+});
+
+describe('pop-up announcement', () => {
+  it('is the first unread pop-up not yet shown this session', () => {
+    const items = [item('1'), item('2', { popup: true, readAt: 5 }), item('3', { popup: true }), item('4', { popup: true })];
+    expect(popupOf(items, [])?.id).toBe('3');
+    expect(popupOf(items, ['3'])?.id).toBe('4');
+    expect(popupOf(items, ['3', '4'])).toBeUndefined();
+  });
+});
+
+interface Reply { result: unknown; cachedAtMs?: number }
+
+function stubServer(routes: Record<string, (query: URLSearchParams) => Reply>) {
+  const requests: string[] = [];
+  vi.stubGlobal('fetch', vi.fn(async (url: string, init?: RequestInit) => {
+    const parsed = new URL(String(url), 'https://bourse.test');
+    requests.push(`${init?.method ?? 'GET'} ${parsed.pathname}${parsed.search}`);
+    const route = routes[parsed.pathname];
+    if (!route) return new Response('not found', { status: 404 });
+    const reply = route(parsed.searchParams);
+    const headers = reply.cachedAtMs ? { 'X-Cached-At': String(reply.cachedAtMs) } : undefined;
+    return new Response(JSON.stringify({ success: true, code: 200, message: '', result: reply.result, timestamp: 0 }), { headers });
+  }));
+  return requests;
+}
+
+const pageOf = <T,>(records: T[]) => ({ records, total: records.length, size: 20, current: 1, pages: 1 });
+
+describe('unread badge', () => {
+  beforeEach(() => configureApiClient({ notify: vi.fn(), getToken: () => 'token-1' }));
+  afterEach(() => vi.unstubAllGlobals());
+
+  it('reads the unread count the app cached from the unread call', async () => {
+    stubServer({ '/api/content/appNotice/unread': () => ({ result: { messages: 3, announcements: 1 } }) });
+    const store = testStore('token-1');
+    expect(selectUnreadMessages(store.getState())).toBe(0);
+    await store.dispatch(contentApi.endpoints.unread.initiate());
+    expect(selectUnreadMessages(store.getState())).toBe(3);
+    expect(badgeText(3)).toBe('3');
+    expect(badgeText(120)).toBe('99+');
+  });
+});
+
+function mountPage(path: string, element: React.ReactElement, routePath: string) {
+  const store = testStore('token-1');
+  const location = { current: '' };
+  function Where() {
+    const here = useLocation();
+    location.current = `${here.pathname}${here.search}`;
+    return null;
+  }
+  render(
+    <Provider store={store}><I18nProvider i18n={i18n}>
+      <MemoryRouter initialEntries={[path]}>
+        <Where />
+        <Routes>
+          <Route path={routePath} element={element} />
+          <Route path="*" element={<p>elsewhere</p>} />
+        </Routes>
+      </MemoryRouter>
+    </I18nProvider></Provider>,
+  );
+  return location;
+}
+
+describe('content pages', () => {
+  beforeEach(() => configureApiClient({ notify: vi.fn(), getToken: () => 'token-1' }));
+  afterEach(() => {
+    cleanup();
+    vi.unstubAllGlobals();
+  });
+
+  it('lists messages in words, marks unread ones, and opens a message at its page', async () => {
+    const requests = stubServer({
+      '/api/content/appNotice/myList': () => ({
+        result: {
+          ...pageOf([
+            message('deposit_credited', { amount: '50', currency: 'USDT' }, { id: '7', route: '/chongzhitixianRecord?tab=deposit' }),
+            message('kyc_approved', { level: '2' }, { id: '8', readAt: 1 }),
+          ]), unread: 1,
+        },
+      }),
+    });
+    const location = mountPage('/messages', <MessagesPage />, '/messages');
+    expect(await screen.findByText('50 USDT has been credited to your account.')).toBeTruthy();
+    expect(screen.getByText('Your identity verification (level 2) has been approved.')).toBeTruthy();
+    expect(screen.getAllByRole('img', { name: 'Unread' })).toHaveLength(1);
+    expect(requests.some((request) => request.startsWith('GET /api/content/appNotice/myList?pageNo=1'))).toBe(true);
+    fireEvent.click(screen.getByRole('button', { name: /Deposit credited/ }));
+    await waitFor(() => expect(location.current).toBe('/chongzhitixianRecord?tab=deposit'));
+  });
+
+  it('says how old a list is when it is the copy the worker kept', async () => {
+    const savedAtMs = Date.now() - 5 * 60_000;
+    stubServer({
+      '/api/content/appNotice/list': () => ({ result: pageOf([item('3', { kind: 'notice', title: 'Trading hours change' })]), cachedAtMs: savedAtMs }),
+    });
+    mountPage('/notice', <NoticesPage />, '/notice');
+    expect(await screen.findByText('Trading hours change')).toBeTruthy();
+    const note = screen.getByTestId('content-saved');
+    expect(note.textContent).toBe('Offline copy, saved 5 min. ago.');
+    expect(screen.getByRole('link', { name: /Trading hours change/ }).getAttribute('href')).toBe('/noticeDetail?id=3');
+  });
+
+  it('shows a fresh list without an age', async () => {
+    stubServer({ '/api/content/appNotice/list': () => ({ result: pageOf([item('3', { kind: 'notice', title: 'Fresh' })]) }) });
+    mountPage('/notice', <NoticesPage />, '/notice');
+    expect(await screen.findByText('Fresh')).toBeTruthy();
+    expect(screen.queryByTestId('content-saved')).toBeNull();
+  });
+});
