@@ -142,6 +142,8 @@ export function toggleInline(root: HTMLElement, range: Range, tag: InlineTag): R
       part.insertNode(wrapper);
       inserted = [wrapper];
     }
+    // A cut at an element's edge leaves it empty (<strong></strong>): it goes.
+    block.querySelectorAll('strong, b, em, i, u, s, a, code').forEach((element) => dropEmpty(element));
     if (inserted.length) {
       if (index === 0) result.setStartBefore(inserted[0]);
       result.setEndAfter(inserted[inserted.length - 1]);
@@ -264,6 +266,7 @@ export function insertLink(root: HTMLElement, range: Range, href: string): void 
     link.setAttribute('href', href);
     link.appendChild(fragment);
     part.insertNode(link);
+    block.querySelectorAll('strong, b, em, i, u, s, a, code').forEach((element) => dropEmpty(element));
   }
 }
 
