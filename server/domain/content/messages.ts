@@ -7,6 +7,7 @@ import { sql } from 'drizzle-orm';
 import type { Tx, Db } from '../../db/client.ts';
 import { userMessages } from '../../db/schema.ts';
 import type { MessageKind, PushCategory } from '../../../src/api/contract/content.ts';
+import type { UserEvent } from '../../../src/api/contract/market.ts';
 
 export interface NewMessage {
   userId: bigint;
@@ -53,4 +54,51 @@ export async function unreadMessageCount(db: Db, userId: bigint): Promise<number
  */
 export interface MessageDelivery {
   deliver(messages: readonly WrittenMessage[]): void;
+}
+
+/** What delivering needs: the users' realtime events, and the push service when there is one. */
+export interface MessageDeliveryTarget {
+  userEvents: { publish(userId: bigint, event: UserEvent): void };
+  push?: MessageDelivery;
+}
+
+/**
+ * Call after the transaction that wrote `messages` committed: each user's open app hears of it
+ * (a 'message' event on the user channel: it refetches the unread count) and the push service
+ * sends each to the user's subscriptions of its category. Nothing happens for an empty list.
+ */
+export function deliverMessages(target: MessageDeliveryTarget, messages: readonly WrittenMessage[]): void {
+  if (messages.length === 0) return;
+  for (const userId of new Set(messages.map((message) => message.userId))) {
+    target.userEvents.publish(userId, { kind: 'message', demo: false });
+  }
+  target.push?.deliver(messages);
+}
+
+/**
+ * Writes many messages in one statement (a burst of settlements): answers those written, leaving
+ * out any whose dedupe key was written before.
+ */
+export async function writeMessages(tx: Tx | Db, messages: readonly NewMessage[], now: Date): Promise<WrittenMessage[]> {
+  if (messages.length === 0) return [];
+  const written: WrittenMessage[] = [];
+  // Chunks keep a statement's parameters (7 a row) well under PostgreSQL's 65 535.
+  for (let start = 0; start < messages.length; start += 5000) {
+    const chunk = messages.slice(start, start + 5000);
+    const rows = await tx.insert(userMessages).values(chunk.map((message) => ({
+      userId: message.userId,
+      kind: message.kind,
+      category: message.category,
+      params: message.params ?? {},
+      route: message.route ?? null,
+      dedupeKey: message.dedupeKey ?? null,
+      createdAt: now,
+    }))).onConflictDoNothing().returning({ id: userMessages.id, userId: userMessages.userId, dedupeKey: userMessages.dedupeKey });
+    const byKey = new Map(chunk.map((message) => [`${message.userId}:${message.dedupeKey ?? ''}`, message]));
+    for (const row of rows) {
+      const message = row.dedupeKey === null ? undefined : byKey.get(`${row.userId}:${row.dedupeKey}`);
+      if (message) written.push({ ...message, id: row.id, createdAt: now });
+    }
+  }
+  return written;
 }

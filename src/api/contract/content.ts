@@ -189,3 +189,85 @@ export const AdminMaintenanceBody = Type.Object({
   /** Why (audited). */
   reason: Type.String({ minLength: 1, maxLength: 500 }),
 }, { additionalProperties: false });
+
+// ─── Operator views (ours) ───
+/** The back office's list query: every kind or one, `q` over the English title. */
+export const AdminContentListQuery = Type.Object({
+  ...PageQuery,
+  kind: Type.Optional(ContentKind),
+  q: Type.Optional(Type.String({ maxLength: 100 })),
+}, { additionalProperties: false });
+export const ContentItemParams = Type.Object({ id: RecordId });
+
+/** Where an item stands now: not yet published, visible, past its expiry, or withdrawn. */
+export const ContentStatus = Type.Union(['scheduled', 'live', 'expired', 'withdrawn'].map((s) => Type.Literal(s)));
+export type ContentStatus = 'scheduled' | 'live' | 'expired' | 'withdrawn';
+
+export const AdminContentTranslation = Type.Object({
+  lang: Type.String(),
+  title: Type.String(),
+  summary: Type.String(),
+  /** Sanitized HTML as stored; absent in lists. */
+  bodyHtml: Type.Optional(Type.String()),
+});
+export const AdminContentItem = Type.Object({
+  id: Type.String(),
+  kind: ContentKind,
+  /** The English title (every item has English). */
+  title: Type.String(),
+  translations: Type.Array(AdminContentTranslation),
+  audience: Audience,
+  popup: Type.Boolean(),
+  category: Type.Optional(Type.String()),
+  coverImageId: Type.Optional(Type.String()),
+  coverUrl: Type.Optional(Type.String()),
+  publishAt: Type.Integer(),
+  expireAt: Type.Optional(Type.Integer()),
+  withdrawnAt: Type.Optional(Type.Integer()),
+  status: ContentStatus,
+  /** How many users have read it. */
+  readers: Type.Integer(),
+  createdBy: Type.String(),
+  createdAt: Type.Integer(),
+  updatedAt: Type.Integer(),
+});
+export type AdminContentItem = Static<typeof AdminContentItem>;
+export const AdminContentPage = Page(AdminContentItem);
+
+/** An update replaces the item's fields and translations (the kind stays); `reason` is audited. */
+export const AdminItemUpdateBody = Type.Object({
+  ...AdminItemBody.properties,
+  reason: Type.Optional(Type.String({ maxLength: 500 })),
+}, { additionalProperties: false });
+export type AdminItemUpdateBody = Static<typeof AdminItemUpdateBody>;
+export const AdminWithdrawBody = Type.Object({ reason: Type.String({ minLength: 1, maxLength: 500 }) }, { additionalProperties: false });
+
+export const ContentReader = Type.Object({
+  userId: Type.String(),
+  /** The user's e-mail, phone (+code) or user name. */
+  account: Type.String(),
+  readAt: Type.Integer(),
+});
+export const ContentReadersPage = Page(ContentReader);
+export const ContentReadersQuery = Type.Object({ ...PageQuery }, { additionalProperties: false });
+
+/** An uploaded content image: put `url` in an <img src> of a body, or `id` as a cover. */
+export const ContentImageResult = Type.Object({
+  id: Type.String(),
+  url: Type.String(),
+  contentType: Type.String(),
+  size: Type.Integer(),
+  width: Type.Optional(Type.Integer()),
+  height: Type.Optional(Type.Integer()),
+});
+export type ContentImageResult = Static<typeof ContentImageResult>;
+
+/** The maintenance setting as operators see it (Status without the server time, plus who set it when). */
+export const AdminMaintenance = Type.Object({
+  maintenance: Type.Boolean(),
+  message: Type.Optional(Type.String()),
+  until: Type.Optional(Type.Integer()),
+  minAppVersion: Type.Optional(Type.String()),
+  updatedAt: Type.Optional(Type.Integer()),
+});
+export type AdminMaintenance = Static<typeof AdminMaintenance>;

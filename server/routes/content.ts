@@ -1,0 +1,111 @@
+// Notices, announcements, internal messages, the help centre, news and the status check (issue 21,
+// spec §7). Notices, help, news, content images and the status are public; a caller who sends a
+// live session token also gets its read marks and the announcements meant for it. Announcements
+// for the caller, internal messages and unread counts need a session; read marks are encrypted
+// POSTs like every other POST.
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { Type, type Static } from '@sinclair/typebox';
+import {
+  ContentByIdQuery, ContentListQuery, MyMessagesQuery, ReadAnnouncementBody, ReadMessagesBody, contentPaths,
+  type ContentKind,
+} from '../../src/api/contract/content.ts';
+import {
+  contentById, listContent, listMyMessages, markContentRead, markMessagesRead, unreadCounts,
+} from '../domain/content/content.ts';
+import { contentImageAnswer } from '../domain/content/images.ts';
+import { currentStatus } from '../domain/content/status.ts';
+import { resolveSession } from '../domain/sessions.ts';
+import { requireSession } from '../plugins/auth.ts';
+import { ok } from '../lib/envelope.ts';
+import type { Services } from '../services.ts';
+
+/** Searches and lists one address may ask for per minute: far above a person reading. */
+const listsPerIpPerMinute = 240;
+/** Read marks one user may set per minute. */
+const readsPerUserPerMinute = 240;
+/** How many notices the home scroller gets. */
+const homeNoticesMax = 10;
+
+const ImageParams = Type.Object({ id: Type.String({ minLength: 1, maxLength: 64 }) });
+type ListQuery = Static<typeof ContentListQuery>;
+type ByIdQuery = Static<typeof ContentByIdQuery>;
+
+export function contentRoutes(app: FastifyInstance, services: Services) {
+  /** The caller's user id when it sent a live session token; anonymous otherwise (public calls). */
+  const optionalUser = async (request: FastifyRequest): Promise<bigint | undefined> => {
+    const header = request.headers['x-access-token'];
+    const token = Array.isArray(header) ? header[0] : header;
+    if (!token) return undefined;
+    return (await resolveSession(services.db, services.clock, services.limits, token, request.ip))?.userId;
+  };
+  const listLimit = (request: FastifyRequest) => services.limiter.hit(`content-list:${request.ip}`, listsPerIpPerMinute, 60_000);
+
+  const list = (kind: ContentKind) => async (request: FastifyRequest<{ Querystring: ListQuery }>) => {
+    await listLimit(request);
+    const { lang, q, category, pageNo, pageSize } = request.query;
+    return ok(await listContent(services.db, services.clock.now(), {
+      kind, lang, q, category, pageNo, pageSize, userId: await optionalUser(request),
+    }));
+  };
+  const byId = (kinds: readonly ContentKind[]) => async (request: FastifyRequest<{ Querystring: ByIdQuery }>) => {
+    await listLimit(request);
+    return ok(await contentById(services.db, services.clock.now(), BigInt(request.query.id), kinds, {
+      lang: request.query.lang, userId: await optionalUser(request),
+    }));
+  };
+
+  app.get<{ Querystring: ListQuery }>(contentPaths.homeNotices, { schema: { querystring: ContentListQuery } }, async (request) => {
+    await listLimit(request);
+    const page = await listContent(services.db, services.clock.now(), {
+      kind: 'notice', lang: request.query.lang, pageSize: homeNoticesMax, userId: await optionalUser(request),
+    });
+    return ok(page.records);
+  });
+
+  app.get<{ Querystring: ListQuery }>(contentPaths.notices, { schema: { querystring: ContentListQuery } }, list('notice'));
+  app.get<{ Querystring: ListQuery }>(contentPaths.helpList, { schema: { querystring: ContentListQuery } }, list('help'));
+  app.get<{ Querystring: ByIdQuery }>(contentPaths.helpById, { schema: { querystring: ContentByIdQuery } }, byId(['help']));
+  app.get<{ Querystring: ListQuery }>(contentPaths.articles, { schema: { querystring: ContentListQuery } }, list('article'));
+  // One notice or article by id (the notice page opens a notice by id here too).
+  app.get<{ Querystring: ByIdQuery }>(contentPaths.articleById, { schema: { querystring: ContentByIdQuery } },
+    byId(['article', 'notice', 'announcement']));
+
+  app.get<{ Querystring: ListQuery }>(contentPaths.myAnnouncements, { schema: { querystring: ContentListQuery } }, async (request) => {
+    const session = await requireSession(services, request);
+    const { lang, pageNo, pageSize } = request.query;
+    return ok(await listContent(services.db, services.clock.now(), { kind: 'announcement', lang, pageNo, pageSize, userId: session.userId }));
+  });
+
+  app.post<{ Body: Static<typeof ReadAnnouncementBody> }>(contentPaths.readAnnouncement, { schema: { body: ReadAnnouncementBody } },
+    async (request) => {
+      const session = await requireSession(services, request);
+      await services.limiter.hit(`content-read:${session.userId}`, readsPerUserPerMinute, 60_000);
+      return ok(await markContentRead(services.db, services.clock.now(), session.userId, BigInt(request.body.id)));
+    });
+
+  app.get<{ Querystring: Static<typeof MyMessagesQuery> }>(contentPaths.myMessages, { schema: { querystring: MyMessagesQuery } },
+    async (request) => {
+      const session = await requireSession(services, request);
+      return ok(await listMyMessages(services.db, session.userId, request.query));
+    });
+
+  app.post<{ Body: Static<typeof ReadMessagesBody> }>(contentPaths.readMessages, { schema: { body: ReadMessagesBody } },
+    async (request) => {
+      const session = await requireSession(services, request);
+      await services.limiter.hit(`content-read:${session.userId}`, readsPerUserPerMinute, 60_000);
+      const target = 'id' in request.body ? { id: BigInt(request.body.id) } : { all: true as const };
+      return ok(await markMessagesRead(services.db, services.clock.now(), session.userId, target));
+    });
+
+  app.get(contentPaths.unread, async (request) => {
+    const session = await requireSession(services, request);
+    return ok(await unreadCounts(services.db, services.clock.now(), session.userId));
+  });
+
+  app.get<{ Params: Static<typeof ImageParams> }>(contentPaths.image, { schema: { params: ImageParams } }, async (request, reply) => {
+    const answer = await contentImageAnswer(services.db, services.uploads, request.params.id);
+    return reply.headers(answer.headers).send(answer.bytes);
+  });
+
+  app.get(contentPaths.status, async () => ok(await currentStatus(services.db, services.clock.now())));
+}
