@@ -31,6 +31,9 @@ export const pages = {
   helpCentre: () => import('../features/notices/HelpCentrePage.tsx'),
   helpDetail: () => import('../features/notices/HelpDetailPage.tsx'),
   login: () => import('../features/auth/LoginPage.tsx'),
+  notificationSettings: () => import('../features/notifications/NotificationSettingsPage.tsx'),
+  priceAlerts: () => import('../features/notifications/PriceAlertsPage.tsx'),
+  chat: () => import('../features/chat/ChatPage.tsx'),
 };
 
 export type PageName = keyof typeof pages;

@@ -92,6 +92,11 @@ export const routeTable: RouteEntry[] = [
   page('helpCentre', msg`Help centre`, false, { load: later('helpCentre') }),
   page('helpDetail', msg`Help article`, false, { load: later('helpDetail') }),
   page('ieo', msg`Token offering`, true),
+  // Ours (issue 21): push notifications on this device and their categories, and price alerts.
+  page('notificationSettings', msg`Notifications`, true, { load: later('notificationSettings') }),
+  page('priceAlerts', msg`Price alerts`, true, { load: later('priceAlerts') }),
+  // Ours (spec §2 names the home shortcut "live chat"): the support chat (issue 21).
+  page('chat', msg`Live chat`, true, { load: later('chat') }),
   // Outside the layout: empty title, kept alive.
   page('demotrading', noTitle, false, { layout: false, keepAlive: true, load: later('demotrading') }),
   page('kline', noTitle, false, { layout: false, keepAlive: true, load: later('kline') }),

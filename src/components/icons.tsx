@@ -22,4 +22,5 @@ export const DepositIcon = icon(<path d="M12 3v11M7 9l5 5 5-5M4 16v4h16v-4" />);
 export const CandlesIcon = icon(<path d="M8 3v3M8 17v4M16 3v4M16 15v6M5 6h6v11H5zM13 7h6v8h-6z" />);
 export const TimerIcon = icon(<><circle cx="12" cy="13" r="8" /><path d="M12 9v4l3 2M10 2h4" /></>);
 export const SwapIcon = icon(<path d="M4 8h14l-4-4M20 16H6l4 4" />);
+export const ChatIcon = icon(<><path d="M4 5h16v11H9l-5 4z" /><path d="M8 9h8M8 12h5" /></>);
 export const NoticeIcon = icon(<path d="M4 10v4h3l6 4V6L7 10zM16 9a4 4 0 0 1 0 6" />);

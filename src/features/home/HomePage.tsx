@@ -6,7 +6,7 @@
 import { lazy, Suspense, useState, type ComponentType } from 'react';
 import { useNavigate } from 'react-router-dom';
 import { useSelector } from 'react-redux';
-import { CandlesIcon, ChartIcon, DepositIcon, GlobeIcon, NoticeIcon, SwapIcon, TimerIcon, UserIcon } from '../../components/icons.tsx';
+import { CandlesIcon, ChartIcon, ChatIcon, DepositIcon, GlobeIcon, NoticeIcon, SwapIcon, TimerIcon, UserIcon } from '../../components/icons.tsx';
 import { useLingui } from '@lingui/react/macro';
 import type { UserState } from '../session/userSlice.ts';
 
@@ -62,6 +62,7 @@ export default function HomePage() {
       { key: 'login', label: t`Log in`, icon: <UserIcon />, onClick: () => navigate('/login') },
     ]),
     { key: 'notice', label: t`Platform notice`, icon: <NoticeIcon />, onClick: () => navigate('/notice') },
+    { key: 'chat', label: t`Live chat`, icon: <ChatIcon />, onClick: () => navigate('/chat') },
     { key: 'language', label: t`Language`, icon: <GlobeIcon />, onClick: () => setLanguageOpen(true) },
   ];
 

@@ -21,6 +21,8 @@ export function tagsOf(event: Pick<UserEvent, 'kind' | 'demo'>): Tag[] {
     case 'position': return ['Position', ...money];
     case 'second': return ['SecondOrder', ...money];
     case 'swap': return ['Swap', ...money];
+    // The support chat's events are the chat page's (features/chat): no trading data changed.
+    case 'chat': return [];
     default: return money;
   }
 }
