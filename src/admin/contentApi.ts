@@ -27,14 +27,24 @@ export interface AdminTranslation {
 /** Where an item is in its life, as the list shows it. */
 export type ContentState = 'scheduled' | 'live' | 'expired' | 'withdrawn';
 
-/** An item as the back office reads it: every language, the audience and the schedule. */
+/**
+ * An item as the back office reads it (contract AdminContentItem): every language, the audience,
+ * the schedule and where it stands. A list leaves the bodies out (`bodiesLoaded` false): the
+ * editor reads the item itself.
+ */
 export interface AdminContentItem {
   id: string;
   kind: ContentKind;
   translations: AdminTranslation[];
+  bodiesLoaded: boolean;
   audience: Audience;
   popup: boolean;
+  /** Not stored by the server: whether to push when this save publishes it. */
   push: boolean;
+  /** The server's word for where it stands, else worked out here from the times. */
+  status: ContentState;
+  /** How many users have read it. */
+  readers: number;
   category?: string;
   coverImageId?: string;
   publishAt: number;
@@ -92,23 +102,28 @@ function toTranslation(raw: Loose): AdminTranslation | undefined {
 }
 
 /** The server's item, whatever optional fields it leaves out (null or absent read the same). */
+const states: readonly unknown[] = ['scheduled', 'live', 'expired', 'withdrawn'] satisfies ContentState[];
+
 export function toAdminItem(raw: Loose): AdminContentItem {
-  const translations = (Array.isArray(raw.translations) ? raw.translations as Loose[] : [])
+  const rawTranslations = Array.isArray(raw.translations) ? raw.translations as Loose[] : [];
+  const translations = rawTranslations
     .map(toTranslation).filter((value): value is AdminTranslation => !!value)
     .sort((a, b) => contentLangs.indexOf(a.lang) - contentLangs.indexOf(b.lang));
   const audience = (raw.audience && typeof raw.audience === 'object' ? raw.audience : { kind: 'all' }) as Audience;
+  const times = { publishAt: time(raw.publishAt) ?? 0, expireAt: time(raw.expireAt), withdrawnAt: time(raw.withdrawnAt) };
   return {
     id: String(raw.id),
     kind: raw.kind as ContentKind,
     translations,
+    bodiesLoaded: rawTranslations.length > 0 && rawTranslations.every((translation) => typeof (translation.bodyHtml ?? translation.body) === 'string'),
     audience,
     popup: raw.popup === true,
     push: raw.push === true,
+    status: states.includes(raw.status) ? raw.status as ContentState : contentState(times, Date.now()),
+    readers: typeof raw.readers === 'number' ? raw.readers : 0,
     category: text(raw.category) || undefined,
     coverImageId: text(raw.coverImageId) || undefined,
-    publishAt: time(raw.publishAt) ?? 0,
-    expireAt: time(raw.expireAt),
-    withdrawnAt: time(raw.withdrawnAt),
+    ...times,
     withdrawReason: text(raw.withdrawReason ?? raw.withdrawnReason) || undefined,
     createdAt: time(raw.createdAt),
     updatedAt: time(raw.updatedAt),
@@ -128,13 +143,15 @@ export const contentAdminApi = adminApi.enhanceEndpoints({ addTagTypes: ['Conten
       query: (id) => ({ url: withId(contentAdminPaths.item, id), quiet: true }),
       transformResponse: toAdminItem,
       providesTags: ['Content'],
+      // The editor opens on what the server holds now, never on an old copy of the bodies.
+      keepUnusedDataFor: 0,
     }),
     createContentItem: build.mutation<AdminContentItem, AdminItemBody>({
       query: (body) => ({ url: contentAdminPaths.items, method: 'POST', body, quiet: true }),
       transformResponse: toAdminItem,
       invalidatesTags: ['Content', 'Audit'],
     }),
-    updateContentItem: build.mutation<AdminContentItem, { id: string; body: AdminItemBody }>({
+    updateContentItem: build.mutation<AdminContentItem, { id: string; body: AdminItemBody & { reason?: string } }>({
       query: ({ id, body }) => ({ url: withId(contentAdminPaths.item, id), method: 'POST', body, quiet: true }),
       transformResponse: toAdminItem,
       invalidatesTags: ['Content', 'Audit'],

@@ -236,13 +236,22 @@ function serve(url: string, init?: RequestInit): Response {
     return envelope({ error: refusal.error }, 400, refusal.message);
   }
   if (path === '/api/admin/content/items' && method === 'GET') {
-    const records = items.filter((item) => item.kind === parsed.searchParams.get('kind'));
+    // A list leaves the bodies out, as the server's does.
+    const records = items.filter((item) => item.kind === parsed.searchParams.get('kind'))
+      .map((item) => ({ ...item, translations: item.translations.map(({ bodyHtml: _body, ...rest }: any) => rest) }));
     return envelope({ records, total: records.length, size: 20, current: 1, pages: 1 });
+  }
+  const one = /^\/api\/admin\/content\/items\/([0-9]+)$/.exec(path);
+  if (one && method === 'GET') return envelope(items.find((item) => item.id === one[1]) ?? null);
+  if (one && method === 'POST') {
+    const index = items.findIndex((item) => item.id === one[1]);
+    items[index] = { ...items[index], ...body, translations: body.translations.map((translation: any) => ({ ...translation, bodyHtml: serverClean(translation.body) })) };
+    return envelope(items[index]);
   }
   if (path === '/api/admin/content/items' && method === 'POST') {
     const item = {
       id: String(100 + items.length), kind: body.kind, audience: body.audience ?? { kind: 'all' }, popup: !!body.popup, push: !!body.push,
-      publishAt: body.publishAt ?? Date.UTC(2026, 10, 27, 10), expireAt: body.expireAt ?? null, withdrawnAt: null,
+      publishAt: body.publishAt ?? Date.UTC(2026, 10, 27, 10), expireAt: body.expireAt ?? null, withdrawnAt: null, status: 'live', readers: 0,
       translations: body.translations.map((translation: any) => ({ lang: translation.lang, title: translation.title, summary: translation.summary ?? '', bodyHtml: serverClean(translation.body) })),
     };
     items.push(item);
@@ -253,7 +262,7 @@ function serve(url: string, init?: RequestInit): Response {
     return envelope({ records: [{ userId: '31', account: 'reader@example.com', readAt: Date.UTC(2026, 10, 26, 8) }], total: 1, size: 20, current: 1, pages: 1 });
   }
   if (path === '/api/admin/content/items/7/withdraw') {
-    items[0] = { ...items[0], withdrawnAt: Date.UTC(2026, 10, 27, 11), withdrawReason: body.reason };
+    items[0] = { ...items[0], withdrawnAt: Date.UTC(2026, 10, 27, 11), status: 'withdrawn' };
     return envelope(items[0]);
   }
   if (path === '/api/admin/status/maintenance' && method === 'GET') return envelope(maintenance);
@@ -382,7 +391,7 @@ describe('RichTextEditor', () => {
 describe('content screen', () => {
   it('lists items with their languages and state, and refuses a new notice without English in place', async () => {
     items = [{
-      id: '7', kind: 'notice', audience: { kind: 'all' }, popup: false, push: false, publishAt: Date.UTC(2026, 0, 1), expireAt: null, withdrawnAt: null,
+      id: '7', kind: 'notice', audience: { kind: 'all' }, popup: false, publishAt: Date.UTC(2026, 0, 1), expireAt: null, withdrawnAt: null, status: 'live', readers: 0,
       translations: [{ lang: 'zh-cn', title: '存款恢复', summary: '', bodyHtml: '<p>好</p>' }, { lang: 'en-us', title: 'Deposits are back', summary: '', bodyHtml: '<p>Good</p>' }],
     }];
     renderWith(<ContentScreen />);
@@ -400,6 +409,36 @@ describe('content screen', () => {
     expect(await within(drawer).findByText('English needs a title: other languages fall back to it.')).toBeTruthy();
     expect(within(drawer).getByText('English needs a body: other languages fall back to it.')).toBeTruthy();
     expect(posts()).toEqual([]);
+  });
+
+  it('edits an item read whole from the server (a list has no bodies) and sends the reason for the change', async () => {
+    items = [{
+      id: '7', kind: 'notice', audience: { kind: 'all' }, popup: false, publishAt: Date.UTC(2026, 0, 1), expireAt: null, withdrawnAt: null, status: 'live', readers: 0,
+      translations: [{ lang: 'en-us', title: 'Deposits are back', summary: 'Good news', bodyHtml: '<p>Good <b>news</b></p>' }, { lang: 'zh-cn', title: '存款恢复', summary: '', bodyHtml: '<p>好</p>' }],
+    }];
+    renderWith(<ContentScreen />);
+    const table = await screen.findByTestId('content-table-notice');
+    await within(table).findByText('Deposits are back');
+    fireEvent.click(within(table).getByRole('button', { name: 'Edit' }));
+    const drawer = await screen.findByRole('dialog');
+    const area = await within(drawer).findByRole('textbox', { name: 'Body' });
+    await waitFor(() => expect(area.innerHTML).toBe('<p>Good <b>news</b></p>'));
+    expect(calls.some((call) => call.method === 'GET' && call.path === '/api/admin/content/items/7')).toBe(true);
+    expect(within(drawer).getByTestId('content-preview').textContent).toContain('Saved version, as the server stored it.');
+    fireEvent.change(within(drawer).getByLabelText('Title'), { target: { value: 'Deposits are back on every network' } });
+    fireEvent.change(within(drawer).getByLabelText('Reason for the change (kept in the audit trail)'), { target: { value: 'Wording' } });
+    fireEvent.click(within(drawer).getByTestId('content-save'));
+    await waitFor(() => expect(posts()).toHaveLength(1));
+    expect(posts()[0]).toEqual({
+      path: '/api/admin/content/items/7',
+      body: {
+        kind: 'notice', push: false, publishAt: new Date(toLocalInput(Date.UTC(2026, 0, 1))).getTime(), reason: 'Wording',
+        translations: [
+          { lang: 'en-us', title: 'Deposits are back on every network', summary: 'Good news', body: '<p>Good <b>news</b></p>' },
+          { lang: 'zh-cn', title: '存款恢复', body: '<p>好</p>' },
+        ],
+      },
+    });
   });
 
   it('publishes a notice with bold text and an image; the preview shows the draft cleaned, then the stored body', async () => {
@@ -451,7 +490,7 @@ describe('content screen', () => {
 
   it('shows who read an announcement and withdraws it with a reason', async () => {
     items = [{
-      id: '7', kind: 'announcement', audience: { kind: 'vip', min: 2 }, popup: true, push: false, publishAt: Date.UTC(2026, 0, 1),
+      id: '7', kind: 'announcement', audience: { kind: 'vip', min: 2 }, popup: true, publishAt: Date.UTC(2026, 0, 1), status: 'live', readers: 1,
       translations: [{ lang: 'en-us', title: 'VIP rates', summary: 'Lower fees', bodyHtml: '<p>From today</p>' }],
     }];
     renderWith(<ContentScreen />);

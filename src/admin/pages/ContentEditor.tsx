@@ -7,12 +7,12 @@ import { useEffect, useMemo, useState } from 'react';
 import { i18n } from '@lingui/core';
 import { useLingui } from '@lingui/react/macro';
 import {
-  Alert, App, Button, Drawer, Form, Input, InputNumber, Radio, Select, Space, Switch, Tabs, Tag, Typography,
+  Alert, App, Button, Drawer, Form, Input, InputNumber, Radio, Select, Skeleton, Space, Switch, Tabs, Tag, Typography,
 } from 'antd';
 import type { ContentKind } from '../../api/contract/content.ts';
 import { locales } from '../../lib/locales.ts';
 import {
-  contentImageUrl, contentLangs, contentState, fallbackLang, useCreateContentItemMutation, useUpdateContentItemMutation,
+  contentImageUrl, contentLangs, fallbackLang, useContentItemQuery, useCreateContentItemMutation, useUpdateContentItemMutation,
   useUploadContentImageMutation, useWithdrawContentItemMutation, type AdminContentItem, type ContentLangCode,
 } from '../contentApi.ts';
 import { failureMessage } from '../errors.ts';
@@ -162,10 +162,13 @@ function useEditorTitle(kind: ContentKind, isNew: boolean) {
   return titles[kind][isNew ? 0 : 1];
 }
 
-export function ContentEditor({ kind, item, open, onClose }: {
-  kind: ContentKind; item: AdminContentItem | undefined; open: boolean; onClose(): void;
+export function ContentEditor({ kind, itemId, open, onClose }: {
+  kind: ContentKind; itemId: string | undefined; open: boolean; onClose(): void;
 }) {
   const { t } = useLingui();
+  // A list leaves the bodies out: an existing item is read whole before it is edited.
+  const { data: item, error: loadError, isFetching: loading } = useContentItemQuery(itemId ?? '', { skip: !open || !itemId });
+  const [changeReason, setChangeReason] = useState('');
   const { message } = App.useApp();
   const [saved, setSaved] = useState<AdminContentItem | undefined>(item);
   const [draft, setDraft] = useState<ContentDraft>(() => (item ? draftOf(item) : emptyDraft(kind)));
@@ -181,16 +184,17 @@ export function ContentEditor({ kind, item, open, onClose }: {
   const title = useEditorTitle(kind, !saved);
 
   useEffect(() => {
-    if (!open) return;
+    if (!open || (itemId && item?.id !== itemId)) return;
     setSaved(item);
     setDraft(item ? draftOf(item) : emptyDraft(kind));
     setErrors({});
     setFailure('');
+    setChangeReason('');
     setLang(fallbackLang);
     // A list refetched after a save hands a new object of the same item: the form is reset only
     // when another item (or none) is opened, never under the operator's typing.
     // eslint-disable-next-line react-hooks/exhaustive-deps
-  }, [open, item?.id, kind]);
+  }, [open, itemId, item?.id, kind]);
 
   const change = (next: ContentDraft) => {
     setDraft(next);
@@ -206,13 +210,16 @@ export function ContentEditor({ kind, item, open, onClose }: {
       if (firstLang) setLang(firstLang);
       return;
     }
-    const answer = saved ? await update({ id: saved.id, body }) : await create(body);
+    const answer = saved
+      ? await update({ id: saved.id, body: { ...body, ...(changeReason.trim() ? { reason: changeReason.trim() } : {}) } })
+      : await create(body);
     if ('error' in answer) {
       setFailure(failureMessage(answer.error));
       return;
     }
     setSaved(answer.data);
     setDraft(draftOf(answer.data));
+    setChangeReason('');
     void message.success(t`Saved.`);
   };
 
@@ -226,7 +233,8 @@ export function ContentEditor({ kind, item, open, onClose }: {
     return { lang: shown, text, bodyHtml: unchanged ? stored.bodyHtml : sanitizeContentHtml(text.body), source: unchanged ? 'saved' as const : 'draft' as const };
   }, [draft, lang, saved]);
 
-  const state = saved ? contentState(saved, Date.now()) : undefined;
+  const state = saved?.status;
+  const waiting = !!itemId && saved?.id !== itemId;
   return (
     <Drawer open={open} onClose={onClose} size={Math.min(1240, window.innerWidth - 24)} title={title} destroyOnHidden rootClassName="admin-drawer content-drawer"
       extra={(
@@ -234,17 +242,19 @@ export function ContentEditor({ kind, item, open, onClose }: {
           {state && <ContentStateTag state={state} />}
           {saved && saved.kind === 'announcement' && <Button onClick={() => setReadersOpen(true)} data-testid="content-readers">{t`Readers`}</Button>}
           {saved && state !== 'withdrawn' && <Button danger onClick={() => setWithdrawing(true)} data-testid="content-withdraw">{t`Withdraw`}</Button>}
-          <Button type="primary" loading={creating || updating} onClick={() => void save()} data-testid="content-save">
+          <Button type="primary" loading={creating || updating} disabled={waiting} onClick={() => void save()} data-testid="content-save">
             {saved ? t`Save` : draft.publishMode === 'now' ? t`Publish` : t`Schedule`}
           </Button>
         </Space>
       )}>
       {failure && <Alert type="error" showIcon role="alert" title={failure} style={{ marginBottom: 16 }} data-testid="content-error" />}
+      {loadError && <Alert type="error" showIcon role="alert" title={failureMessage(loadError)} style={{ marginBottom: 16 }} />}
+      {waiting && loading && <Skeleton active paragraph={{ rows: 8 }} />}
       {saved?.withdrawnAt !== undefined && (
         <Alert type="warning" showIcon style={{ marginBottom: 16 }} title={t`Withdrawn: readers no longer see it.`}
           description={saved.withdrawReason} />
       )}
-      <div className="content-editor-layout">
+      {!waiting && <div className="content-editor-layout">
         <Form layout="vertical" requiredMark className="content-editor-form" component="div">
           <Tabs activeKey={lang} onChange={(key) => setLang(key as ContentLangCode)} data-testid="content-langs"
             items={contentLangs.map((code) => {
@@ -302,11 +312,16 @@ export function ContentEditor({ kind, item, open, onClose }: {
             </Form.Item>
           )}
           <ScheduleFields draft={draft} errors={errors} onChange={change} />
+          {saved && (
+            <Form.Item label={t`Reason for the change (kept in the audit trail)`} htmlFor="content-change-reason">
+              <Input id="content-change-reason" value={changeReason} maxLength={500} onChange={(event) => setChangeReason(event.target.value)} />
+            </Form.Item>
+          )}
         </Form>
         <ContentPreview kind={kind} lang={preview.lang} title={preview.text.title} summary={preview.text.summary} bodyHtml={preview.bodyHtml}
           coverUrl={draft.coverImageId ? contentImageUrl(draft.coverImageId) : undefined} source={preview.source}
           publishAt={saved?.publishAt} />
-      </div>
+      </div>}
       {saved && <ContentReaders item={readersOpen ? saved : undefined} onClose={() => setReadersOpen(false)} />}
       <ReasonModal open={withdrawing} title={t`Withdraw this item`} label={t`Reason (kept in the audit trail)`} okText={t`Withdraw`}
         minLength={2} maxLength={500} onCancel={() => setWithdrawing(false)}

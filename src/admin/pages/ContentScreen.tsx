@@ -8,11 +8,11 @@ import { useLingui } from '@lingui/react/macro';
 import { Alert, App, Button, Card, Form, Input, Modal, Select, Space, Table, Tabs, Tag, Typography } from 'antd';
 import type { ContentKind } from '../../api/contract/content.ts';
 import {
-  contentLangs, contentState, fallbackLang, useContentItemsQuery, usePublishNoticeMutation, useUploadContentImageMutation,
+  contentLangs, fallbackLang, useContentItemsQuery, usePublishNoticeMutation, useUploadContentImageMutation,
   useWithdrawContentItemMutation, type AdminContentItem, type ContentLangCode,
 } from '../contentApi.ts';
 import { failureMessage } from '../errors.ts';
-import { formatTime } from '../format.ts';
+import { formatCount, formatTime } from '../format.ts';
 import { hasContent } from './ContentHtml.tsx';
 import { ContentEditor, langName } from './ContentEditor.tsx';
 import { ContentReaders } from './ContentReaders.tsx';
@@ -92,8 +92,6 @@ function ContentList({ kind }: { kind: ContentKind }) {
   const [quick, setQuick] = useState(false);
   const { data, isFetching, error, refetch } = useContentItemsQuery({ kind, pageNo, q });
   const [withdraw] = useWithdrawContentItemMutation();
-  const now = Date.now();
-  const editingItem = editing?.id ? data?.records.find((record) => record.id === editing.id) : undefined;
   const newLabel = { notice: t`New notice`, announcement: t`New announcement`, help: t`New help article`, article: t`New news article` }[kind];
   return (
     <>
@@ -122,7 +120,10 @@ function ContentList({ kind }: { kind: ContentKind }) {
             : []),
           { key: 'publish', title: t`Publish`, render: (_, item) => <span className="admin-time">{formatTime(item.publishAt)}</span> },
           { key: 'expire', title: t`Expires`, render: (_, item) => <span className="admin-time">{item.expireAt ? formatTime(item.expireAt) : '—'}</span> },
-          { key: 'state', title: t`State`, render: (_, item) => <ContentStateTag state={contentState(item, now)} /> },
+          ...(kind === 'announcement'
+            ? [{ key: 'readers', title: t`Readers`, render: (_: unknown, item: AdminContentItem) => formatCount(item.readers) }]
+            : []),
+          { key: 'state', title: t`State`, render: (_, item) => <ContentStateTag state={item.status} /> },
           { key: 'action', title: '', render: (_, item) => (
             <Space>
               <Button size="small" onClick={() => setEditing({ id: item.id })}>{t`Edit`}</Button>
@@ -131,7 +132,7 @@ function ContentList({ kind }: { kind: ContentKind }) {
             </Space>
           ) },
         ]} />
-      <ContentEditor kind={kind} item={editingItem} open={!!editing} onClose={() => setEditing(undefined)} />
+      <ContentEditor kind={kind} itemId={editing?.id} open={!!editing} onClose={() => setEditing(undefined)} />
       <ContentReaders item={readersOf} onClose={() => setReadersOf(undefined)} />
       {kind === 'notice' && <QuickNotice open={quick} onClose={() => setQuick(false)} />}
       <ReasonModal open={!!withdrawing} title={t`Withdraw this item`} label={t`Reason (kept in the audit trail)`} okText={t`Withdraw`}
