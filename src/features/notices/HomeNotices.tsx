@@ -5,7 +5,7 @@
 import { useEffect, useState, useSyncExternalStore } from 'react';
 import { Link, useNavigate } from 'react-router-dom';
 import { useSelector } from 'react-redux';
-import { Modal } from 'antd-mobile';
+import { Button, CenterPopup } from 'antd-mobile';
 import { useLingui } from '@lingui/react/macro';
 import type { ContentItem } from '../../api/contract/content.ts';
 import type { UserState } from '../session/userSlice.ts';
@@ -98,7 +98,8 @@ export function AnnouncementPopup() {
   const candidate = list.data && !list.data.cachedAtMs ? popupOf(list.data.value, [...shownIds(), ...closed]) : undefined;
   const full = useNoticeByIdQuery(candidate?.id ?? '', { skip: !candidate || candidate.bodyHtml !== undefined });
   const [readAnnouncement] = useReadAnnouncementMutation();
-  if (!candidate) return null;
+  // Once the announcements are read and none is to pop up, a mark says so (the journeys wait for it).
+  if (!candidate) return list.data ? <span hidden data-testid="popup-checked" /> : null;
   const body = candidate.bodyHtml ?? full.data?.value.bodyHtml;
   const close = () => {
     writeSession(shownPopupsKey, [...shownIds(), candidate.id].slice(-50).join(','));
@@ -106,11 +107,13 @@ export function AnnouncementPopup() {
     void readAnnouncement({ id: candidate.id });
   };
   return (
-    <Modal visible title={candidate.title} closeOnMaskClick={false} onClose={close} showCloseButton
-      content={<div className="announcement-popup" data-announcement-id={candidate.id}>
-        {body ? <RichText html={body} /> : <p>{candidate.summary}</p>}
-      </div>}
-      actions={[{ key: 'ok', text: t`Got it`, primary: true, onClick: close }]} />
+    <CenterPopup visible role="dialog" aria-label={candidate.title} onClose={close} showCloseButton>
+      <div className="announcement-popup" data-announcement-id={candidate.id}>
+        <h2 className="announcement-popup-title">{candidate.title}</h2>
+        <div className="announcement-popup-body">{body ? <RichText html={body} /> : <p>{candidate.summary}</p>}</div>
+        <Button block color="primary" onClick={close}>{t`Got it`}</Button>
+      </div>
+    </CenterPopup>
   );
 }
 

@@ -1,0 +1,129 @@
+// Notices, help and pop-up announcements in the phone app (issue 21), in Chromium against the real
+// server: a notice the operator publishes through the back office's API appears in home's notice
+// strip and opens (its hostile parts gone); notices and help seen before open offline from the
+// worker's copy with their age; a pop-up announcement meant for one user shows to them once.
+import { describe, expect, inject, it } from 'vitest';
+import type { Page } from 'playwright-core';
+import { SpecClient, type Answer } from '../conformance/specClient.ts';
+import { browserForFile, localizedPage, settled } from './browser.ts';
+import { newAccount, operatorSession } from './money.ts';
+
+const baseUrl = inject('baseUrl');
+const dataDir = inject('dataDir');
+const browser = browserForFile();
+const client = new SpecClient(baseUrl);
+
+function resultOf<T>(answer: Answer<T>, what: string): T {
+  if (answer.envelope?.code !== 200) throw new Error(`${what}: ${answer.status} ${answer.text.slice(0, 300)}`);
+  return answer.envelope.result;
+}
+
+const unique = () => `${Date.now().toString(36)}${Math.random().toString(36).slice(2, 6)}`;
+
+async function publishNotice(title: string, body: string): Promise<string> {
+  const operator = await operatorSession(baseUrl);
+  return resultOf(await client.post<{ id: string }>('/admin/content/notices', { title, body }, operator), 'notice').id;
+}
+
+async function createItem(body: object): Promise<string> {
+  const operator = await operatorSession(baseUrl);
+  return resultOf(await client.post<{ id: string }>('/admin/content/items', body, operator), 'item').id;
+}
+
+/** Opens `route` and, once the service worker is ready, reloads under it (a first visit is not controlled). */
+async function openControlled(page: Page, route: string) {
+  await page.goto(`${baseUrl}/#${route}`);
+  await settled(page);
+  await page.evaluate(async () => {
+    await navigator.serviceWorker.ready;
+  });
+  await page.reload();
+  await settled(page);
+  await expect.poll(() => page.evaluate(() => Boolean(navigator.serviceWorker.controller))).toBe(true);
+}
+
+describe('notices in the phone app', () => {
+  it('shows a notice published by the operator on home, and opens it without its hostile parts', async () => {
+    const title = `Trading hours change ${unique()}`;
+    const id = await publishNotice(title, `<p>Markets close early <strong>on Friday</strong>.</p><script>window.hacked = 1</script>
+      <img src="x" onerror="window.hacked = 2"><a href="javascript:window.hacked = 3">tap</a> <a href="https://example.com/hours">hours</a>`);
+    const page = await localizedPage(browser());
+    await page.goto(`${baseUrl}/#/home`);
+    await settled(page);
+    const strip = page.getByRole('region', { name: 'Platform notices' });
+    const link = strip.locator(`a[data-notice-id="${id}"]`);
+    await link.waitFor({ state: 'attached' });
+    expect(await link.textContent()).toBe(title);
+    // The strip moves on by itself; the notice opens from the list the strip's "More" leads to.
+    await strip.getByRole('link', { name: 'More' }).click();
+    await page.waitForURL(/#\/notice$/);
+    await page.getByRole('link', { name: new RegExp(title) }).click();
+    await page.waitForURL(new RegExp(`#/noticeDetail\\?id=${id}$`));
+    await page.getByRole('heading', { name: title }).waitFor();
+    expect(await page.locator('.rich-text strong').textContent()).toBe('on Friday');
+    expect(await page.locator('.rich-text').getByRole('link', { name: 'hours' }).getAttribute('href'))
+      .toBe(`#/outlink?url=${encodeURIComponent('https://example.com/hours')}`);
+    expect(await page.locator('.rich-text').innerHTML()).not.toMatch(/script|onerror|javascript/i);
+    expect(await page.evaluate(() => (window as { hacked?: number }).hacked)).toBeUndefined();
+  });
+
+  it('opens notices and help seen before while offline, saying how old they are', async () => {
+    const noticeTitle = `Offline notice ${unique()}`;
+    await publishNotice(noticeTitle, '<p>Seen before going offline.</p>');
+    const helpTitle = `How to deposit ${unique()}`;
+    const helpId = await createItem({
+      kind: 'help', category: 'e2e_offline', translations: [{ lang: 'en-us', title: helpTitle, body: '<p>Open <em>Deposit</em> from home.</p>' }],
+    });
+    const page = await localizedPage(browser());
+    await openControlled(page, '/notice');
+    await page.getByRole('link', { name: new RegExp(noticeTitle) }).waitFor();
+    await page.goto(`${baseUrl}/#/helpCentre`);
+    await page.getByRole('link', { name: new RegExp(helpTitle) }).waitFor();
+    await page.goto(`${baseUrl}/#/helpDetail?id=${helpId}`);
+    await page.getByRole('heading', { name: helpTitle }).waitFor();
+
+    await page.context().setOffline(true);
+    await page.goto(`${baseUrl}/#/notice`);
+    await page.reload();
+    await settled(page);
+    await page.getByRole('link', { name: new RegExp(noticeTitle) }).waitFor();
+    expect(await page.getByTestId('content-saved').textContent()).toMatch(/^Offline copy, saved /);
+
+    await page.goto(`${baseUrl}/#/helpDetail?id=${helpId}`);
+    await page.reload();
+    await settled(page);
+    await page.getByRole('heading', { name: helpTitle }).waitFor();
+    expect(await page.locator('.rich-text em').textContent()).toBe('Deposit');
+    expect(await page.getByTestId('content-saved').textContent()).toMatch(/^Offline copy, saved /);
+    await page.context().setOffline(false);
+  });
+
+  it('shows a pop-up announcement to the user it is meant for once, and marks it read', async () => {
+    const { token } = await newAccount(baseUrl, dataDir, 'popup');
+    const me = resultOf(await client.get<{ id: string }>('/user/appUser/getMyUserInfo', {}, token), 'me');
+    const title = `Welcome gift ${unique()}`;
+    const id = await createItem({
+      kind: 'announcement', popup: true, audience: { kind: 'users', userIds: [me.id] },
+      translations: [{ lang: 'en-us', title, body: '<p>Your first deposit earns a bonus.</p>' }],
+    });
+    const page = await localizedPage(browser(), { token });
+    await page.goto(`${baseUrl}/#/home`);
+    await settled(page);
+    const dialog = page.getByRole('dialog').filter({ hasText: title });
+    await dialog.waitFor();
+    expect(await dialog.locator(`[data-announcement-id="${id}"]`).textContent()).toContain('Your first deposit earns a bonus.');
+    await dialog.getByRole('button', { name: 'Got it' }).click();
+    await dialog.waitFor({ state: 'detached' });
+    await expect.poll(async () => {
+      const list = resultOf(await client.get<{ records: Array<{ id: string; readAt?: number }> }>('/sys/annountCement/listByUser', {}, token), 'list');
+      return list.records.find((item) => item.id === id)?.readAt !== undefined;
+    }).toBe(true);
+
+    // A new start (a new tab: a fresh session) does not show it again: it has been read.
+    const again = await localizedPage(browser(), { token });
+    await again.goto(`${baseUrl}/#/home`);
+    await settled(again);
+    await again.getByTestId('popup-checked').waitFor({ state: 'attached' });
+    expect(await again.getByRole('dialog').filter({ hasText: title }).count()).toBe(0);
+  });
+});
