@@ -5,7 +5,7 @@ import { useDispatch, useSelector } from 'react-redux';
 import { useNavigate, useSearchParams } from 'react-router-dom';
 import { List, NoticeBar, PullToRefresh } from 'antd-mobile';
 import {
-  BankcardOutline, BillOutline, DownlandOutline, GlobalOutline, LockOutline, PayCircleOutline, UnorderedListOutline, UploadOutline,
+  BankcardOutline, BellOutline, BillOutline, HistogramOutline, DownlandOutline, GlobalOutline, LockOutline, PayCircleOutline, UnorderedListOutline, UploadOutline,
   UserContactOutline, UserOutline,
 } from 'antd-mobile-icons';
 import { useLingui } from '@lingui/react/macro';
@@ -109,6 +109,8 @@ export default function MyPage() {
             {t`Identity verification`}
           </List.Item>
           <List.Item prefix={<LockOutline />} onClick={() => navigate('/anquanZhongxin')}>{t`Account security`}</List.Item>
+          <List.Item prefix={<BellOutline />} onClick={() => navigate('/notificationSettings')}>{t`Notifications`}</List.Item>
+          <List.Item prefix={<HistogramOutline />} onClick={() => navigate('/priceAlerts')}>{t`Price alerts`}</List.Item>
           <List.Item prefix={<LockOutline />} onClick={() => setParams({ panel: 'password' }, { replace: true })}>
             {t`Change login password`}
           </List.Item>
