@@ -18,6 +18,7 @@ import type { RateLimiter } from '../../lib/rateLimiter.ts';
 import { recordAudit } from '../audit.ts';
 import { uploadAnswer, type UploadRow, type UploadStorage } from '../uploads.ts';
 import { userKycLevel } from './kycLevels.ts';
+import { writeMessage, type WrittenMessage } from '../content/messages.ts';
 
 export interface KycDeps { db: Db; clock: Clock; limiter: RateLimiter }
 
@@ -232,7 +233,11 @@ export async function applicationDetail(db: Executor, id: bigint): Promise<Admin
   return toAdminView(row.application, row.user);
 }
 
-export interface KycDecision { operatorId: bigint; clock: Clock }
+export interface KycDecision {
+  operatorId: bigint; clock: Clock;
+  /** Receives the internal message the decision wrote (issue 21), to deliver after commit. */
+  messages?: WrittenMessage[];
+}
 
 /** Decides a pending application once, in one transaction with its audit entry. */
 async function decide(db: Db, id: bigint, decision: KycDecision, status: 'approved' | 'rejected', reason: string | null) {
@@ -243,6 +248,12 @@ async function decide(db: Db, id: bigint, decision: KycDecision, status: 'approv
     const [updated] = await tx.update(kycApplications)
       .set({ status, reason, decidedBy: decision.operatorId, decidedAt: decision.clock.now() })
       .where(eq(kycApplications.id, id)).returning();
+    const message = await writeMessage(tx, {
+      userId: row.userId, kind: status === 'approved' ? 'kyc_approved' : 'kyc_rejected', category: 'security', route: '/renzhengResult',
+      params: { id: String(row.id), level: String(row.level), ...(reason ? { reason } : {}) },
+      dedupeKey: `kyc:${row.id}:${status}`,
+    }, decision.clock.now());
+    if (message) decision.messages?.push(message);
     await recordAudit(tx, {
       operatorId: decision.operatorId, action: status === 'approved' ? 'kyc.approve' : 'kyc.reject',
       targetType: 'kyc_application', targetId: id, userId: row.userId,

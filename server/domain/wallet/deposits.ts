@@ -21,6 +21,7 @@ import { postTransfers } from '../ledger/transfers.ts';
 import { parseUserAmount, requireDepositNetwork } from './currencies.ts';
 import { addApproval, approvalsOf, approvalsRequiredFor } from './approvals.ts';
 import { ownUpload } from '../uploads.ts';
+import { writeMessage, type WrittenMessage } from '../content/messages.ts';
 
 export interface PageOf<T> { records: T[]; total: number; size: number; current: number; pages: number }
 export interface PageQuery { pageNo?: number; pageSize?: number }
@@ -160,7 +161,11 @@ export interface AuditEntry {
 }
 export type AuditWriter = (tx: Tx, entry: AuditEntry) => Promise<unknown>;
 
-export interface Decision { operatorId: bigint; audit: AuditWriter; clock: Clock }
+export interface Decision {
+  operatorId: bigint; audit: AuditWriter; clock: Clock;
+  /** Receives the internal message the decision wrote (issue 21), to deliver after commit. */
+  messages?: WrittenMessage[];
+}
 
 /** The ledger transfer of an approved deposit: its id is fixed by the request, so it lands once. */
 export const rechargeTransferId = (id: bigint) => `recharge:${id}`;
@@ -205,6 +210,12 @@ export async function approveRecharge(db: Db, id: bigint, decision: Decision): P
     const [updated] = await tx.update(walletRecharges)
       .set({ status: recordStatus.delivered, approvalsRequired: outcome.approvalsRequired, decidedBy: decision.operatorId, decidedAt: now })
       .where(eq(walletRecharges.id, row.id)).returning();
+    const message = await writeMessage(tx, {
+      userId: row.userId, kind: 'deposit_credited', category: 'money', route: '/chongzhitixianRecord',
+      params: { id: String(row.id), amount: formatAmount(row.amount, scale), currency: row.currency, network: row.network },
+      dedupeKey: `recharge:${row.id}:credited`,
+    }, now);
+    if (message) decision.messages?.push(message);
     await decision.audit(tx, {
       operatorId: decision.operatorId, action: 'recharge.approve', targetType: 'recharge', targetId: String(row.id), userId: row.userId,
       before, after: {
@@ -241,6 +252,12 @@ export async function rejectRecharge(db: Db, id: bigint, reason: string, decisio
       .set({ status: recordStatus.rejected, reason, decidedBy: decision.operatorId, decidedAt: decision.clock.now() })
       .where(eq(walletRecharges.id, row.id)).returning();
     const after = toRecord(updated, scale);
+    const message = await writeMessage(tx, {
+      userId: row.userId, kind: 'deposit_rejected', category: 'money', route: '/chongzhitixianRecord',
+      params: { id: String(row.id), amount: after.amount, currency: row.currency, network: row.network, reason },
+      dedupeKey: `recharge:${row.id}:rejected`,
+    }, decision.clock.now());
+    if (message) decision.messages?.push(message);
     await decision.audit(tx, {
       operatorId: decision.operatorId, action: 'recharge.reject', targetType: 'recharge', targetId: String(row.id),
       userId: row.userId, before: auditState(toRecord(row, scale)), after: auditState(after), reason,

@@ -26,6 +26,7 @@ import { destinationNotFound, findOwnDestination, hasDestination, maskCardNumber
 import { checkWithdrawPassword, hasWithdrawPassword, refuseIfLoginPassword } from './withdrawPassword.ts';
 import { checkWithdrawalLimit } from './withdrawalLimit.ts';
 import { requireGoogleCode } from '../identity/twoFactor.ts';
+import { writeMessage, type WrittenMessage } from '../content/messages.ts';
 
 /** The network of a bank payout: withdrawals to cards are offered for a currency once an operator adds it. */
 export const bankNetwork = 'BANK';
@@ -192,7 +193,8 @@ export type Decision =
  * record. The row lock orders decisions on one request; a request already decided, a second
  * approval by the same operator, or a payout before enough approvals is refused and moves nothing.
  */
-export async function decideWithdrawal(db: Db, clock: Clock, operatorId: bigint, id: bigint, decision: Decision): Promise<AdminWithdrawal> {
+export async function decideWithdrawal(db: Db, clock: Clock, operatorId: bigint, id: bigint, decision: Decision,
+  messages?: WrittenMessage[]): Promise<AdminWithdrawal> {
   const row = await db.transaction(async (tx) => {
     const [before] = await tx.select().from(withdrawals).where(eq(withdrawals.id, id)).for('update');
     if (!before) throw notFound('withdrawal_not_found', 'This withdrawal was not found.');
@@ -217,6 +219,22 @@ export async function decideWithdrawal(db: Db, clock: Clock, operatorId: bigint,
         await resolveHold(tx, clock, before, 'void', decision.reason);
         after = await settle(tx, before, { status: withdrawalStatus.failed, reason: decision.reason }, operatorId, now);
       }
+    }
+    // The user hears of a payout, a rejection or a failed payout (issue 21), in this transaction.
+    if (decision.action !== 'approve') {
+      const scale = (await loadCurrency(tx, before.currency))?.scale;
+      assert(scale !== undefined, `currency ${before.currency} of withdrawal ${before.id} is known`);
+      const message = await writeMessage(tx, {
+        userId: before.userId, kind: decision.action === 'paid' ? 'withdrawal_paid' : 'withdrawal_rejected', category: 'money',
+        route: '/chongzhitixianRecord',
+        params: {
+          id: String(before.id), amount: formatAmount(before.amount, scale), fee: formatAmount(before.fee, scale),
+          currency: before.currency, network: before.network,
+          ...(decision.action === 'paid' ? {} : { reason: decision.reason, status: decision.action === 'failed' ? 'failed' : 'rejected' }),
+        },
+        dedupeKey: `withdrawal:${before.id}:${decision.action}`,
+      }, now);
+      if (message) messages?.push(message);
     }
     await recordAudit(tx, {
       operatorId, action: `withdrawal.${decision.action}`, targetType: 'withdrawal', targetId: id, userId: before.userId,

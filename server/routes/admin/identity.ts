@@ -10,6 +10,7 @@ import {
   applicationDetail, applicationPhoto, approveApplication, listApplications, rejectApplication, type KycDecision,
 } from '../../domain/identity/kyc.ts';
 import { listKycLevels, parseLevel, setKycLevel } from '../../domain/identity/kycLevels.ts';
+import { deliverMessages, type WrittenMessage } from '../../domain/content/messages.ts';
 import { operatorOnly } from '../../plugins/operatorAuth.ts';
 import { ok } from '../../lib/envelope.ts';
 import type { Services } from '../../services.ts';
@@ -32,11 +33,21 @@ export function identityAdminRoutes(api: FastifyInstance, services: Services) {
 
   api.post<{ Params: Static<typeof IdParams> }>(kycAdminPaths.approve,
     { schema: { params: IdParams, body: Empty }, preHandler: operatorOnly(reviewers) },
-    async (request) => ok(await approveApplication(services.db, BigInt(request.params.id), decision(request))));
+    async (request) => {
+      const messages: WrittenMessage[] = [];
+      const answer = await approveApplication(services.db, BigInt(request.params.id), { ...decision(request), messages });
+      deliverMessages(services, messages);
+      return ok(answer);
+    });
 
   api.post<{ Params: Static<typeof IdParams>; Body: Static<typeof KycRejectBody> }>(kycAdminPaths.reject,
     { schema: { params: IdParams, body: KycRejectBody }, preHandler: operatorOnly(reviewers) },
-    async (request) => ok(await rejectApplication(services.db, BigInt(request.params.id), request.body.reason, decision(request))));
+    async (request) => {
+      const messages: WrittenMessage[] = [];
+      const answer = await rejectApplication(services.db, BigInt(request.params.id), request.body.reason, { ...decision(request), messages });
+      deliverMessages(services, messages);
+      return ok(answer);
+    });
 
   api.get<{ Params: Static<typeof PhotoParams> }>(kycAdminPaths.photo,
     { schema: { params: PhotoParams }, preHandler: operatorOnly(reviewers) }, async (request, reply) => {

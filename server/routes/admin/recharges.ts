@@ -6,6 +6,7 @@ import { Type, type Static } from '@sinclair/typebox';
 import { Empty } from '../../../src/api/contract/common.ts';
 import { AdminRechargeListQuery, RecordIdParams, RejectBody, walletAdminPaths } from '../../../src/api/contract/wallet.ts';
 import { recordAudit } from '../../domain/audit.ts';
+import { deliverMessages, type WrittenMessage } from '../../domain/content/messages.ts';
 import { approveRecharge, listRecharges, rejectRecharge, type Decision } from '../../domain/wallet/deposits.ts';
 import { anyUpload, uploadAnswer } from '../../domain/uploads.ts';
 import { operatorOnly } from '../../plugins/operatorAuth.ts';
@@ -27,11 +28,21 @@ export function rechargeAdminRoutes(app: FastifyInstance, services: Services) {
 
   app.post<{ Params: Static<typeof RecordIdParams> }>(walletAdminPaths.rechargeApprove,
     { schema: { params: RecordIdParams, body: Empty }, preHandler: operatorOnly(reviewers) },
-    async (request) => ok(await approveRecharge(services.db, BigInt(request.params.id), decision(request))));
+    async (request) => {
+      const messages: WrittenMessage[] = [];
+      const answer = await approveRecharge(services.db, BigInt(request.params.id), { ...decision(request), messages });
+      deliverMessages(services, messages);
+      return ok(answer);
+    });
 
   app.post<{ Params: Static<typeof RecordIdParams>; Body: Static<typeof RejectBody> }>(walletAdminPaths.rechargeReject,
     { schema: { params: RecordIdParams, body: RejectBody }, preHandler: operatorOnly(reviewers) },
-    async (request) => ok(await rejectRecharge(services.db, BigInt(request.params.id), request.body.reason.trim(), decision(request))));
+    async (request) => {
+      const messages: WrittenMessage[] = [];
+      const answer = await rejectRecharge(services.db, BigInt(request.params.id), request.body.reason.trim(), { ...decision(request), messages });
+      deliverMessages(services, messages);
+      return ok(answer);
+    });
 
   app.get<{ Params: Static<typeof FileParams> }>(walletAdminPaths.uploadedFile,
     { schema: { params: FileParams }, preHandler: operatorOnly(reviewers) }, async (request, reply) => {

@@ -13,6 +13,7 @@ import {
 import { operatorOnly } from '../../plugins/operatorAuth.ts';
 import { ok } from '../../lib/envelope.ts';
 import type { Services } from '../../services.ts';
+import { deliverMessages, type WrittenMessage } from '../../domain/content/messages.ts';
 import { decideWithdrawal, listWithdrawals, type Decision } from '../../domain/wallet/withdrawals.ts';
 import { listDualApprovalThresholds, setDualApprovalThreshold } from '../../domain/wallet/approvals.ts';
 
@@ -20,8 +21,13 @@ type Params = Static<typeof AdminWithdrawalParams>;
 
 export function withdrawalAdminRoutes(app: FastifyInstance, services: Services) {
   const reviewers = operatorOnly(['admin', 'finance']);
-  const decide = (request: { operator?: { id: bigint }; params: Params }, decision: Decision) =>
-    decideWithdrawal(services.db, services.clock, request.operator!.id, BigInt(request.params.id), decision);
+  const decide = async (request: { operator?: { id: bigint }; params: Params }, decision: Decision) => {
+    const messages: WrittenMessage[] = [];
+    const answer = await decideWithdrawal(services.db, services.clock, request.operator!.id, BigInt(request.params.id), decision, messages);
+    // The user's message (paid, rejected, failed) goes out once the decision committed.
+    deliverMessages(services, messages);
+    return answer;
+  };
 
   app.get<{ Querystring: Static<typeof WithdrawalListQuery> }>(withdrawalAdminPaths.list,
     { preHandler: reviewers, schema: { querystring: WithdrawalListQuery } },
