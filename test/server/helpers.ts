@@ -146,6 +146,11 @@ export interface SuiteOptions {
   trustProxy?: string;
   /** Redis for the rate limits, connected as the server connects it (an outage proxy, say). */
   redisUrl?: string;
+  /**
+   * How long a Redis command may take before the caller gives up (server/lib/redisClient.ts; 1 s
+   * by default). The outage tests shorten it: each call to a hung Redis costs that long.
+   */
+  redisCommandTimeoutMs?: number;
 }
 
 export interface Account {
@@ -203,7 +208,9 @@ export class TestServer {
     config.limits = { ...config.limits, ...this.options.limits };
     config.trustProxy = parseTrustProxy(this.options.trustProxy);
     this.redis?.disconnect();
-    this.redis = this.options.redisUrl ? redisClient(this.options.redisUrl, () => {}) : undefined;
+    this.redis = this.options.redisUrl
+      ? redisClient(this.options.redisUrl, () => {}, this.options.redisCommandTimeoutMs ? { commandTimeout: this.options.redisCommandTimeoutMs } : {})
+      : undefined;
     const built = await buildApp({
       config, database: this.database, keys: keysOfWorker(), clock: this.clock, logger: false, realtime: this.options.realtime,
       redis: this.redis,

@@ -255,4 +255,4 @@ forEachDatabase((server) => {
       expect(server.services.signals.redisFailedAtMs).toBeDefined();
     });
   });
-}, { redisUrl: proxyUrl });
+}, { redisUrl: proxyUrl, redisCommandTimeoutMs: 250 });
