@@ -5,6 +5,7 @@
 import { useEffect, useMemo, useRef, useState } from 'react';
 import { Link, useLocation, useSearchParams } from 'react-router-dom';
 import { useLingui } from '@lingui/react/macro';
+import { BellOutline } from 'antd-mobile-icons';
 import type { MessageDescriptor } from '@lingui/core';
 import { msg } from '@lingui/core/macro';
 import type { CandlePeriod, Ticker } from '../../api/contract/market.ts';
@@ -163,7 +164,14 @@ export default function KlinePage() {
       {/* In full screen the chart covers these; they leave the tab order and the reading order too. */}
       <div className="kline-behind" inert={fullscreen.full}>
         <PageHeader title={title} fallback="/hangqing"
-          right={ticker && <StarButton ticker={ticker} starred={favourites.includes(ticker.symbol)} onToggle={toggle} />} />
+          right={ticker && (
+            <>
+              <Link className="kline-alert-link" to={`/priceAlerts?symbol=${encodeURIComponent(ticker.symbol)}`} aria-label={t`Price alerts`}>
+                <BellOutline aria-hidden="true" />
+              </Link>
+              <StarButton ticker={ticker} starred={favourites.includes(ticker.symbol)} onToggle={toggle} />
+            </>
+          )} />
         {view.stale && <StaleNotice asOfMs={view.asOfMs} offline={view.offline} />}
         {ticker && <Stats ticker={ticker} intl={intl} />}
         {!ticker && view.loading && <p className="center-note" role="status">{t`Loading...`}</p>}
