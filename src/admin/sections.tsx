@@ -15,6 +15,7 @@ import { UsersScreen } from './pages/UsersScreen.tsx';
 import { OperatorSecurityScreen } from './pages/OperatorSecurityScreen.tsx';
 import { ContentScreen } from './pages/ContentScreen.tsx';
 import { MaintenanceScreen } from './pages/MaintenanceScreen.tsx';
+import { ChatScreen } from './pages/ChatScreen.tsx';
 
 export const sections = [
   { key: 'deposits', label: msg`Deposits`, Screen: DepositsScreen },
@@ -24,6 +25,7 @@ export const sections = [
   { key: 'settings', label: msg`Currency settings`, Screen: SettingsScreen },
   { key: 'trades', label: msg`Trades`, Screen: TradesScreen },
   { key: 'trade-settings', label: msg`Trading settings`, Screen: TradeSettingsScreen },
+  { key: 'chat', label: msg`Live chat`, Screen: ChatScreen },
   { key: 'content', label: msg`Notices and content`, Screen: ContentScreen },
   { key: 'maintenance', label: msg`Maintenance`, Screen: MaintenanceScreen },
   { key: 'ledger', label: msg`Ledger check`, Screen: LedgerScreen },
