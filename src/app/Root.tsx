@@ -10,13 +10,11 @@ import { routeFor } from './routes.ts';
 import { KeepAlive, type KeptPages } from './KeepAlive.tsx';
 import { OfflineBanner } from '../components/OfflineBanner.tsx';
 import type { UserState } from '../features/session/userSlice.ts';
-import { statusView, useServiceStatus } from '../features/notices/serviceStatus.ts';
+import { useServiceState } from '../features/notices/serviceStatus.ts';
 
-// The maintenance and "please update" page (issue 21) loads only when the status check asks for it.
-const ServiceNotice = lazy(() => import('../features/notices/ServiceNotice.tsx').then(async (module) => {
-  await module.prepare();
-  return module;
-}));
+// The maintenance and "please update" page (issue 21) loads only when the status check asks for
+// it, through the pages' chunk (app/pages.ts), so the first screen carries no list of its files.
+const ServiceNotice = lazy(() => import('./pages.ts').then((module) => module.loadServiceNotice()));
 
 export const overlayMinimumMs = 300;
 export const appName = 'Bourse';
@@ -55,7 +53,7 @@ export function Root({ keptPages }: { keptPages: KeptPages }) {
     document.title = documentTitle(location.pathname, i18n);
   }, [location.pathname, i18n]);
 
-  const serviceView = statusView(useServiceStatus());
+  const serviceView = useServiceState().view;
   const target = routeFor(navigation.location?.pathname ?? location.pathname);
   return (
     <>

@@ -9,7 +9,8 @@ import { readLocal, storageKeys, writeLocal, writeSession } from '../lib/storage
 import { followSystemTheme } from '../lib/themeFollow.ts';
 import type { AppStore } from './store.ts';
 import { contentPaths, type Status } from '../api/contract/content.ts';
-import { provideStatusCheck, statusReceived } from '../features/notices/serviceStatus.ts';
+import { provideStatusCheck, serviceStateReceived } from '../features/notices/serviceStatus.ts';
+import { statusView } from '../features/notices/statusView.ts';
 
 export const statusIntervalMs = 60_000;
 export const customerOnlineIntervalMs = 3_600_000;
@@ -32,7 +33,9 @@ export async function checkStatus(store: AppStore, onNewVersion: () => void) {
 
 /** The platform's status (maintenance, the oldest app version served), for the frame to show (issue 21). */
 export async function checkServiceStatus(store: AppStore) {
-  statusReceived(await call<Status>(store, contentPaths.status));
+  const status = await call<Status>(store, contentPaths.status);
+  // An unanswered check (offline) keeps what the last one said.
+  if (status) serviceStateReceived({ view: statusView(status), status });
 }
 
 function reportPresence(store: AppStore) {

@@ -37,3 +37,9 @@ export const pages = {
 };
 
 export type PageName = keyof typeof pages;
+
+/** The maintenance and "please update" page over the app (app/Root.tsx), with its texts. */
+export const loadServiceNotice = () => import('../features/notices/ServiceNotice.tsx').then(async (module) => {
+  await module.prepare();
+  return module;
+});

@@ -12,7 +12,7 @@ import { messageKinds, type ContentItem, type UserMessage } from '../../src/api/
 import { RichText } from '../../src/features/notices/RichText.tsx';
 import { wordMessage } from '../../src/features/notices/messageTexts.ts';
 import { badgeText, selectUnreadMessages } from '../../src/features/notices/unreadBadge.ts';
-import { isOlderThan, statusView } from '../../src/features/notices/serviceStatus.ts';
+import { isOlderThan, statusView } from '../../src/features/notices/statusView.ts';
 import { contentApi } from '../../src/features/notices/contentApi.ts';
 import { popupOf } from '../../src/features/notices/HomeNotices.tsx';
 import MessagesPage, { appRouteOf } from '../../src/features/notices/MessagesPage.tsx';

@@ -5,7 +5,7 @@ import { useEffect, useState } from 'react';
 import { Button } from 'antd-mobile';
 import { useLingui } from '@lingui/react/macro';
 import { formatEpochMs, isoOfEpochMs } from '../../lib/time.ts';
-import { checkStatusNow, statusView, useServiceStatus } from './serviceStatus.ts';
+import { checkStatusNow, useServiceState } from './serviceStatus.ts';
 import { prepareContentTexts } from './contentTexts.ts';
 import './serviceNotice.css';
 
@@ -24,8 +24,7 @@ async function reloadToUpdate() {
 
 export default function ServiceNotice() {
   const { t } = useLingui();
-  const status = useServiceStatus();
-  const view = statusView(status);
+  const { view, status } = useServiceState();
   const [checking, setChecking] = useState(false);
   useEffect(() => {
     if (view === 'none') return undefined;
