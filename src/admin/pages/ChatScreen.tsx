@@ -262,7 +262,7 @@ function Conversation({ id, typing, onDuty }: { id: string; typing: boolean; onD
             <Input.TextArea value={text} onChange={(event) => onText(event.target.value)} rows={3} maxLength={2000}
               aria-label={t`Reply`} placeholder={t`Write a reply`} data-testid="chat-reply-input"
               onPressEnter={(event) => { if (!event.shiftKey) { event.preventDefault(); void send(); } }} />
-            <Button type="primary" onClick={() => void send()} loading={replying.isLoading} disabled={!text.trim()}>{t`Send reply`}</Button>
+            <Button type="primary" data-testid="chat-reply-send" onClick={() => void send()} loading={replying.isLoading} disabled={!text.trim()}>{t`Send reply`}</Button>
           </Space.Compact>
         ) : <Alert type="info" title={t`This conversation is closed.`} style={{ marginTop: 12 }} />}
       </Card>

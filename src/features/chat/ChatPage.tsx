@@ -276,7 +276,7 @@ export default function ChatPage() {
         )}
         {loadFailed && <p className="chat-note" role="status">{t`Could not reach support. Showing the messages kept on this phone.`}</p>}
         {empty && (
-          <div className="chat-empty">
+          <div className="chat-empty" data-testid="chat-empty">
             <p>{t`Ask us anything: deposits, withdrawals, trading or your account.`}</p>
             <p>{t`Send a message and a member of support will answer here.`}</p>
           </div>
@@ -286,7 +286,7 @@ export default function ChatPage() {
             <MessageBubble key={`${message.conversationId}:${message.seq}`} message={message} read={message.seq <= kept.operatorReadSeq} token={token} />
           ))}
           {outbox.map((entry) => (
-            <li key={entry.clientMessageId} className="chat-row chat-row-mine" data-testid="chat-outbox">
+            <li key={entry.clientMessageId} className="chat-row chat-row-mine" data-testid="chat-outbox" data-state={entry.state}>
               <div className={`chat-bubble chat-bubble-mine ${entry.state === 'failed' ? 'chat-bubble-failed' : ''}`}>
                 {entry.text && <p className="chat-text">{entry.text}</p>}
                 {entry.fileId && <p className="chat-text">{t`Photo`}</p>}
@@ -330,10 +330,10 @@ export default function ChatPage() {
               <input type="file" accept="image/*" capture="environment" onChange={(event) => pickPhoto(event.target.files?.[0])} />
               <span aria-hidden="true">📷</span>
             </label>
-            <textarea className="chat-input" value={draft} rows={1} maxLength={2000} aria-label={t`Message`} placeholder={t`Write a message`}
+            <textarea className="chat-input" data-testid="chat-input" value={draft} rows={1} maxLength={2000} aria-label={t`Message`} placeholder={t`Write a message`}
               onChange={(event) => onDraft(event.target.value)}
               onKeyDown={(event) => { if (event.key === 'Enter' && !event.shiftKey) submitText(event); }} />
-            <button type="submit" className="chat-send" disabled={!draft.trim()}>{t`Send`}</button>
+            <button type="submit" className="chat-send" data-testid="chat-send" disabled={!draft.trim()}>{t`Send`}</button>
           </form>
         </footer>
       )}
@@ -349,7 +349,8 @@ function MessageBubble({ message, read, token }: { message: ChatMessage; read: b
   const mine = message.sender === 'user' || message.offlineForm === true;
   const [firstLine, ...rest] = (message.text ?? '').split('\n');
   return (
-    <li className={`chat-row ${mine ? 'chat-row-mine' : 'chat-row-theirs'}`} data-testid="chat-message" data-seq={message.seq}>
+    <li className={`chat-row ${mine ? 'chat-row-mine' : 'chat-row-theirs'}`} data-testid="chat-message" data-seq={message.seq}
+      data-sender={message.sender} data-mark={mine ? (read ? 'read' : 'delivered') : undefined}>
       <div className={`chat-bubble ${mine ? 'chat-bubble-mine' : 'chat-bubble-theirs'}`}>
         {!mine && <span className="chat-sender">{t`Support`}</span>}
         {message.offlineForm
