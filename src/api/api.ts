@@ -62,6 +62,8 @@ export const api = createApi({
   // Every query on screen asks again when the network comes back (the store's setupListeners
   // reports it), so a page that failed offline recovers without its Retry button.
   refetchOnReconnect: true,
-  tagTypes: ['User', 'Setting', 'Balance', 'Recharge', 'Withdrawal', 'Destination', 'TradeSetting', 'Position', 'SecondOrder', 'Swap', 'Demo', 'Kyc', 'TwoFactor', 'LinkedLogin', 'Passkey', 'Session'],
+  tagTypes: ['User', 'Setting', 'Balance', 'Recharge', 'Withdrawal', 'Destination', 'TradeSetting', 'Position', 'SecondOrder', 'Swap', 'Demo', 'Kyc', 'TwoFactor', 'LinkedLogin', 'Passkey', 'Session',
+    // Issue 21: notices and articles, the user's announcements and messages, their unread counts.
+    'Content', 'Announcement', 'Message', 'Unread'],
   endpoints: () => ({}),
 });

@@ -18,6 +18,7 @@ import { popupOf } from '../../src/features/notices/HomeNotices.tsx';
 import MessagesPage, { appRouteOf } from '../../src/features/notices/MessagesPage.tsx';
 import NoticesPage from '../../src/features/notices/NoticesPage.tsx';
 import { testStore } from './testStore.ts';
+import { tagsOf } from '../../src/features/trade/useUserEvents.ts';
 
 const image = `/api/public/content/image/${'a'.repeat(32)}`;
 
@@ -175,6 +176,10 @@ describe('unread badge', () => {
     expect(selectUnreadMessages(store.getState())).toBe(3);
     expect(badgeText(3)).toBe('3');
     expect(badgeText(120)).toBe('99+');
+  });
+
+  it('asks for the count again when the user channel says a message was written', () => {
+    expect(tagsOf({ kind: 'message', demo: false })).toEqual(['Message', 'Unread']);
   });
 });
 

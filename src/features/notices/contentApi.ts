@@ -30,9 +30,7 @@ export const nextPageOf = (lastPage: PageOf<unknown>, lastPageNo: number) =>
   lastPage.records.length > 0 && lastPageNo < lastPage.pages ? lastPageNo + 1 : undefined;
 const infinite = { initialPageParam: 1, getNextPageParam: (last: PageOf<unknown>, _all: unknown, lastNo: number) => nextPageOf(last, lastNo) };
 
-const contentTags = api.enhanceEndpoints({ addTagTypes: ['Content', 'Announcement', 'Message', 'Unread'] });
-
-export const contentApi = contentTags.injectEndpoints({
+export const contentApi = api.injectEndpoints({
   endpoints: (build) => ({
     homeNotices: build.query<Fetched<ContentItem[]>, void>({
       query: () => ({ url: contentPaths.homeNotices, params: { lang: lang() }, quiet: true }),

@@ -12,7 +12,7 @@ import { realtimePath, userChannel, type UserEvent } from '../../api/contract/ma
 import { apiPrefix } from '../../api/contract/paths.ts';
 import type { UserState } from '../session/userSlice.ts';
 
-type Tag = 'Position' | 'SecondOrder' | 'Swap' | 'Balance' | 'Demo';
+type Tag = 'Position' | 'SecondOrder' | 'Swap' | 'Balance' | 'Demo' | 'Message' | 'Unread';
 
 /** The data an event makes stale. */
 export function tagsOf(event: Pick<UserEvent, 'kind' | 'demo'>): Tag[] {
@@ -21,6 +21,8 @@ export function tagsOf(event: Pick<UserEvent, 'kind' | 'demo'>): Tag[] {
     case 'position': return ['Position', ...money];
     case 'second': return ['SecondOrder', ...money];
     case 'swap': return ['Swap', ...money];
+    // An internal message was written (a take-profit hit, a deposit credited): the bell and the list.
+    case 'message': return ['Message', 'Unread'];
     // The support chat's events are the chat page's (features/chat): no trading data changed.
     case 'chat': return [];
     default: return money;
