@@ -98,8 +98,13 @@ describe('internal message wording', () => {
     expect(wordMessage(i18n, message('withdrawal_rejected', { amount: '10', currency: 'BTC', reason: ' Address blocked ' }))).toEqual({
       title: 'Withdrawal rejected', body: 'Your withdrawal of 10 BTC was rejected and the amount returned to your balance.', reason: 'Address blocked',
     });
-    expect(wordMessage(i18n, message('position_take_profit', { symbol: 'BTCUSDT', profit: '12.30' })).body)
-      .toBe('Your BTCUSDT position was closed at the take-profit price. Profit and loss: 12.30.');
+    // As positions.ts writes it: `reason` is a code there, not words for the user.
+    expect(wordMessage(i18n, message('position_take_profit', {
+      id: '9', symbol: 'BTCUSDT', direction: 'long', reason: 'take_profit', closePrice: '65000.5', pnl: '12.30',
+    }))).toEqual({ title: 'Take-profit reached', body: 'Your BTCUSDT position was closed at the take-profit price, 65000.5. Profit and loss: 12.30 USDT.' });
+    expect(wordMessage(i18n, message('kyc_rejected', { id: '3', level: '1', reason: 'The photo is blurred.' })).reason).toBe('The photo is blurred.');
+    expect(wordMessage(i18n, message('second_contract_settled', { symbol: 'ETHUSDT', amount: '10', payout: '18.5', status: 'won' })).body)
+      .toBe('Your ETHUSDT option of 10 has settled. Payout: 18.5.');
   });
 
   it('shows the title alone when a value the sentence names is missing, and a generic title for an unknown kind', () => {

@@ -1,7 +1,8 @@
 // The words of an internal message (issue 21): the server stores a kind and the values it shows
-// (`params`: amounts as decimal strings, symbols, reasons), and the app words it in the user's
-// language. Each kind has a title and, when the values it names are all there, a sentence; a
-// reason the operator wrote is shown as written, after "Reason:". An unknown kind (a newer
+// (`params`: amounts as decimal strings, symbols, reasons; the names the server's writers use:
+// deposits.ts, withdrawals.ts, kyc.ts, positions.ts, secondSettlement.ts, push/alerts.ts, chat),
+// and the app words it in the user's language. Each kind has a title and, when the values it names
+// are all there, a sentence; a reason the operator wrote is shown as written, after "Reason:". An unknown kind (a newer
 // server) gets a generic title instead of nothing.
 import { msg } from '@lingui/core/macro';
 import type { I18n, MessageDescriptor } from '@lingui/core';
@@ -25,17 +26,28 @@ export const messageTexts: Record<string, KindText> = {
   },
   kyc_approved: { title: msg`Identity verified`, body: msg({ message: 'Your identity verification (level {level}) has been approved.' }), needs: ['level'] },
   kyc_rejected: { title: msg`Identity verification rejected`, body: msg`Your identity verification was not approved. You can submit it again.` },
-  position_take_profit: { title: msg`Take-profit reached`, body: msg({ message: 'Your {symbol} position was closed at the take-profit price. Profit and loss: {profit}.' }), needs: ['symbol', 'profit'] },
-  position_stop_loss: { title: msg`Stop-loss reached`, body: msg({ message: 'Your {symbol} position was closed at the stop-loss price. Profit and loss: {profit}.' }), needs: ['symbol', 'profit'] },
-  position_liquidated: { title: msg`Position liquidated`, body: msg({ message: 'Your {symbol} position was closed because its margin ran out.' }), needs: ['symbol'] },
-  second_contract_settled: { title: msg`Option settled`, body: msg({ message: 'Your {symbol} option has settled. Profit and loss: {profit}.' }), needs: ['symbol', 'profit'] },
+  position_take_profit: {
+    title: msg`Take-profit reached`, body: msg({ message: 'Your {symbol} position was closed at the take-profit price, {closePrice}. Profit and loss: {pnl} USDT.' }),
+    needs: ['symbol', 'closePrice', 'pnl'],
+  },
+  position_stop_loss: {
+    title: msg`Stop-loss reached`, body: msg({ message: 'Your {symbol} position was closed at the stop-loss price, {closePrice}. Profit and loss: {pnl} USDT.' }),
+    needs: ['symbol', 'closePrice', 'pnl'],
+  },
+  position_liquidated: {
+    title: msg`Position liquidated`, body: msg({ message: 'Your {symbol} position was closed at {closePrice} because its margin ran out.' }),
+    needs: ['symbol', 'closePrice'],
+  },
+  second_contract_settled: { title: msg`Option settled`, body: msg({ message: 'Your {symbol} option of {amount} has settled. Payout: {payout}.' }), needs: ['symbol', 'amount', 'payout'] },
   price_alert: { title: msg`Price alert`, body: msg({ message: '{symbol} has reached {price}.' }), needs: ['symbol', 'price'] },
-  chat_reply: { title: msg`New reply from support`, body: msg`Support has answered your message.` },
+  chat_reply: { title: msg`New reply from support`, body: msg({ message: 'Support: {preview}' }), needs: ['preview'] },
   security_alert: { title: msg`Security alert`, body: msg`There was a sign-in or a security change on your account. If it was not you, change your password now.` },
   announcement: { title: msg`New announcement`, body: msg({ message: '{title}' }), needs: ['title'] },
 };
 
 const unknownKind: KindText = { title: msg`New message` };
+/** The kinds whose `reason` an operator wrote for the user (elsewhere `reason` is a code, e.g. take_profit). */
+const operatorReasonKinds = new Set(['deposit_rejected', 'withdrawal_rejected', 'kyc_rejected']);
 
 export interface MessageWords { title: string; body?: string; reason?: string }
 
@@ -44,7 +56,7 @@ export function wordMessage(i18n: I18n, message: Pick<UserMessage, 'kind' | 'par
   const text = messageTexts[message.kind] ?? unknownKind;
   const params = message.params ?? {};
   const complete = (text.needs ?? []).every((name) => typeof params[name] === 'string' && params[name] !== '');
-  const reason = params.reason?.trim();
+  const reason = operatorReasonKinds.has(message.kind) ? params.reason?.trim() : undefined;
   return {
     title: i18n._(text.title),
     ...(text.body && complete ? { body: i18n._(text.body.id, params, { message: text.body.message }) } : {}),
