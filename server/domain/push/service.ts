@@ -116,11 +116,27 @@ export function createPushService(options: PushServiceOptions): PushService {
     return promise;
   };
 
+  // The VAPID JWT (RFC 8292) depends only on the push service's origin and its expiry, and signing
+  // it (with web-push's key conversion) costs more than encrypting a payload: one per origin is
+  // made and reused for 11 of its 12 hours. Its expiry is real time, whatever the app's clock.
+  const vapidHeaders = new Map<string, { authorization: string; renewAtMs: number }>();
+  const authorizationFor = (endpoint: string): string => {
+    const audience = new URL(endpoint).origin;
+    const nowMs = Date.now();
+    const cached = vapidHeaders.get(audience);
+    if (cached && cached.renewAtMs > nowMs) return cached.authorization;
+    const expiresAtSeconds = Math.floor(nowMs / 1000) + 12 * 3600;
+    const made = webpush.getVapidHeaders(audience, keys.subject, keys.publicKey, keys.privateKey, 'aes128gcm', expiresAtSeconds);
+    if (vapidHeaders.size > 1000) vapidHeaders.clear();
+    vapidHeaders.set(audience, { authorization: made.Authorization, renewAtMs: nowMs + 11 * 3600_000 });
+    return made.Authorization;
+  };
+
   async function sendOne(row: SubscriptionRow, body: string, category: PushCategory): Promise<'sent' | 'gone' | 'failed'> {
     if (!endpointSendable(row.endpoint, settings.allowPrivate)) return 'failed';
     try {
       await webpush.sendNotification({ endpoint: row.endpoint, keys: { p256dh: row.p256dh, auth: row.auth } }, body, {
-        vapidDetails: { subject: keys.subject, publicKey: keys.publicKey, privateKey: keys.privateKey },
+        headers: { Authorization: authorizationFor(row.endpoint) },
         TTL: delivery[category].ttlSeconds, urgency: delivery[category].urgency, contentEncoding: 'aes128gcm',
         timeout: settings.timeoutMs, agent,
       });
@@ -199,7 +215,7 @@ export function createPushService(options: PushServiceOptions): PushService {
       for (const message of messages) {
         const { title, body } = messageText(message.kind, message.params ?? {});
         const payload: PushMessage = {
-          title, body, route: message.route ?? '/my', category: message.category, tag: `message-${message.id}`,
+          title, body, route: message.route ?? '/messages', category: message.category, tag: `message-${message.id}`,
           kind: message.kind, params: message.params ?? {},
         };
         track(fanOut(message.category, payload, [message.userId])).catch((error: unknown) => options.onError?.(error));
