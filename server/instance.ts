@@ -80,7 +80,7 @@ export async function startInstance(options: InstanceOptions): Promise<Instance>
     : singleProcessLeadership();
   const runner = new EngineRunner(() => {
     const trading = new TradingRuntime({
-      db: database.db, clock, userEvents: built.services.userEvents, onError: logError('trading engine failed'),
+      db: database.db, clock, userEvents: built.services.userEvents, messages: built.services.push, onError: logError('trading engine failed'),
     });
     const engine = new MarketEngine({
       db: database.db, clock, bus: marketBus, source: options.priceSource(), seed: config.market.seed,

@@ -34,8 +34,34 @@ import { checkFeedAllowsRealTrading, contractCapable, quantityPrecisionOf, type 
 import { lastTickAt, retainTicks, tickFreshnessMs, ticksByIds } from './ticks.ts';
 import { timeRangeConditions } from './historyFilters.ts';
 import type { UserEventBus } from './userEvents.ts';
+import {
+  deliverMessages, writeMessage, writeMessages, type MessageDelivery, type NewMessage, type WrittenMessage,
+} from '../content/messages.ts';
 
-export interface PositionDeps { db: Db; clock: Clock; userEvents: UserEventBus }
+export interface PositionDeps {
+  db: Db; clock: Clock; userEvents: UserEventBus;
+  /** Where the internal messages of closes by a level go after commit (the push service); optional. */
+  messages?: MessageDelivery;
+}
+
+const closeMessageKinds = { take_profit: 'position_take_profit', stop_loss: 'position_stop_loss', liquidation: 'position_liquidated' } as const;
+
+/**
+ * The internal message of a real position closed by take-profit, stop-loss or liquidation (issue
+ * 21): the user's own close and demo positions get none.
+ */
+function closeMessageOf(row: PositionRow, reason: CloseReason, closePrice: bigint, pnl: bigint): NewMessage | undefined {
+  if (reason === 'user' || row.ledger === ledgers.demo) return undefined;
+  const spec = symbolByCode.get(row.symbol);
+  return {
+    userId: row.userId, kind: closeMessageKinds[reason], category: 'trading', route: '/heyue',
+    params: {
+      id: String(row.id), symbol: row.symbol, direction: row.direction, reason,
+      closePrice: spec ? formatAmount(closePrice, spec.pricePrecision) : String(closePrice), pnl: usdt(pnl),
+    },
+    dedupeKey: `position:${row.id}:closed`,
+  };
+}
 
 const usdt = (atomic: bigint) => formatAmount(atomic, math.marginScale);
 const reference = (id: bigint) => `position:${id}`;
@@ -357,6 +383,7 @@ async function settleLocked(tx: Tx, clock: Clock, row: PositionRow, tick: Record
  * them since the engine indexed it). Answers the reason it settled for, or undefined.
  */
 export async function settleOnTick(deps: PositionDeps, positionId: bigint, tick: RecordedTick): Promise<CloseReason | undefined> {
+  const written: WrittenMessage[] = [];
   const settled = await deps.db.transaction(async (tx) => {
     const row = await lockPosition(tx, positionId);
     if (!row || row.status !== 'running' || row.symbol !== tick.symbol) return undefined;
@@ -365,10 +392,15 @@ export async function settleOnTick(deps: PositionDeps, positionId: bigint, tick:
       takeProfit: row.takeProfit, stopLoss: row.stopLoss, liquidation: row.liquidationPrice,
     });
     if (!reason) return undefined;
-    return { row: await settleLocked(tx, deps.clock, row, tick, reason), reason };
+    const closed = await settleLocked(tx, deps.clock, row, tick, reason);
+    const message = closeMessageOf(closed, reason, closed.closePrice ?? 0n, closed.pnl ?? 0n);
+    const note = message && await writeMessage(tx, message, deps.clock.now());
+    if (note) written.push(note);
+    return { row: closed, reason };
   });
   if (!settled) return undefined;
   publishPosition(deps, settled.row);
+  deliverMessages({ userEvents: deps.userEvents, push: deps.messages }, written);
   return settled.reason;
 }
 
@@ -397,11 +429,13 @@ export async function settleFired(deps: PositionDeps, fired: readonly FiredPosit
   for (let start = 0; start < fired.length; start += firedBatchSizeMax) {
     const chunk = fired.slice(start, start + firedBatchSizeMax);
     try {
-      const closed = await deps.db.transaction((tx) => settleFiredChunk(tx, deps.clock, chunk, outcome.failed));
+      const written: WrittenMessage[] = [];
+      const closed = await deps.db.transaction((tx) => settleFiredChunk(tx, deps.clock, chunk, outcome.failed, written));
       for (const { row, reason } of closed) {
         outcome.settled.push({ positionId: row.id, reason });
         publishPosition(deps, row);
       }
+      deliverMessages({ userEvents: deps.userEvents, push: deps.messages }, written);
     } catch (error) {
       for (const each of chunk) outcome.failed.push({ positionId: each.positionId, error });
     }
@@ -410,7 +444,7 @@ export async function settleFired(deps: PositionDeps, fired: readonly FiredPosit
 }
 
 async function settleFiredChunk(tx: Tx, clock: Clock, chunk: readonly FiredPosition[],
-  failed: FiredSettlement['failed']): Promise<Array<{ row: PositionRow; reason: CloseReason }>> {
+  failed: FiredSettlement['failed'], written: WrittenMessage[]): Promise<Array<{ row: PositionRow; reason: CloseReason }>> {
   const ids = [...new Set(chunk.map((each) => each.positionId))].sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
   const rows = new Map((await tx.select().from(tradePositions).where(inArray(tradePositions.id, ids))
     .orderBy(tradePositions.id).for('update')).map((row) => [row.id, row]));
@@ -453,6 +487,9 @@ async function settleFiredChunk(tx: Tx, clock: Clock, chunk: readonly FiredPosit
     where p.id = v.id and p.status = 'running'
     returning p.id::text as id`);
   assert((updated as unknown as { rows: unknown[] }).rows.length === targets.length, 'every settled position was closed');
+  // Their internal messages (issue 21): one statement for the whole batch.
+  const messages = targets.flatMap((t) => closeMessageOf(t.row, t.reason, t.exit, t.figures.pnl) ?? []);
+  written.push(...await writeMessages(tx, messages, now));
   return targets.map(({ row, reason }) => ({ row: { ...row, status: 'closed' }, reason }));
 }
 

@@ -11,11 +11,14 @@ import { settleFired, settleOnTick } from './positions.ts';
 import { SecondSettler } from './secondSettlement.ts';
 import { TriggerEngine } from './triggers.ts';
 import type { UserEventBus } from './userEvents.ts';
+import type { MessageDelivery } from '../content/messages.ts';
 
 export interface TradingRuntimeOptions {
   db: Db;
   clock: Clock;
   userEvents: UserEventBus;
+  /** Where settlements' internal messages go after commit (the push service); optional. */
+  messages?: MessageDelivery;
   onError?: (error: unknown) => void;
 }
 
@@ -30,13 +33,13 @@ export class TradingRuntime {
   #stopped = false;
 
   constructor(private readonly options: TradingRuntimeOptions) {
-    const { db, clock, userEvents, onError } = options;
+    const { db, clock, userEvents, messages, onError } = options;
     this.triggers = new TriggerEngine({
-      db, clock, onError, settle: (positionId, tick) => settleOnTick({ db, clock, userEvents }, positionId, tick),
+      db, clock, onError, settle: (positionId, tick) => settleOnTick({ db, clock, userEvents, messages }, positionId, tick),
       // A tick that fires many positions (a TP/SL or liquidation burst) settles them in batches.
-      settleMany: (fired) => settleFired({ db, clock, userEvents }, fired),
+      settleMany: (fired) => settleFired({ db, clock, userEvents, messages }, fired),
     });
-    this.seconds = new SecondSettler({ db, clock, userEvents, onError });
+    this.seconds = new SecondSettler({ db, clock, userEvents, messages, onError });
   }
 
   /** Rebuilds the trigger index and settles what is already due; before the first tick of a term. */

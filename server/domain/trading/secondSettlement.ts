@@ -23,17 +23,22 @@ import { sql } from 'drizzle-orm';
 import type { Db } from '../../db/client.ts';
 import type { Clock } from '../../lib/time.ts';
 import { marginAsset } from '../../../src/api/contract/trading.ts';
+import { formatAmount } from '../../../src/api/contract/amounts.ts';
+import { marginScale } from '../../../src/api/contract/tradingMath.ts';
 import { ledgerName, ledgers, openAccounts, systemShard } from '../ledger/accounts.ts';
 import { postGroups, type TransferGroup } from '../ledger/payouts.ts';
 import type { NewTransferRequest } from '../ledger/rules.ts';
 import type { RecordedTick } from '../market/store.ts';
 import { payoutOf, secondOutcome, secondReference, winningsOf } from './secondContracts.ts';
 import type { UserEventBus } from './userEvents.ts';
+import { deliverMessages, writeMessages, type MessageDelivery, type NewMessage, type WrittenMessage } from '../content/messages.ts';
 
 export interface SecondSettlerOptions {
   db: Db;
   clock: Clock;
   userEvents: UserEventBus;
+  /** Where the "settled" internal messages go after commit (the push service); optional. */
+  messages?: MessageDelivery;
   onError?: (error: unknown) => void;
   /** Orders per transaction (one ledger batch of up to two transfers each). */
   chunkSize?: number;
@@ -45,6 +50,7 @@ export interface SecondSettlerOptions {
 interface DueOrder {
   id: bigint;
   userId: bigint;
+  symbol: string;
   ledger: number;
   direction: string;
   payoutPpm: number;
@@ -192,7 +198,7 @@ export class SecondSettler {
         join ledger_accounts h on h.ledger = w.ledger and h.owner_user_id = w.user_id and h.asset = ${marginAsset}
           and h.kind = 'position_margin' and h.shard = 0
       )
-      select d.id::text as id, d.user_id::text as user_id, d.ledger, d.direction, d.payout_ppm, d.amount::text as amount,
+      select d.id::text as id, d.user_id::text as user_id, d.symbol, d.ledger, d.direction, d.payout_ppm, d.amount::text as amount,
         coalesce(d.entry_tick_id, en.id)::text as entry_tick_id, coalesce(d.entry_price, en.price)::text as entry_price,
         e.id::text as exit_tick_id, e.price::text as exit_price, w.funds::text as funds_account, w.held::text as held_account,
         (select count(*) from due)::int as due_count
@@ -208,7 +214,7 @@ export class SecondSettler {
       order by d.id`);
     const rows = rowsOf<Record<string, string | number>>(result);
     const due = rows.map((row) => ({
-      id: BigInt(row.id), userId: BigInt(row.user_id), ledger: Number(row.ledger), direction: String(row.direction),
+      id: BigInt(row.id), userId: BigInt(row.user_id), symbol: String(row.symbol), ledger: Number(row.ledger), direction: String(row.direction),
       payoutPpm: Number(row.payout_ppm), amount: BigInt(row.amount), entryTickId: BigInt(row.entry_tick_id),
       entryPrice: BigInt(row.entry_price), exitTickId: BigInt(row.exit_tick_id), exitPrice: BigInt(row.exit_price),
       fundsAccount: BigInt(row.funds_account), heldAccount: BigInt(row.held_account),
@@ -277,7 +283,8 @@ export class SecondSettler {
   async #settleChunk(chunk: DueOrder[]): Promise<SettledOrder[]> {
     const { db, clock } = this.#options;
     const settledAt = clock.now();
-    return db.transaction(async (tx) => {
+    const written: WrittenMessage[] = [];
+    const outcomes = await db.transaction(async (tx) => {
       const locked = new Set(rowsOf<{ id: string }>(await tx.execute(sql`
         select id::text as id from second_contract_orders
         where id = any(${arrayLiteral(chunk.map((order) => order.id))}::bigint[]) and status = 'open'
@@ -331,10 +338,26 @@ export class SecondSettler {
       const tickIds = [...new Set(orders.flatMap((order) => [order.entryTickId, order.exitTickId]))];
       await tx.execute(sql`update market_ticks set retained = true
         where id = any(${arrayLiteral(tickIds)}::bigint[]) and not retained`);
+      // The real orders' "settled" internal messages, in this transaction, in one statement (issue 21).
+      const messages: NewMessage[] = [];
+      for (const { order, outcome } of posted.posted) {
+        if (outcome.demo) continue;
+        messages.push({
+          userId: order.userId, kind: 'second_contract_settled', category: 'trading', route: '/heyue',
+          params: {
+            id: String(order.id), symbol: order.symbol, direction: order.direction, status: outcome.status,
+            amount: formatAmount(order.amount, marginScale), payout: formatAmount(outcome.payout, marginScale),
+          },
+          dedupeKey: `second:${order.id}:settled`,
+        });
+      }
+      written.push(...await writeMessages(tx, messages, settledAt));
       this.stats.orders += outcomes.length;
       this.stats.transfers += posted.transfers.length;
       return outcomes;
     });
+    deliverMessages({ userEvents: this.#options.userEvents, push: this.#options.messages }, written);
+    return outcomes;
   }
 }
 

@@ -277,8 +277,12 @@ forEachDatabase((server) => {
       } finally {
         stop();
       }
-      // One event to the owner's own channel, after the commit; none for the second call.
-      expect(events).toEqual([[user.userId, { kind: 'position', demo: false, id: position.id, status: 'closed' }]]);
+      // The position event and the take-profit message's (issue 21) to the owner's own channel,
+      // after the commit; none for the second call.
+      expect(events).toEqual([
+        [user.userId, { kind: 'position', demo: false, id: position.id, status: 'closed' }],
+        [user.userId, { kind: 'message', demo: false }],
+      ]);
       const closed = expectOk(await server.get(tradePaths.getPosition, { id: position.id }, { token: user.token })).body.result;
       expect(closed.receipt).toMatchObject({ reason: 'take_profit', exitPrice: '61003.27', exitTick: { id: String(high.id) } });
       recompute(closed);
