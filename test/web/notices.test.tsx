@@ -2,7 +2,7 @@
 // internal messages, the unread badge read from the API cache, the status check's view, the age
 // of a copy the worker served, the pop-up choice and the messages page.
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { cleanup, fireEvent, render, screen, waitFor } from '@testing-library/react';
+import { act, cleanup, fireEvent, render, screen, waitFor } from '@testing-library/react';
 import { MemoryRouter, Route, Routes, useLocation } from 'react-router-dom';
 import { Provider } from 'react-redux';
 import { I18nProvider } from '@lingui/react';
@@ -14,7 +14,8 @@ import { wordMessage } from '../../src/features/notices/messageTexts.ts';
 import { badgeText, selectUnreadMessages } from '../../src/features/notices/unreadBadge.ts';
 import { isOlderThan, statusView } from '../../src/features/notices/statusView.ts';
 import { contentApi } from '../../src/features/notices/contentApi.ts';
-import { popupOf } from '../../src/features/notices/HomeNotices.tsx';
+import { HomeNoticeStrip, popupOf, titleStayMs } from '../../src/features/notices/HomeNotices.tsx';
+import { Layout } from '../../src/app/Layout.tsx';
 import MessagesPage, { appRouteOf } from '../../src/features/notices/MessagesPage.tsx';
 import NoticesPage from '../../src/features/notices/NoticesPage.tsx';
 import { testStore } from './testStore.ts';
@@ -179,8 +180,26 @@ describe('unread badge', () => {
     expect(selectUnreadMessages(store.getState())).toBe(0);
     await store.dispatch(contentApi.endpoints.unread.initiate());
     expect(selectUnreadMessages(store.getState())).toBe(3);
+    console.log('DEBUG', document.querySelector('nav')?.innerHTML.slice(-400));
     expect(badgeText(3)).toBe('3');
     expect(badgeText(120)).toBe('99+');
+  });
+
+  it('shows the count on the My tab', async () => {
+    stubServer({ '/api/content/appNotice/unread': () => ({ result: { messages: 3, announcements: 0 } }) });
+    const store = testStore('token-1');
+    render(
+      <Provider store={store}><I18nProvider i18n={i18n}><MemoryRouter initialEntries={['/home']}>
+        <Routes><Route element={<Layout />}><Route path="/home" element={<p>home</p>} /></Route></Routes>
+      </MemoryRouter></I18nProvider></Provider>,
+    );
+    expect(screen.queryByRole('status', { name: /unread messages/ })).toBeNull();
+    await act(async () => {
+      await store.dispatch(contentApi.endpoints.unread.initiate());
+    });
+    expect(selectUnreadMessages(store.getState())).toBe(3);
+    const badge = await screen.findByRole('status', { name: '3 unread messages' });
+    expect(badge.closest('a')?.getAttribute('href')).toBe('/my');
   });
 
   it('asks for the count again when the user channel says a message was written', () => {
@@ -254,5 +273,46 @@ describe('content pages', () => {
     mountPage('/notice', <NoticesPage />, '/notice');
     expect(await screen.findByText('Fresh')).toBeTruthy();
     expect(screen.queryByTestId('content-saved')).toBeNull();
+  });
+});
+
+describe('home notice strip', () => {
+  beforeEach(() => configureApiClient({ notify: vi.fn(), getToken: () => '' }));
+  afterEach(() => {
+    cleanup();
+    vi.useRealTimers();
+    vi.unstubAllGlobals();
+  });
+
+  async function mountStrip(reduced: boolean) {
+    stubServer({ '/api/sys/annountCement/vue3List': () => ({ result: [item('1', { kind: 'notice', title: 'First' }), item('2', { kind: 'notice', title: 'Second' })] }) });
+    vi.stubGlobal('matchMedia', (query: string) => ({
+      matches: reduced && query.includes('reduce'), media: query, addEventListener: () => undefined, removeEventListener: () => undefined,
+    }));
+    // The strip's interval is faked (the rest runs on real time), so a test moves it on at will.
+    vi.useFakeTimers({ toFake: ['setInterval', 'clearInterval'], shouldAdvanceTime: true });
+    render(<Provider store={testStore()}><I18nProvider i18n={i18n}><MemoryRouter><HomeNoticeStrip /></MemoryRouter></I18nProvider></Provider>);
+    await screen.findByRole('link', { name: 'First' });
+    return document.querySelector('.notice-strip-titles') as HTMLElement;
+  }
+
+  it('moves to the next title after a while, and links each to its notice', async () => {
+    const titles = await mountStrip(false);
+    expect(screen.getByRole('link', { name: 'First' }).getAttribute('href')).toBe('/noticeDetail?id=1');
+    expect(screen.getByRole('link', { name: 'More' }).getAttribute('href')).toBe('/notice');
+    expect(titles.style.transform).toBe('translateY(0%)');
+    await act(async () => {
+      vi.advanceTimersByTime(titleStayMs);
+    });
+    expect(titles.style.transform).toBe('translateY(-100%)');
+  });
+
+  it('stays still when the user asks for reduced motion', async () => {
+    const titles = await mountStrip(true);
+    await act(async () => {
+      vi.advanceTimersByTime(titleStayMs * 3);
+    });
+    expect(titles.style.transform).toBe('translateY(0%)');
+    expect(titles.dataset.still).toBe('true');
   });
 });
