@@ -5,7 +5,7 @@
 // <h3>, <p>, <ul>/<ol> with <li>, <blockquote>, <a href> (http and https only) and <img> of an
 // uploaded content image. What it is given and what is pasted goes through the allow-list
 // (ContentHtml.tsx) and is built as nodes, never set as HTML; the server sanitizes again on save.
-import { useCallback, useEffect, useRef, useState, type ClipboardEvent, type KeyboardEvent } from 'react';
+import { useCallback, useEffect, useRef, useState, type ClipboardEvent, type KeyboardEvent, type ReactNode } from 'react';
 import { useLingui } from '@lingui/react/macro';
 import { Alert, Button, Input, Modal, Space, Tooltip } from 'antd';
 import { cleanFragment, hasContent } from './ContentHtml.tsx';
@@ -319,6 +319,17 @@ export interface RichTextEditorProps {
   testId?: string;
 }
 
+/** Small line icons for the tools that have no letter (the machine's fonts may have no emoji). */
+const icon = (path: string) => (
+  <svg viewBox="0 0 16 16" width="14" height="14" fill="none" stroke="currentColor" strokeWidth="1.6" strokeLinecap="round"
+    strokeLinejoin="round" aria-hidden focusable="false" style={{ verticalAlign: '-2px' }}><path d={path} /></svg>
+);
+const icons = {
+  link: icon('M6.5 9.5l3-3M7 4.5l1.2-1.2a2.8 2.8 0 014 4L11 8.5M9 11.5l-1.2 1.2a2.8 2.8 0 01-4-4L5 7.5'),
+  unlink: icon('M7 4.5l1.2-1.2a2.8 2.8 0 014 4L11 8.5M9 11.5l-1.2 1.2a2.8 2.8 0 01-4-4L5 7.5M2 2l12 12'),
+  image: icon('M2 3h12v10H2zM2 11l3.5-3.5 3 3 2-2L14 12M10.5 6.2a.8.8 0 100-.1'),
+};
+
 type ToolKey = 'bold' | 'italic' | 'underline' | 'h2' | 'h3' | 'p' | 'ul' | 'ol' | 'quote' | 'link' | 'unlink' | 'image';
 
 export function RichTextEditor({ value, onChange, onUploadImage, label, invalid, testId = 'rich-text' }: RichTextEditorProps) {
@@ -451,7 +462,7 @@ export function RichTextEditor({ value, onChange, onUploadImage, label, invalid,
     }
   };
 
-  const tools: { key: ToolKey; label: string; text: string; onClick(): void }[] = [
+  const tools: { key: ToolKey; label: string; text: ReactNode; onClick(): void }[] = [
     { key: 'bold', label: t`Bold`, text: 'B', onClick: () => run((root, range) => toggleInline(root, range, 'strong')) },
     { key: 'italic', label: t`Italic`, text: 'I', onClick: () => run((root, range) => toggleInline(root, range, 'em')) },
     { key: 'underline', label: t`Underline`, text: 'U', onClick: () => run((root, range) => toggleInline(root, range, 'u')) },
@@ -461,9 +472,9 @@ export function RichTextEditor({ value, onChange, onUploadImage, label, invalid,
     { key: 'ul', label: t`Bulleted list`, text: '•', onClick: () => run((root, range) => toggleList(root, range, 'ul')) },
     { key: 'ol', label: t`Numbered list`, text: '1.', onClick: () => run((root, range) => toggleList(root, range, 'ol')) },
     { key: 'quote', label: t`Quote`, text: '❝', onClick: () => run((root, range) => setBlock(root, range, 'blockquote')) },
-    { key: 'link', label: t`Link`, text: '🔗', onClick: openLink },
-    { key: 'unlink', label: t`Remove link`, text: '⛓︎̸', onClick: () => run((root, range) => removeLink(root, range)) },
-    { key: 'image', label: t`Image`, text: '🖼', onClick: () => {
+    { key: 'link', label: t`Link`, text: icons.link, onClick: openLink },
+    { key: 'unlink', label: t`Remove link`, text: icons.unlink, onClick: () => run((root, range) => removeLink(root, range)) },
+    { key: 'image', label: t`Image`, text: icons.image, onClick: () => {
       savedRange.current = currentRange();
       fileRef.current?.click();
     } },
@@ -511,7 +522,7 @@ export function RichTextEditor({ value, onChange, onUploadImage, label, invalid,
           </Tooltip>
         ))}
       </Space.Compact>
-      <input ref={fileRef} type="file" accept={imageTypes.join(',')} hidden data-testid={`${testId}-file`} aria-label={t`Image file`}
+      <input ref={fileRef} type="file" accept={imageTypes.join(',')} style={{ display: 'none' }} data-testid={`${testId}-file`} aria-label={t`Image file`}
         onChange={(event) => {
           const file = event.target.files?.[0];
           event.target.value = '';
