@@ -4,9 +4,10 @@ import { systemSettings, users } from './schema.ts';
 import type { Db } from './client.ts';
 import { hashPassword } from '../domain/passwords.ts';
 import { seedLedgerAssets } from '../domain/ledger/assets.ts';
-import { seedDemoOperator } from '../domain/operators.ts';
+import { demoOperator, seedDemoOperator } from '../domain/operators.ts';
 import { seedDemoDepositAddresses, seedWalletCurrencies } from '../domain/wallet/currencies.ts';
 import { seedTradingSettings } from '../domain/trading/settings.ts';
+import { seedDemoContent } from '../domain/content/seedContent.ts';
 
 export const demoAccount = { email: 'demo@bourse.local', password: 'Demo2026pass' } as const;
 
@@ -15,7 +16,8 @@ const defaultSettings: Record<string, string> = {
   sys_set: JSON.stringify({ isPcLimite: true }),
 };
 
-export async function seed(db: Db, options: { demo: boolean }) {
+/** `now`: when the demo content is published (the current time unless a test's clock says otherwise). */
+export async function seed(db: Db, options: { demo: boolean; now?: Date }) {
   for (const [key, value] of Object.entries(defaultSettings)) {
     await db.insert(systemSettings).values({ key, value }).onConflictDoNothing();
   }
@@ -29,6 +31,8 @@ export async function seed(db: Db, options: { demo: boolean }) {
   await seedDemoOperator(db, options.demo);
   if (!options.demo) return undefined;
   await seedDemoDepositAddresses(db);
+  // Notices, a pop-up announcement, help and news in English and Chinese (issue 21), once.
+  await seedDemoContent(db, demoOperator.email, options.now ?? new Date());
   const [existing] = await db.select({ id: users.id }).from(users).where(eq(users.email, demoAccount.email)).limit(1);
   if (!existing) {
     await db.insert(users).values({
