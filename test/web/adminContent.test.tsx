@@ -258,6 +258,14 @@ function serve(url: string, init?: RequestInit): Response {
     return envelope(item);
   }
   if (path === '/api/admin/content/images') return envelope({ id: imageId, url: imageUrl });
+  if (path === '/api/admin/content/notices') {
+    const item = {
+      id: '300', kind: 'notice', audience: { kind: 'all' }, popup: false, publishAt: Date.UTC(2026, 10, 27, 10), status: 'live', readers: 0,
+      translations: [{ lang: body.lang, title: body.title, summary: '', bodyHtml: serverClean(body.body) }],
+    };
+    items.push(item);
+    return envelope(item);
+  }
   if (path === '/api/admin/content/items/7/readers') {
     return envelope({ records: [{ userId: '31', account: 'reader@example.com', readAt: Date.UTC(2026, 10, 26, 8) }], total: 1, size: 20, current: 1, pages: 1 });
   }
@@ -511,6 +519,23 @@ describe('content screen', () => {
     fireEvent.click(within(modal).getByRole('button', { name: 'Withdraw' }));
     await waitFor(() => expect(posts()).toEqual([{ path: '/api/admin/content/items/7/withdraw', body: { reason: 'Sent to the wrong group' } }]));
     expect(await within(table).findByText('Withdrawn')).toBeTruthy();
+  });
+
+  it('publishes a quick notice in English at once, and refuses an empty one in place', async () => {
+    renderWith(<ContentScreen />);
+    fireEvent.click(await screen.findByRole('button', { name: 'Quick notice' }));
+    const dialog = await screen.findByRole('dialog');
+    fireEvent.click(within(dialog).getByRole('button', { name: 'Publish now' }));
+    expect(await within(dialog).findByText('Write a title.')).toBeTruthy();
+    expect(within(dialog).getByText('Write the notice.')).toBeTruthy();
+    expect(posts()).toEqual([]);
+    fireEvent.change(within(dialog).getByLabelText('Title'), { target: { value: 'Withdrawals delayed' } });
+    typeInto(within(dialog).getByRole('textbox', { name: 'Body' }), '<p>Bank transfers take longer today.</p>');
+    fireEvent.click(within(dialog).getByRole('button', { name: 'Publish now' }));
+    await waitFor(() => expect(posts()).toEqual([{
+      path: '/api/admin/content/notices', body: { title: 'Withdrawals delayed', body: '<p>Bank transfers take longer today.</p>', lang: 'en-us' },
+    }]));
+    expect(await within(await screen.findByTestId('content-table-notice')).findByText('Withdrawals delayed')).toBeTruthy();
   });
 
   it('reads the server item leniently: nulls as absent, languages in order', () => {

@@ -1,15 +1,15 @@
 // Content in the back office: a tab per kind (notices, announcements, help, news), each a table of
 // its items (the title, the languages written, publishing and expiry, where the item is in its
 // life) with a search, the editor drawer (ContentEditor.tsx) for a new or existing item, who read
-// an announcement, and withdrawal with a reason. Notices also have a quick form: one language,
+// an announcement, and withdrawal with a reason. Notices also have a quick form: English,
 // published at once.
 import { useState } from 'react';
 import { useLingui } from '@lingui/react/macro';
-import { Alert, App, Button, Card, Form, Input, Modal, Select, Space, Table, Tabs, Tag, Typography } from 'antd';
+import { Alert, App, Button, Card, Form, Input, Modal, Space, Table, Tabs, Tag, Typography } from 'antd';
 import type { ContentKind } from '../../api/contract/content.ts';
 import {
-  contentLangs, fallbackLang, useContentItemsQuery, usePublishNoticeMutation, useUploadContentImageMutation,
-  useWithdrawContentItemMutation, type AdminContentItem, type ContentLangCode,
+  fallbackLang, useContentItemsQuery, usePublishNoticeMutation, useUploadContentImageMutation,
+  useWithdrawContentItemMutation, type AdminContentItem,
 } from '../contentApi.ts';
 import { failureMessage } from '../errors.ts';
 import { formatCount, formatTime } from '../format.ts';
@@ -28,7 +28,6 @@ const listTitle = (item: AdminContentItem) =>
 function QuickNotice({ open, onClose }: { open: boolean; onClose(): void }) {
   const { t } = useLingui();
   const { message } = App.useApp();
-  const [lang, setLang] = useState<ContentLangCode>(fallbackLang);
   const [title, setTitle] = useState('');
   const [body, setBody] = useState('');
   const [errors, setErrors] = useState<{ title?: string; body?: string }>({});
@@ -43,7 +42,8 @@ function QuickNotice({ open, onClose }: { open: boolean; onClose(): void }) {
     setErrors(found);
     if (found.title || found.body) return;
     setFailure('');
-    const answer = await publish({ title: title.trim(), body, lang });
+    // The server takes a short notice in English only (every notice needs English first).
+    const answer = await publish({ title: title.trim(), body, lang: fallbackLang });
     if ('error' in answer) {
       setFailure(failureMessage(answer.error));
       return;
@@ -57,13 +57,9 @@ function QuickNotice({ open, onClose }: { open: boolean; onClose(): void }) {
     <Modal open={open} onCancel={onClose} width={760} title={t`Quick notice`} okText={t`Publish now`} onOk={() => void submit()}
       okButtonProps={{ loading: isLoading }} destroyOnHidden>
       <Typography.Paragraph type="secondary">
-        {t`Published at once in one language, and pushed to users who subscribed to notices. For other languages, a schedule or an expiry, use New notice.`}
+        {t`Published at once in English, and pushed to users who subscribed to notices. For other languages, a schedule or an expiry, use New notice.`}
       </Typography.Paragraph>
       <Form layout="vertical" component="div">
-        <Form.Item label={t`Language`}>
-          <Select<ContentLangCode> aria-label={t`Language`} value={lang} onChange={setLang} style={{ width: 220 }}
-            options={contentLangs.map((code) => ({ value: code, label: langName(code) }))} />
-        </Form.Item>
         <Form.Item label={t`Title`} htmlFor="quick-notice-title" required validateStatus={errors.title ? 'error' : undefined} help={errors.title}>
           <Input id="quick-notice-title" value={title} maxLength={200} onChange={(event) => setTitle(event.target.value)} />
         </Form.Item>
