@@ -19,8 +19,11 @@ import { requireSession } from '../plugins/auth.ts';
 import { ok } from '../lib/envelope.ts';
 import type { Services } from '../services.ts';
 
-/** Searches and lists one address may ask for per minute: far above a person reading. */
-const listsPerIpPerMinute = 240;
+/**
+ * Help searches one address may run per minute (each is an ILIKE over every text): far above a
+ * person typing, while plain lists and items, which read by index, are not limited.
+ */
+const searchesPerIpPerMinute = 120;
 /** Read marks one user may set per minute. */
 const readsPerUserPerMinute = 240;
 /** How many notices the home scroller gets. */
@@ -38,24 +41,21 @@ export function contentRoutes(app: FastifyInstance, services: Services) {
     if (!token) return undefined;
     return (await resolveSession(services.db, services.clock, services.limits, token, request.ip))?.userId;
   };
-  const listLimit = (request: FastifyRequest) => services.limiter.hit(`content-list:${request.ip}`, listsPerIpPerMinute, 60_000);
+  const searchLimit = (request: FastifyRequest) => services.limiter.hit(`content-search:${request.ip}`, searchesPerIpPerMinute, 60_000);
 
   const list = (kind: ContentKind) => async (request: FastifyRequest<{ Querystring: ListQuery }>) => {
-    await listLimit(request);
     const { lang, q, category, pageNo, pageSize } = request.query;
+    if (q && q.trim() !== '') await searchLimit(request);
     return ok(await listContent(services.db, services.clock.now(), {
       kind, lang, q, category, pageNo, pageSize, userId: await optionalUser(request),
     }));
   };
-  const byId = (kinds: readonly ContentKind[]) => async (request: FastifyRequest<{ Querystring: ByIdQuery }>) => {
-    await listLimit(request);
-    return ok(await contentById(services.db, services.clock.now(), BigInt(request.query.id), kinds, {
+  const byId = (kinds: readonly ContentKind[]) => async (request: FastifyRequest<{ Querystring: ByIdQuery }>) =>
+    ok(await contentById(services.db, services.clock.now(), BigInt(request.query.id), kinds, {
       lang: request.query.lang, userId: await optionalUser(request),
     }));
-  };
 
   app.get<{ Querystring: ListQuery }>(contentPaths.homeNotices, { schema: { querystring: ContentListQuery } }, async (request) => {
-    await listLimit(request);
     const page = await listContent(services.db, services.clock.now(), {
       kind: 'notice', lang: request.query.lang, pageSize: homeNoticesMax, userId: await optionalUser(request),
     });

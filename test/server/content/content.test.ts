@@ -179,6 +179,11 @@ forEachDatabase((server) => {
       expect(await search({ q: '_' })).toEqual([]);
       const one = expectOk(await server.get(contentPaths.helpById, { id: b.id })).body.result;
       expect(one.bodyHtml).toContain('authenticator');
+      // Searches are limited per address (plain lists are not).
+      const ip = server.freshIp();
+      for (let i = 0; i < 120; i += 1) expectOk(await server.get(contentPaths.helpList, { q: 'deposit' }, { ip }));
+      expectRefused(await server.get(contentPaths.helpList, { q: 'deposit' }, { ip }), 429, 'rate_limited');
+      expectOk(await server.get(contentPaths.helpList, {}, { ip }));
       // A help id is not a notice, and the other way round.
       expectRefused(await server.get(contentPaths.helpById, { id: (await create({})).id }), 404, 'not_found');
     });
