@@ -1,12 +1,13 @@
 // Notices, help and pop-up announcements in the phone app (issue 21), in Chromium against the real
 // server: a notice the operator publishes through the back office's API appears in home's notice
 // strip and opens (its hostile parts gone); notices and help seen before open offline from the
-// worker's copy with their age; a pop-up announcement meant for one user shows to them once.
+// worker's copy with their age; a pop-up announcement meant for one user shows to them once; a
+// deposit the operator approves arrives as an internal message behind the bell and on the My tab.
 import { describe, expect, inject, it } from 'vitest';
 import type { Page } from 'playwright-core';
 import { SpecClient, type Answer } from '../conformance/specClient.ts';
 import { browserForFile, localizedPage, settled } from './browser.ts';
-import { newAccount, operatorSession } from './money.ts';
+import { fundAccount, newAccount, operatorSession } from './money.ts';
 
 const baseUrl = inject('baseUrl');
 const dataDir = inject('dataDir');
@@ -28,6 +29,17 @@ async function publishNotice(title: string, body: string): Promise<string> {
 async function createItem(body: object): Promise<string> {
   const operator = await operatorSession(baseUrl);
   return resultOf(await client.post<{ id: string }>('/admin/content/items', body, operator), 'item').id;
+}
+
+/**
+ * Marks read every pop-up announcement the account can already see (the demo seed publishes one
+ * for everybody), so the journey's own pop-up is the one that shows, and nothing covers the page.
+ */
+async function readPublishedPopups(token: string) {
+  const list = resultOf(await client.get<{ records: Array<{ id: string; popup: boolean }> }>('/sys/annountCement/listByUser', {}, token), 'announcements');
+  for (const item of list.records.filter((entry) => entry.popup)) {
+    resultOf(await client.post('/sys/annountCement/read', { id: item.id }, token), 'read');
+  }
 }
 
 /** Opens `route` and, once the service worker is ready, reloads under it (a first visit is not controlled). */
@@ -100,6 +112,7 @@ describe('notices in the phone app', () => {
 
   it('shows a pop-up announcement to the user it is meant for once, and marks it read', async () => {
     const { token } = await newAccount(baseUrl, dataDir, 'popup');
+    await readPublishedPopups(token);
     const me = resultOf(await client.get<{ id: string }>('/user/appUser/getMyUserInfo', {}, token), 'me');
     const title = `Welcome gift ${unique()}`;
     const id = await createItem({
@@ -125,5 +138,28 @@ describe('notices in the phone app', () => {
     await settled(again);
     await again.getByTestId('popup-checked').waitFor({ state: 'attached' });
     expect(await again.getByRole('dialog').filter({ hasText: title }).count()).toBe(0);
+  });
+
+  it('brings a credited deposit as a message: bell and My tab count it, tapping opens the records and reads it', async () => {
+    const { token } = await newAccount(baseUrl, dataDir, 'inbox');
+    await readPublishedPopups(token);
+    await fundAccount(baseUrl, token, '75', 'USDT', 'TRC20');
+    const page = await localizedPage(browser(), { token });
+    await page.goto(`${baseUrl}/#/home`);
+    await settled(page);
+    const bell = page.getByRole('button', { name: 'Messages, 1 unread' });
+    await bell.waitFor();
+    await page.getByRole('navigation', { name: 'Main navigation' }).getByRole('status', { name: '1 unread messages' }).waitFor();
+    await bell.click();
+    await page.waitForURL(/#\/messages$/);
+    const row = page.getByRole('button', { name: /Deposit credited/ });
+    await row.waitFor();
+    expect(await row.textContent()).toMatch(/75(\.0+)? USDT has been credited to your account\./);
+    await row.click();
+    await page.waitForURL(/#\/chongzhitixianRecord/);
+    await expect.poll(async () => resultOf(await client.get<{ messages: number }>('/content/appNotice/unread', {}, token), 'unread').messages).toBe(0);
+    await page.getByRole('link', { name: 'My' }).click();
+    await page.getByTestId('my-account').waitFor();
+    await expect.poll(() => page.getByRole('navigation', { name: 'Main navigation' }).getByRole('status').count()).toBe(0);
   });
 });
