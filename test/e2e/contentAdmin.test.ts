@@ -3,7 +3,8 @@
 // the rich-text editor, makes a word bold with the toolbar, uploads an image into the text (a real
 // PNG, re-encoded by the server), sees both in the phone preview, and publishes. The notice is then
 // in the public notice list, and its body as anyone reads it keeps the bold word and the image,
-// which is served. A javascript: link is refused in the editor. Screenshots go to
+// which is served; its Chinese text is read in Chinese and a language left empty falls back to
+// English. A javascript: link is refused in the editor. Screenshots go to
 // test-results/content-admin/.
 import fs from 'node:fs';
 import path from 'node:path';
@@ -75,6 +76,14 @@ describe('content in the back office', () => {
     await still(page);
     await page.screenshot({ path: path.join(shots, 'notice-draft-en-us-1280.png') });
 
+    // A Chinese text beside the English one; a language left empty falls back to English.
+    await drawer.getByRole('tab', { name: '简体中文' }).click();
+    await drawer.getByTestId('content-title-zh-cn').fill(`交易时间调整 ${title.slice(-8)}`);
+    await drawer.getByTestId('content-body-zh-cn-area').click();
+    await page.keyboard.type('市场九点开盘');
+    await expect.poll(() => preview.getByTestId('preview-title').textContent()).toBe(`交易时间调整 ${title.slice(-8)}`);
+    await drawer.getByRole('tab', { name: 'English' }).click();
+
     await drawer.getByTestId('content-save').click();
     await preview.getByText('Saved version, as the server stored it.').waitFor();
     await drawer.getByText('Live').waitFor();
@@ -90,6 +99,11 @@ describe('content in the back office', () => {
     const src = /<img [^>]*src="([^"]+)"/.exec(notice.bodyHtml)?.[1];
     expect(src).toMatch(/^\/api\/public\/content\/image\/[0-9a-f]{32}$/);
     expect(notice.bodyHtml).not.toContain('javascript:');
+    const chinese = await publicGet<{ title: string; bodyHtml: string; lang: string }>(`${contentPaths.articleById}?id=${listed!.id}&lang=zh-cn`);
+    expect(chinese).toMatchObject({ lang: 'zh-cn', title: `交易时间调整 ${title.slice(-8)}` });
+    expect(chinese.bodyHtml).toContain('市场九点开盘');
+    const korean = await publicGet<{ title: string; lang: string }>(`${contentPaths.articleById}?id=${listed!.id}&lang=ko`);
+    expect(korean).toMatchObject({ lang: 'en-us', title });
     const image = await fetch(`${baseUrl}${src}`);
     expect(image.status).toBe(200);
     expect(image.headers.get('content-type')).toMatch(/^image\//);
