@@ -47,9 +47,11 @@ async function registration(): Promise<ServiceWorkerRegistration | undefined> {
   return navigator.serviceWorker.ready;
 }
 
+/** This browser's subscription, if it has one; never waits for a worker still installing (it has none then). */
 export async function currentSubscription(): Promise<PushSubscription | null> {
-  const worker = await registration();
-  return worker ? worker.pushManager.getSubscription() : null;
+  if (!('serviceWorker' in navigator)) return null;
+  const current = await navigator.serviceWorker.getRegistration();
+  return current ? current.pushManager.getSubscription() : null;
 }
 
 /** The subscription as the server takes it. */
