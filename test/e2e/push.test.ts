@@ -8,6 +8,14 @@ import type { BrowserContext, Page, Worker } from 'playwright-core';
 import { browserForFile, demoToken, localizedPage, phonePage, settled } from './browser.ts';
 
 const baseUrl = inject('baseUrl');
+
+/** What the worker's scope offers that these tests use (the WebWorker lib is not in the app's tsconfig). */
+interface ShownNotification { title: string; body: string; tag: string; data: unknown }
+interface WorkerScope {
+  registration: { getNotifications(filter?: { tag?: string }): Promise<ShownNotification[]> };
+  dispatchEvent(event: Event): boolean;
+}
+declare const NotificationEvent: new (type: string, init: { notification: ShownNotification }) => Event;
 const browser = browserForFile();
 
 /** The page's service worker, once it controls the page, and its registration id for CDP. */
@@ -42,8 +50,8 @@ describe('web push in the worker', () => {
       category: 'price_alerts', tag: 'message-42', kind: 'price_alert',
     };
     await cdp.send('ServiceWorker.deliverPushMessage', { origin: `${baseUrl}/`, registrationId, data: JSON.stringify(payload) });
-    const shown = async () => worker.evaluate(async () => (await (self as unknown as ServiceWorkerGlobalScope).registration.getNotifications())
-      .map((notification) => ({ title: notification.title, body: notification.body, tag: notification.tag, data: notification.data as unknown })));
+    const shown = async () => worker.evaluate(async () => (await (self as unknown as WorkerScope).registration.getNotifications())
+      .map((notification: ShownNotification) => ({ title: notification.title, body: notification.body, tag: notification.tag, data: notification.data as unknown })));
     await expect.poll(shown).toEqual([{
       title: payload.title, body: payload.body, tag: 'message-42', data: { route: '/kline?symbol=BTCUSDT', category: 'price_alerts' },
     }]);
@@ -57,7 +65,7 @@ describe('web push in the worker', () => {
     // Chromium has no protocol call to click a notification: the worker dispatches the click on
     // the notification its push handler showed, and the handler navigates the open window.
     await worker.evaluate(async () => {
-      const scope = self as unknown as ServiceWorkerGlobalScope;
+      const scope = self as unknown as WorkerScope;
       const [notification] = await scope.registration.getNotifications({ tag: 'message-42' });
       scope.dispatchEvent(new NotificationEvent('notificationclick', { notification }));
     });
