@@ -66,14 +66,20 @@ export interface NewChatMessage {
  * Answers the conversation as it is after the message and the stored message.
  */
 export async function appendUserSide(tx: Tx, userId: bigint, message: NewChatMessage, now: Date) {
-  await tx.execute(sql`insert into chat_conversations (user_id, status, last_message_at, created_at)
-    values (${userId}, 'open', ${now}, ${now}) on conflict (user_id) where status = 'open' do nothing`);
-  const [conversation] = await tx.update(chatConversations).set({
+  const take = () => tx.update(chatConversations).set({
     lastSeq: sql`${chatConversations.lastSeq} + 1`,
     lastMessageAt: now,
     // The sender has read what they sent (and everything before it).
     ...(message.sender === 'user' ? { userReadSeq: sql`${chatConversations.lastSeq} + 1` } : {}),
   }).where(and(eq(chatConversations.userId, userId), eq(chatConversations.status, 'open'))).returning();
+  // Steady state: the open conversation exists, and one UPDATE numbers the message. The first
+  // message opens it (the unique partial index makes a parallel first message wait, then number).
+  let [conversation] = await take();
+  if (!conversation) {
+    await tx.execute(sql`insert into chat_conversations (user_id, status, last_message_at, created_at)
+      values (${userId}, 'open', ${now}, ${now}) on conflict (user_id) where status = 'open' do nothing`);
+    [conversation] = await take();
+  }
   if (!conversation) throw new Error('assertion failed: an open conversation after opening one');
   const stored = await insertMessage(tx, conversation, message, now);
   return { conversation, message: stored };

@@ -21,10 +21,9 @@ const typingPerMinute = 30;
 /** Offline forms one user may leave per hour. */
 const offlineFormsPerHour = 5;
 
-/** Stores a user's message (or answers the one a resend stored before) and tells both sides. */
+/** Stores a user's message (or answers the one a parallel resend stored first) and tells both sides. */
 async function storeUserMessage(services: Services, userId: bigint, message: NewChatMessage & { clientMessageId: string }): Promise<ChatMessage> {
-  const before = await findByClientId(services.db, userId, message.clientMessageId);
-  if (before) return toChatMessage(before, 'user');
+  // The caller looked the client message id up first; a resend racing this one is caught below.
   const now = services.clock.now();
   let stored;
   try {
