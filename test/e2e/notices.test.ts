@@ -162,4 +162,31 @@ describe('notices in the phone app', () => {
     await page.getByTestId('my-account').waitFor();
     await expect.poll(() => page.getByRole('navigation', { name: 'Main navigation' }).getByRole('status').count()).toBe(0);
   });
+
+  it('queues a content read that failed offline and replays it into the cache when the network returns', async () => {
+    const helpTitle = `Replayed help ${unique()}`;
+    const helpId = await createItem({ kind: 'help', translations: [{ lang: 'en-us', title: helpTitle, body: '<p>Read later.</p>' }] });
+    const page = await localizedPage(browser());
+    await openControlled(page, '/home');
+    await page.context().setOffline(true);
+    await page.goto(`${baseUrl}/#/helpDetail?id=${helpId}`);
+    await page.getByRole('alert').filter({ hasText: 'This could not be loaded.' }).waitFor();
+    const cached = () => page.evaluate(async (id) => {
+      const keys = await (await caches.open('bourse-content')).keys();
+      return keys.some((request) => request.url.includes('/appHelpInfo/queryById') && request.url.includes(`id=${id}`));
+    }, helpId);
+    expect(await cached()).toBe(false);
+    // Away from the page, so the app's own refetch on reconnection does not fill the cache instead.
+    await page.goto(`${baseUrl}/#/home`);
+    await settled(page);
+    await page.context().setOffline(false);
+    await expect.poll(cached, { timeout: 30_000 }).toBe(true);
+    // Offline again, the page opens from the replayed copy.
+    await page.context().setOffline(true);
+    await page.goto(`${baseUrl}/#/helpDetail?id=${helpId}`);
+    await page.reload();
+    await settled(page);
+    await page.getByRole('heading', { name: helpTitle }).waitFor();
+    await page.context().setOffline(false);
+  });
 });
