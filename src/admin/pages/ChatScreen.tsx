@@ -152,6 +152,7 @@ export function ChatScreen() {
   });
 
   const records = queue.data?.records ?? [];
+  const dutyNames = onDuty.map((operator) => operator.email).join(', ') || '—';
   return (
     <div className="admin-chat" style={{ display: 'grid', gridTemplateColumns: 'minmax(240px, 320px) 1fr', gap: 16 }}>
       <Card title={t`Conversations`} size="small" extra={(
@@ -159,7 +160,7 @@ export function ChatScreen() {
           options={[{ value: 'all', label: t`All` }, { value: 'mine', label: t`Mine` }]} />
       )}>
         <Typography.Paragraph type="secondary" style={{ fontSize: 12 }} data-testid="chat-duty">
-          {t`On duty: ${onDuty.map((operator) => operator.email).join(', ') || '—'}`}
+          {t`On duty: ${dutyNames}`}
         </Typography.Paragraph>
         {queue.isError && <Alert type="error" showIcon title={t`The conversations could not be loaded.`} />}
         <List<ConversationSummary> dataSource={records} loading={queue.isFetching && records.length === 0} data-testid="chat-queue"
@@ -323,10 +324,11 @@ function ContextCard({ detail }: { detail: ConversationDetail }) {
         <Descriptions.Item label={t`Account opened`}>{formatTime(context.createTime)}</Descriptions.Item>
         <Descriptions.Item label={t`Balances`}>
           {context.balances.filter((row) => !/^0\.?0*$/.test(row.available) || !/^0\.?0*$/.test(row.frozen))
-            .map((row) => t`${row.available} ${row.currency} (${row.frozen} frozen)`).join(', ') || '—'}
+            .map(({ available, currency, frozen }) => t`${available} ${currency} (${frozen} frozen)`).join(', ') || '—'}
         </Descriptions.Item>
         <Descriptions.Item label={t`Last 30 days`}>
-          {context.last30Days.map((row) => t`${row.currency}: ${row.deposits.count} deposits (${row.deposits.total}), ${row.withdrawals.count} withdrawals (${row.withdrawals.total})`).join('; ') || '—'}
+          {context.last30Days.map(({ currency, deposits: { count: deposits, total: deposited }, withdrawals: { count: withdrawals, total: withdrawn } }) =>
+            t`${currency}: ${deposits} deposits (${deposited}), ${withdrawals} withdrawals (${withdrawn})`).join('; ') || '—'}
         </Descriptions.Item>
         <Descriptions.Item label={t`Rejections`}>{context.rejections.count}</Descriptions.Item>
       </Descriptions>
