@@ -28,6 +28,8 @@ const extensionRoutes = ['anquanZhongxin'];
  */
 const contentRoutes: [string, boolean][] = [
   ['notice', false], ['noticeDetail', false], ['announcements', true], ['messages', true], ['helpCentre', false], ['helpDetail', false],
+  // The home shortcut "live chat": the support chat needs login.
+  ['chat', true],
 ];
 
 const entry = (path: string) => routeTable.find((route) => route.path === path);
