@@ -176,6 +176,23 @@ describe('notices in the phone app', () => {
       return keys.some((request) => request.url.includes('/appHelpInfo/queryById') && request.url.includes(`id=${id}`));
     }, helpId);
     expect(await cached()).toBe(false);
+    // A POST that fails offline is never queued; the failed GET is, once.
+    await page.evaluate(() => fetch('/api/content/appNotice/read', { method: 'POST', body: '{}' }).catch(() => undefined));
+    const queued = await page.evaluate(() => new Promise<string[]>((resolve) => {
+      const open = indexedDB.open('workbox-background-sync');
+      open.onerror = () => resolve([]);
+      open.onsuccess = () => {
+        const db = open.result;
+        const all = db.transaction('requests').objectStore('requests').getAll();
+        all.onsuccess = () => {
+          db.close();
+          resolve((all.result as Array<{ queueName: string; requestData: { url: string; method?: string } }>)
+            .map((entry) => `${entry.queueName} ${entry.requestData.method ?? 'GET'} ${entry.requestData.url}`));
+        };
+      };
+    }));
+    expect(queued.filter((entry) => entry.includes(`queryById?id=${helpId}`))).toHaveLength(1);
+    expect(queued.filter((entry) => !entry.startsWith('bourse-content-reads GET '))).toEqual([]);
     // Away from the page, so the app's own refetch on reconnection does not fill the cache instead.
     await page.goto(`${baseUrl}/#/home`);
     await settled(page);
