@@ -389,6 +389,18 @@ describe('RichTextEditor', () => {
     expect(uploaded.map((file) => file.name)).toEqual(['btc-chart.png']);
   });
 
+  it('keeps typed loose text in a paragraph with the caret where it was', () => {
+    renderWith(<EditorHarness />);
+    const area = screen.getByRole('textbox', { name: 'Body' });
+    area.replaceChildren(document.createTextNode('abc'));
+    const text = area.firstChild!;
+    document.getSelection()!.collapse(text, 3);
+    fireEvent.input(area);
+    expect(screen.getByTestId('html').textContent).toBe('<p>abc</p>');
+    expect(document.getSelection()!.anchorNode).toBe(text);
+    expect(document.getSelection()!.anchorOffset).toBe(3);
+  });
+
   it('builds a value it is given through the allow-list: a handler or script never reaches the editable area', () => {
     renderWith(<EditorHarness initial={`<p>Hi<img src="x" onerror="alert(1)"><script>alert(2)</script><a href="javascript:x()">y</a></p>`} />);
     const area = screen.getByRole('textbox', { name: 'Body' });

@@ -193,7 +193,6 @@ export function ContentEditor({ kind, itemId, open, onClose }: {
     setLang(fallbackLang);
     // A list refetched after a save hands a new object of the same item: the form is reset only
     // when another item (or none) is opened, never under the operator's typing.
-    // eslint-disable-next-line react-hooks/exhaustive-deps
   }, [open, itemId, item?.id, kind]);
 
   const change = (next: ContentDraft) => {

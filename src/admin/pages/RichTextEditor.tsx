@@ -357,7 +357,14 @@ export function RichTextEditor({ value, onChange, onUploadImage, label, invalid,
 
   const emit = useCallback(() => {
     const root = rootRef.current!;
+    // Moving loose text into a paragraph would drop the caret to the start: it is put back where it was.
+    const selection = root.ownerDocument.getSelection();
+    const caret = selection && selection.rangeCount > 0 && selection.isCollapsed && inside(root, selection.anchorNode)
+      ? { node: selection.anchorNode!, offset: selection.anchorOffset } : undefined;
     ensureBlocks(root);
+    if (caret && caret.node.isConnected && selection && (selection.anchorNode !== caret.node || selection.anchorOffset !== caret.offset)) {
+      selection.collapse(caret.node, caret.offset);
+    }
     const html = editorHtml(root);
     lastEmitted.current = html;
     onChange(html);
