@@ -17,6 +17,7 @@ import { dailyLiabilityPublisher, type DailyPublisher, type Timer } from './doma
 import { TradingRuntime } from './domain/trading/runtime.ts';
 import { redisUserEvents } from './domain/trading/userEvents.ts';
 import { resumePayoutJobs } from './domain/ledger/payouts.ts';
+import { startScheduledPushes } from './domain/content/scheduler.ts';
 
 export interface InstanceOptions extends Omit<BuildOptions, 'marketBus' | 'redis'> {
   /** A new price source for each term as leader (the engine starts from the stored state each time). */
@@ -97,6 +98,11 @@ export async function startInstance(options: InstanceOptions): Promise<Instance>
     onPublished: (root) => log?.info(`proof of liabilities published: root ${root.root}, ${root.leafCount} leaves (padded)`),
   });
   liabilityPublisher.start();
+  // Scheduled notices and announcements are pushed when they publish (issue 21); any instance may
+  // run it, each window is claimed by one.
+  const scheduledPushes = startScheduledPushes({
+    db: database.db, clock, push: built.services.push, onError: logError('scheduled content push failed'),
+  });
   // Payout jobs a killed process left running are run to their end in the background.
   const resumed = await resumePayoutJobs(database.db, {
     clock,
@@ -120,6 +126,7 @@ export async function startInstance(options: InstanceOptions): Promise<Instance>
     get trading() { return runner.trading; },
     async close() {
       await liabilityPublisher.stop();
+      await scheduledPushes.stop();
       await runner.close();
       await leadership.stop();
       await built.app.close();

@@ -6,7 +6,9 @@
 // of users. There are no VIP levels yet (no table holds them), so every user counts as VIP level
 // 0: an announcement for "VIP 1 or more" reaches nobody until levels exist. The KYC level is the
 // highest approved level of the user's applications (0 without one). Notices, help and news are
-// public; read marks are per user.
+// public; read marks are per user. A notice or announcement published later with a push asked
+// for carries `push: true` in its stored audience until the scheduler (pushScheduled) sends it
+// when it becomes visible; the audience matching reads only kind, min and userIds.
 import { and, asc, desc, eq, inArray, isNull, sql, type SQL } from 'drizzle-orm';
 import { alias } from 'drizzle-orm/pg-core';
 import type { Static } from '@sinclair/typebox';
@@ -18,7 +20,7 @@ import {
 import type { PageOf } from '../../../src/api/contract/wallet.ts';
 import type { Db, Executor, Tx } from '../../db/client.ts';
 import {
-  contentImages, contentItems, contentReads, contentTranslations, kycApplications, userMessages, users,
+  contentImages, contentItems, contentReads, contentTranslations, kycApplications, systemSettings, userMessages, users,
 } from '../../db/schema.ts';
 import { AppError, badRequest, conflict, notFound } from '../../lib/errors.ts';
 import { contentImagePath, plainText, sanitizeContentHtml, summaryOf } from './sanitize.ts';
@@ -276,6 +278,20 @@ async function checkAudience(db: Executor, kind: ContentKind, audience: Audience
   return { kind: 'users', userIds: ids };
 }
 
+type StoredAudience = Audience & { push?: true };
+
+/** A notice or announcement published later with push asked for is marked to be pushed when it publishes. */
+function withPushFlag(audience: Audience, kind: ContentKind, push: boolean | undefined, publishAt: Date, now: Date): StoredAudience {
+  const scheduled = publishAt.getTime() > now.getTime();
+  return push && scheduled && (kind === 'notice' || kind === 'announcement') ? { ...audience, push: true } : audience;
+}
+
+/** The audience as the contract has it (without the scheduler's push mark). */
+function audienceOf(stored: unknown): Audience {
+  const { push: _push, ...audience } = stored as StoredAudience;
+  return audience as Audience;
+}
+
 export interface WrittenItem { item: AdminContentItem; before?: AdminContentItem }
 
 /** Creates an item (published at `publishAt`, now when absent). */
@@ -286,7 +302,7 @@ export async function createItem(tx: Tx, now: Date, operatorId: bigint, body: Ad
   const expireAt = body.expireAt !== undefined ? new Date(body.expireAt) : null;
   checkWindow(publishAt, expireAt);
   await checkCover(tx, body.coverImageId);
-  const audience = await checkAudience(tx, body.kind, body.audience);
+  const audience = withPushFlag(await checkAudience(tx, body.kind, body.audience), body.kind, body.push, publishAt, now);
   if (body.popup && body.kind !== 'announcement') throw badRequest('invalid_request', 'Only announcements can be shown as a pop-up.');
   const [item] = await tx.insert(contentItems).values({
     kind: body.kind, audience, popup: body.popup ?? false, category: body.category ?? null, coverImageId: body.coverImageId ?? null,
@@ -303,7 +319,7 @@ export async function createNotice(tx: Tx, now: Date, operatorId: bigint, body: 
     throw badRequest('invalid_request', 'A notice needs English first (other languages fall back to it): write it in en-us, then add translations.');
   }
   return createItem(tx, now, operatorId, {
-    kind: 'notice', translations: [{ lang: 'en-us', title: body.title, body: body.body }],
+    kind: 'notice', translations: [{ lang: 'en-us', title: body.title, body: body.body }], push: true,
     ...(body.publishAt !== undefined ? { publishAt: body.publishAt } : {}),
     ...(body.expireAt !== undefined ? { expireAt: body.expireAt } : {}),
   });
@@ -321,7 +337,7 @@ export async function updateItem(tx: Tx, now: Date, id: bigint, body: AdminItemU
   const expireAt = body.expireAt !== undefined ? new Date(body.expireAt) : null;
   checkWindow(publishAt, expireAt);
   await checkCover(tx, body.coverImageId);
-  const audience = await checkAudience(tx, row.kind as ContentKind, body.audience);
+  const audience = withPushFlag(await checkAudience(tx, row.kind as ContentKind, body.audience), row.kind as ContentKind, body.push, publishAt, now);
   if (body.popup && row.kind !== 'announcement') throw badRequest('invalid_request', 'Only announcements can be shown as a pop-up.');
   await tx.update(contentItems).set({
     audience, popup: body.popup ?? false, category: body.category ?? null, coverImageId: body.coverImageId ?? null,
@@ -361,7 +377,8 @@ function toAdminItem(item: ItemRow, readers: number, translations: Array<typeof 
     kind: item.kind as ContentKind,
     title: sorted.find((t) => t.lang === englishLang)?.title ?? sorted[0]?.title ?? '',
     translations: sorted.map((t) => ({ lang: t.lang, title: t.title, summary: t.summary, ...(withBodies ? { bodyHtml: t.bodyHtml } : {}) })),
-    audience: item.audience as Audience,
+    audience: audienceOf(item.audience),
+    ...((item.audience as { push?: boolean }).push ? { push: true } : {}),
     popup: item.popup,
     ...(item.category ? { category: item.category } : {}),
     ...(item.coverImageId ? { coverImageId: item.coverImageId, coverUrl: contentImagePath(item.coverImageId) } : {}),
@@ -419,6 +436,74 @@ export async function listReaders(db: Executor, id: bigint, query: { pageNo?: nu
     readAt: read.readAt.getTime(),
   }));
   return { records, total: Number(total), size: pageSize, current: pageNo, pages: Math.ceil(Number(total) / pageSize) };
+}
+
+/**
+ * The users an audience names, for a push: undefined for everyone. VIP levels do not exist yet
+ * (every user is level 0), so "VIP 1 or more" reaches nobody.
+ */
+export async function audienceUserIds(db: Executor, audience: Audience): Promise<bigint[] | undefined> {
+  switch (audience.kind) {
+    case 'all': return undefined;
+    case 'users': return audience.userIds.map(BigInt);
+    case 'vip': return audience.min <= 0 ? undefined : [];
+    case 'kyc': {
+      if (audience.min <= 0) return undefined;
+      const rows = await db.selectDistinct({ userId: kycApplications.userId }).from(kycApplications)
+        .where(sql`${kycApplications.status} = 'approved' and ${kycApplications.level} >= ${audience.min}`);
+      return rows.map((row) => row.userId);
+    }
+  }
+}
+
+/** What pushing content needs (services.push). */
+export interface ContentPusher {
+  toCategory(category: 'notices', payload: ReturnType<typeof pushOf>, audience?: readonly bigint[]): Promise<unknown>;
+}
+
+/**
+ * Hands a notice or announcement visible now to the push service for its audience's subscribers
+ * of the notices category; the fan-out runs on in the service's queue (its failure goes to onError).
+ */
+export async function pushItem(db: Executor, push: ContentPusher, item: AdminContentItem, onError: (error: unknown) => void): Promise<boolean> {
+  if ((item.kind !== 'notice' && item.kind !== 'announcement') || item.status !== 'live') return false;
+  const audience = await audienceUserIds(db, item.audience);
+  if (audience !== undefined && audience.length === 0) return false;
+  push.toCategory('notices', pushOf(item), audience).catch(onError);
+  return true;
+}
+
+/** The system setting holding the publishing time up to which scheduled pushes were sent (ms). */
+export const pushCursorKey = 'content_push_cursor';
+
+/**
+ * The scheduler's step (run every few seconds by the instance leading the engines): pushes every
+ * notice or announcement marked for push whose publishing time passed since the last step, once.
+ * The window is claimed with a compare-and-set on the cursor, so two instances never push the
+ * same window; the first step only sets the cursor (nothing from before the server ran is pushed
+ * late). Answers how many it pushed.
+ */
+export async function pushScheduled(db: Db, push: ContentPusher, now: Date, onError: (error: unknown) => void): Promise<number> {
+  const [cursor] = await db.select().from(systemSettings).where(eq(systemSettings.key, pushCursorKey)).limit(1);
+  const nowText = String(now.getTime());
+  if (!cursor) {
+    await db.insert(systemSettings).values({ key: pushCursorKey, value: nowText, updatedAt: now }).onConflictDoNothing();
+    return 0;
+  }
+  const from = Number(cursor.value);
+  if (!(from < now.getTime())) return 0;
+  const claimed = await db.update(systemSettings).set({ value: nowText, updatedAt: now })
+    .where(and(eq(systemSettings.key, pushCursorKey), eq(systemSettings.value, cursor.value))).returning({ key: systemSettings.key });
+  if (claimed.length === 0) return 0;
+  const due = await db.select({ id: contentItems.id }).from(contentItems)
+    .where(and(inArray(contentItems.kind, ['notice', 'announcement']), sql`${contentItems.audience}->>'push' = 'true'`,
+      sql`${contentItems.publishAt} > ${new Date(from)} and ${contentItems.publishAt} <= ${now}`, visibleAt(now)))
+    .orderBy(asc(contentItems.publishAt), asc(contentItems.id));
+  let pushed = 0;
+  for (const { id } of due) {
+    if (await pushItem(db, push, await adminItem(db, now, id, false), onError)) pushed += 1;
+  }
+  return pushed;
 }
 
 /** The push a published notice or announcement sends: its English title and summary, and the page it opens. */

@@ -3,24 +3,22 @@
 // them, upload their images, and set maintenance mode. Writing needs the admin role; finance
 // operators may read. Every write is audited in its own transaction. A notice or announcement that
 // is published now with push asked for (the short notice form always) is pushed to the
-// subscribers of the notices category after commit. One published later is not pushed when it
-// becomes visible (no scheduler yet).
+// subscribers of the notices category after commit; one published later with push is marked and
+// pushed when it becomes visible (domain/content/content.ts pushScheduled, run by the instance).
 import type { FastifyInstance } from 'fastify';
 import multipart from '@fastify/multipart';
 import { Type, type Static } from '@sinclair/typebox';
 import {
   AdminContentListQuery, AdminItemBody, AdminItemUpdateBody, AdminMaintenanceBody, AdminNoticeBody, AdminTranslation, AdminWithdrawBody,
-  ContentItemParams, ContentReadersQuery, contentAdminPaths, type AdminContentItem, type Audience,
+  ContentItemParams, ContentReadersQuery, contentAdminPaths, type AdminContentItem,
 } from '../../../src/api/contract/content.ts';
-import { sql } from 'drizzle-orm';
 import { recordAudit } from '../../domain/audit.ts';
 import {
-  adminItem, createItem, createNotice, listAdminItems, listReaders, pushOf, updateItem, withdrawItem,
+  adminItem, createItem, createNotice, listAdminItems, listReaders, pushItem, updateItem, withdrawItem,
 } from '../../domain/content/content.ts';
 import { saveContentImage } from '../../domain/content/images.ts';
 import { readMaintenance, writeMaintenance } from '../../domain/content/status.ts';
 import { fileMissing, fileTooLarge, uploadBytesMax } from '../../domain/uploads.ts';
-import { kycApplications } from '../../db/schema.ts';
 import { operatorOnly } from '../../plugins/operatorAuth.ts';
 import { badRequest } from '../../lib/errors.ts';
 import { ok } from '../../lib/envelope.ts';
@@ -44,13 +42,11 @@ const ItemBodySchema = Type.Object({ ...AdminItemBody.properties, translations }
 const ItemUpdateSchema = Type.Object({ ...AdminItemUpdateBody.properties, translations }, { additionalProperties: false });
 
 export function contentAdminRoutes(app: FastifyInstance, services: Services) {
-  /** Pushes a notice or announcement that is visible now to its audience's subscribers. */
+  /** Pushes a notice or announcement that is visible now to its audience's subscribers (after commit). */
   const pushIfLive = async (item: AdminContentItem) => {
-    const push = services.push;
-    if (!push || (item.kind !== 'notice' && item.kind !== 'announcement') || item.status !== 'live') return;
-    const audience = await audienceUserIds(services, item.audience);
-    if (audience !== undefined && audience.length === 0) return;
-    push.toCategory('notices', pushOf(item), audience).catch(() => {});
+    if (!services.push) return;
+    const onError = (error: unknown) => app.log.error({ err: error }, 'content push failed');
+    await pushItem(services.db, services.push, item, onError).catch(onError);
   };
 
   app.post<{ Body: Static<typeof AdminNoticeBody> }>(contentAdminPaths.notices,
@@ -170,22 +166,4 @@ export function contentAdminRoutes(app: FastifyInstance, services: Services) {
       }));
     });
   });
-}
-
-/**
- * The users an audience names, for the push: undefined for everyone. VIP levels do not exist yet
- * (every user is level 0), so "VIP 1 or more" reaches nobody.
- */
-async function audienceUserIds(services: Services, audience: Audience): Promise<bigint[] | undefined> {
-  switch (audience.kind) {
-    case 'all': return undefined;
-    case 'users': return audience.userIds.map(BigInt);
-    case 'vip': return audience.min <= 0 ? undefined : [];
-    case 'kyc': {
-      if (audience.min <= 0) return undefined;
-      const rows = await services.db.selectDistinct({ userId: kycApplications.userId }).from(kycApplications)
-        .where(sql`${kycApplications.status} = 'approved' and ${kycApplications.level} >= ${audience.min}`);
-      return rows.map((row) => row.userId);
-    }
-  }
 }

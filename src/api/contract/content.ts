@@ -225,6 +225,8 @@ export const AdminContentItem = Type.Object({
   expireAt: Type.Optional(Type.Integer()),
   withdrawnAt: Type.Optional(Type.Integer()),
   status: ContentStatus,
+  /** A scheduled notice or announcement to be pushed when it publishes. */
+  push: Type.Optional(Type.Boolean()),
   /** How many users have read it. */
   readers: Type.Integer(),
   createdBy: Type.String(),
