@@ -114,6 +114,20 @@ describe('content in the back office', () => {
     await row.waitFor();
     expect(await row.textContent()).toContain('en-us');
     expect(await row.textContent()).toContain('Live');
+
+    // The other kinds' forms: an announcement's audience and pop-up, and the maintenance screen (read only here:
+    // the journeys share one server, and maintenance mode would reach every other phone page).
+    await page.getByRole('tab', { name: 'Announcements' }).click();
+    await page.getByRole('button', { name: 'New announcement' }).click();
+    await page.locator('.content-drawer').getByText('These users').click();
+    await page.locator('.content-drawer').getByTestId('content-user-ids').fill('12\n15');
+    await still(page);
+    await page.screenshot({ path: path.join(shots, 'announcement-new-en-us-1280.png') });
+    await page.locator('.content-drawer .ant-drawer-close').click();
+    await page.getByRole('menuitem', { name: 'Maintenance' }).click();
+    await page.getByTestId('maintenance-status').waitFor();
+    await still(page);
+    await page.screenshot({ path: path.join(shots, 'maintenance-en-us-1280.png'), fullPage: true });
     await page.context().close();
   });
 });
