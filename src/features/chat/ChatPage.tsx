@@ -183,6 +183,8 @@ export default function ChatPage() {
 
   // Support's messages on screen are read: the read mark goes up to the last one.
   const lastSupportSeq = [...kept.messages].reverse().find((message) => message.sender !== 'user')?.seq ?? 0;
+  // A new conversation numbers from 1 again.
+  useEffect(() => { readSent.current = 0; }, [kept.conversationId]);
   useEffect(() => {
     if (!ready || lastSupportSeq <= readSent.current || document.visibilityState !== 'visible') return;
     readSent.current = lastSupportSeq;

@@ -147,8 +147,20 @@ forEachDatabase((server: TestServer) => {
       expect((await socket.nextOn('user')).data).toMatchObject({ chat: { type: 'chat.read', seq: 3, by: 'operator' } });
       expect(expectOk(await history(user.token)).body.result.operatorReadSeq).toBe(3);
 
+      // The user's read mark and typing reach the operators (typing is not stored).
+      const chatOn = (data: unknown, type: string, by: string) => (data as { type?: string; by?: string }).type === type && (data as { by?: string }).by === by;
+      expectOk(await server.post(path(chatAdminPaths.reply, conversationId), { text: 'Anything else?' }, { token: asOperator.token }));
+      expectOk(await server.post(chatPaths.read, { seq: 4 }, { token: user.token }));
+      expect(await back.take((message) => message.type === 'update' && chatOn(message.data, 'chat.read', 'user'), 'the user\'s read mark'))
+        .toMatchObject({ data: { type: 'chat.read', seq: 4, by: 'user', conversationId } });
+      expectOk(await server.post(chatPaths.typing, {}, { token: user.token }));
+      expect(await back.take((message) => message.type === 'update' && chatOn(message.data, 'chat.typing', 'user'), 'the user typing'))
+        .toMatchObject({ data: { conversationId } });
+      const detailAfter = expectOk(await server.get(path(chatAdminPaths.conversation, conversationId), {}, { token: asOperator.token })).body.result;
+      expect(detailAfter.userReadSeq).toBe(4);
+
       const audit = await server.db.select().from(auditLog).where(eq(auditLog.targetId, conversationId));
-      expect(audit.map((row) => row.action).sort()).toEqual(['chat.read', 'chat.reply']);
+      expect(audit.map((row) => row.action).sort()).toEqual(['chat.read', 'chat.reply', 'chat.reply']);
       expect(audit.every((row) => row.operatorId === BigInt(operatorId) && row.userId === userId)).toBe(true);
     });
 
