@@ -12,6 +12,7 @@ import { api, configureApiClient } from '../../src/api/api.ts';
 import NotificationSettingsPage from '../../src/features/notifications/NotificationSettingsPage.tsx';
 import PriceAlertsPage from '../../src/features/notifications/PriceAlertsPage.tsx';
 import { isAppleMobile, keyBytes } from '../../src/features/notifications/webPush.ts';
+import { forgetThisBrowsersPush } from '../../src/features/notifications/pushApi.ts';
 
 const feedback = vi.hoisted(() => ({ confirm: vi.fn(async () => true), toast: vi.fn(async () => undefined) }));
 vi.mock('../../src/components/feedback.tsx', () => ({
@@ -78,6 +79,27 @@ describe('web push helpers', () => {
     expect(isAppleMobile('Mozilla/5.0 (Macintosh; Intel Mac OS X 10_15_7)', 5)).toBe(true);
     expect(isAppleMobile('Mozilla/5.0 (Macintosh; Intel Mac OS X 10_15_7)', 0)).toBe(false);
     expect(isAppleMobile('Mozilla/5.0 (Linux; Android 14)', 5)).toBe(false);
+  });
+});
+
+describe('logging out', () => {
+  it('takes this browser\'s subscription off the account and out of the browser, even when the server call fails', async () => {
+    const browser = pushBrowser();
+    browser.pushManager.getSubscription.mockResolvedValue(browser.subscription);
+    const unsubscribe = vi.fn(async () => { throw new Error('offline'); });
+    vi.spyOn(console, 'warn').mockImplementation(() => undefined);
+    await forgetThisBrowsersPush(unsubscribe);
+    expect(unsubscribe).toHaveBeenCalledWith({ endpoint: 'https://push.example.net/send/abc' });
+    expect(browser.subscription.unsubscribe).toHaveBeenCalledTimes(1);
+  });
+
+  it('does nothing in a browser without a subscription or without workers', async () => {
+    const unsubscribe = vi.fn(async () => null);
+    await forgetThisBrowsersPush(unsubscribe);
+    const browser = pushBrowser();
+    await forgetThisBrowsersPush(unsubscribe);
+    expect(unsubscribe).not.toHaveBeenCalled();
+    expect(browser.subscription.unsubscribe).not.toHaveBeenCalled();
   });
 });
 

@@ -5,6 +5,7 @@ import { paths } from '../../api/contract/paths.ts';
 import type { Ticker } from '../../api/contract/market.ts';
 import type { PushCategory } from '../../api/contract/content.ts';
 import { pushPaths, type CreateAlertBody, type PriceAlert, type SubscribeBody } from '../../api/contract/push.ts';
+import { currentSubscription } from './webPush.ts';
 
 export interface PushState { subscribed: boolean; categories: PushCategory[] }
 
@@ -42,3 +43,19 @@ export const {
   usePushKeyQuery, usePushStateMutation, usePushSubscribeMutation, usePushUnsubscribeMutation, usePriceAlertsQuery,
   useCreatePriceAlertMutation, useDeletePriceAlertMutation, useAlertSymbolsQuery,
 } = pushApi;
+
+/**
+ * Before logging out: this browser's subscription leaves the account and the browser, so whoever
+ * signs in on this device next does not get this account's notifications. Never stands in the way
+ * of the logout (a failure here is only reported).
+ */
+export async function forgetThisBrowsersPush(unsubscribe: (body: { endpoint: string }) => Promise<unknown>) {
+  try {
+    const subscription = await currentSubscription();
+    if (!subscription) return;
+    await unsubscribe({ endpoint: subscription.endpoint }).catch((error: unknown) => console.warn('[push] unsubscribe on logout failed', error));
+    await subscription.unsubscribe();
+  } catch (error) {
+    console.warn('[push] subscription not removed on logout', error);
+  }
+}

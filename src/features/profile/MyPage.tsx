@@ -16,6 +16,7 @@ import { locales } from '../../lib/locales.ts';
 import { formatServerTime } from '../../lib/time.ts';
 import { useGetMyUserInfoQuery, useLogoutMutation } from '../session/authApi.ts';
 import { useKycStateQuery } from '../session/kycApi.ts';
+import { forgetThisBrowsersPush, usePushUnsubscribeMutation } from '../notifications/pushApi.ts';
 import { loggedOut, userInfoReceived, type UserState } from '../session/userSlice.ts';
 import { ChangePasswordPopup } from './ChangePasswordPopup.tsx';
 import { AppearanceSettings } from './AppearanceSettings.tsx';
@@ -37,6 +38,7 @@ export default function MyPage() {
   const stored = useSelector((state: { user: UserState }) => state.user.userInfo);
   const query = useGetMyUserInfoQuery();
   const [logout] = useLogoutMutation();
+  const [pushUnsubscribe] = usePushUnsubscribeMutation();
   const [languageOpen, setLanguageOpen] = useState(false);
   const passwordOpen = params.get('panel') === 'password';
   const user = query.data ?? stored;
@@ -54,6 +56,7 @@ export default function MyPage() {
       content: t`Log out of Bourse on this device?`, confirmText: t`Log out`, cancelText: t`Cancel`,
     });
     if (!confirmed) return;
+    await forgetThisBrowsersPush((body) => pushUnsubscribe(body).unwrap());
     await logout();
     dispatch(loggedOut());
     navigate('/home', { replace: true });
