@@ -11,6 +11,8 @@ import { writeMessage } from '../../../server/domain/content/messages.ts';
 import { pushPaths } from '../../../src/api/contract/push.ts';
 import { TestPushService, type TestSubscription } from '../../support/pushService.ts';
 import { expectOk, expectRefused, forEachDatabase, type TestServer } from '../helpers.ts';
+import { createOperator, operatorLogin } from '../adminHelpers.ts';
+import { contentAdminPaths } from '../../../src/api/contract/content.ts';
 
 function ticker(symbol: string, last: bigint, timeMs: number): TickerState {
   return { symbol, timeMs, last, open24h: last, high24h: last, low24h: last, volume24h: 0n, quoteVolume24h: 0n, open: true, source: 'test' };
@@ -84,6 +86,19 @@ describe('web push to a push service that checks and decrypts', () => {
       }, [await userId(server, reader.email!)]);
       expect(narrowed.sent).toBe(1);
       expect(service.pushesTo(moneyOnly.id)).toEqual([]);
+    });
+
+    it('pushes a notice an operator publishes in the back office to the notices subscribers', async () => {
+      const admin = await operatorLogin(server, await createOperator(server));
+      const user = await server.registerByEmail();
+      const browser = service.subscription();
+      expectOk(await server.post(pushPaths.subscribe, subscribeBody(browser, ['notices']), { token: user.token }));
+      const notice = expectOk(await server.post(contentAdminPaths.notices, { title: 'Deposits on TRON resume', body: '<p>From 10:00 UTC.</p>' }, { token: admin })).body.result;
+      await service.until(() => service.pushesTo(browser.id).length > 0);
+      await server.services.push!.idle();
+      expect(service.errors).toEqual([]);
+      expect(service.pushesTo(browser.id)).toHaveLength(1);
+      expect(service.pushesTo(browser.id)[0].payload).toMatchObject({ title: 'Deposits on TRON resume', category: 'notices', route: `/noticeDetail?id=${notice.id}` });
     });
 
     it('pushes a written internal message after commit, with its kind, params and route', async () => {
