@@ -94,7 +94,7 @@ function ContentList({ kind }: { kind: ContentKind }) {
       <Space wrap style={{ marginBottom: 16 }}>
         <Button type="primary" onClick={() => setEditing({})} data-testid={`content-new-${kind}`}>{newLabel}</Button>
         {kind === 'notice' && <Button onClick={() => setQuick(true)} data-testid="content-quick-notice">{t`Quick notice`}</Button>}
-        <Input.Search allowClear placeholder={t`Search titles and text`} aria-label={t`Search titles and text`} style={{ width: 280 }} maxLength={100}
+        <Input.Search allowClear placeholder={t`Search English titles`} aria-label={t`Search English titles`} style={{ width: 280 }} maxLength={100}
           onSearch={(value) => {
             setQ(value.trim());
             setPageNo(1);
