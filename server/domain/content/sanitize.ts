@@ -85,6 +85,8 @@ export function plainText(html: string): string {
 export function summaryOf(text: string, lengthMax = 160): string {
   if (text.length <= lengthMax) return text;
   const cut = text.slice(0, lengthMax - 1);
+  // The cut falls between two words already: keep every whole word.
+  if (/\s/.test(text[lengthMax - 1]!)) return `${cut.trimEnd()}…`;
   const space = cut.lastIndexOf(' ');
   return `${(space > lengthMax / 2 ? cut.slice(0, space) : cut).trimEnd()}…`;
 }

@@ -6,7 +6,6 @@
 import { describe, expect, it } from 'vitest';
 import { contentAdminPaths } from '../../../src/api/contract/content.ts';
 import { pushScheduled, type ContentPusher } from '../../../server/domain/content/content.ts';
-import type { Services } from '../../../server/services.ts';
 import { expectOk, forEachDatabase } from '../helpers.ts';
 import { createOperator, operatorLogin } from '../adminHelpers.ts';
 import { userIdOf } from '../wallet/walletHelpers.ts';
@@ -33,7 +32,7 @@ forEachDatabase((server) => {
       const admin = await operatorLogin(server, await createOperator(server));
       const { handed, pusher } = recorder();
       const original = server.services.push;
-      (server.services as Services & { push: unknown }).push = pusher;
+      Object.assign(server.services, { push: pusher });
       try {
         expect(await pushScheduled(server.db, pusher, server.clock.now(), noErrors)).toBe(0); // sets the cursor
         const now = server.clock.now().getTime();
@@ -65,7 +64,7 @@ forEachDatabase((server) => {
         expect(await pushScheduled(server.db, pusher, server.clock.now(), noErrors)).toBe(0);
         expect(handed).toHaveLength(3);
       } finally {
-        (server.services as Services & { push: unknown }).push = original;
+        Object.assign(server.services, { push: original });
       }
     });
   });
