@@ -43,3 +43,9 @@ export const loadServiceNotice = () => import('../features/notices/ServiceNotice
   await module.prepare();
   return module;
 });
+
+/** Home's notice strip, pop-up announcement and bell (features/notices), with their texts. */
+export const loadHomeNotices = () => import('../features/notices/HomeNotices.tsx').then(async (module) => {
+  await module.prepare();
+  return module;
+});

@@ -40,6 +40,7 @@ const page = (path: string, title: MessageDescriptor, login: boolean, extra: Par
 
 export const routeTable: RouteEntry[] = [
   page('home', msg`Home`, false, { tab: 'home', load: () => import('../features/home/HomePage.tsx').then((home) => {
+    home.provideHomeNotices(() => import('./pages.ts').then((module) => module.loadHomeNotices()));
     home.provideBalanceCard(() => import('../features/wallet/HomeBalanceCard.tsx').then(async (card) => {
       await card.prepare();
       return card;

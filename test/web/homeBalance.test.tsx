@@ -24,8 +24,7 @@ vi.mock('../../src/features/market/HomeMarkets.tsx', () => ({ default: () => nul
 vi.mock('../../src/features/home/later.ts', async () => ({
   loadLanguagePicker: async () => ({ default: () => null }),
   loadInstallOffer: async () => ({ default: () => null }),
-  loadHomeNotices: async () => ({ default: () => null }),
-  loadHomeBell: async () => ({ default: () => null }),
+  loadHomeNotices: async () => ({ default: () => null, HomeBell: () => null }),
 }));
 
 // As the app's route table hands it in (app/routes.ts).

@@ -15,9 +15,14 @@ import type { UserState } from '../session/userSlice.ts';
 // off the first screen.
 const LanguagePicker = lazy(() => import('./later.ts').then((later) => later.loadLanguagePicker()));
 const InstallOffer = lazy(() => import('./later.ts').then((later) => later.loadInstallOffer()));
-// The notice strip (with the start-up pop-up) and the bell, likewise once idle.
-const HomeNotices = lazy(() => import('./later.ts').then((later) => later.loadHomeNotices()));
-const HomeBell = lazy(() => import('./later.ts').then((later) => later.loadHomeBell()));
+// The notice strip (with the start-up pop-up) and the bell are the notices feature's: the app
+// hands their loader in (app/routes.ts), and they load once the browser is idle.
+let loadNotices: (() => Promise<import('./later.ts').HomeNoticesModule>) | undefined;
+export function provideHomeNotices(load: () => Promise<import('./later.ts').HomeNoticesModule>) {
+  loadNotices = load;
+}
+const HomeNotices = lazy(() => import('./later.ts').then((later) => later.loadHomeNotices(loadNotices)).then((module) => ({ default: module.default })));
+const HomeBell = lazy(() => import('./later.ts').then((later) => later.loadHomeNotices(loadNotices)).then((module) => ({ default: module.HomeBell })));
 // The balance card, logged in only, likewise (with the wallet's texts).
 type CardModule = { default: ComponentType };
 let loadBalanceCard: (() => Promise<CardModule>) | undefined;

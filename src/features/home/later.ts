@@ -1,3 +1,4 @@
+import type { ComponentType } from 'react';
 // The home page's parts that its first screen does not show, the language picker (loaded when
 // opened) and the install card (when the browser is next idle), are reached through this small
 // module: the list of files each of them needs then comes with it, instead of with the first
@@ -8,19 +9,13 @@ export const loadLanguagePicker = () => import('../../components/LanguagePicker.
 export const loadInstallOffer = () => new Promise((resolve) => (window.requestIdleCallback ?? setTimeout)(resolve))
   .then(() => import('../../components/InstallOffer.tsx'));
 
-/**
- * Home's notice strip, pop-up announcement and bell (features/notices/HomeNotices.tsx), with the
- * content texts, once the browser is idle: one chunk for the three.
- */
-let homeNotices: Promise<typeof import('../notices/HomeNotices.tsx')> | undefined;
-const loadNotices = () => {
+/** What the notices feature hands home for its strip, pop-up and bell (app/routes.ts provides it). */
+export interface HomeNoticesModule { default: ComponentType; HomeBell: ComponentType }
+const noNotices: HomeNoticesModule = { default: () => null, HomeBell: () => null };
+let homeNotices: Promise<HomeNoticesModule> | undefined;
+/** Home's notice strip, pop-up announcement and bell, once the browser is idle: one load for the three. */
+export function loadHomeNotices(load: (() => Promise<HomeNoticesModule>) | undefined): Promise<HomeNoticesModule> {
   homeNotices ??= new Promise((resolve) => (window.requestIdleCallback ?? setTimeout)(resolve))
-    .then(() => import('../notices/HomeNotices.tsx'))
-    .then(async (module) => {
-      await module.prepare();
-      return module;
-    });
+    .then(() => load?.() ?? noNotices);
   return homeNotices;
-};
-export const loadHomeNotices = () => loadNotices().then((module) => ({ default: module.default }));
-export const loadHomeBell = () => loadNotices().then((module) => ({ default: module.HomeBell }));
+}

@@ -3,9 +3,9 @@
 import { useEffect, useState } from 'react';
 import { useDispatch, useSelector } from 'react-redux';
 import { useNavigate, useSearchParams } from 'react-router-dom';
-import { List, NoticeBar, PullToRefresh } from 'antd-mobile';
+import { Badge, List, NoticeBar, PullToRefresh } from 'antd-mobile';
 import {
-  BankcardOutline, BellOutline, BillOutline, HistogramOutline, DownlandOutline, GlobalOutline, LockOutline, PayCircleOutline, UnorderedListOutline, UploadOutline,
+  BankcardOutline, BellOutline, BillOutline, FileOutline, HistogramOutline, DownlandOutline, QuestionCircleOutline, SoundOutline, GlobalOutline, LockOutline, PayCircleOutline, UnorderedListOutline, UploadOutline,
   UserContactOutline, UserOutline,
 } from 'antd-mobile-icons';
 import { useLingui } from '@lingui/react/macro';
@@ -23,12 +23,12 @@ import { AppearanceSettings } from './AppearanceSettings.tsx';
 import { avatarLetter } from './avatar.ts';
 import { confirmDialog } from '../../components/feedback.tsx';
 import { prepareAccountTexts } from '../../lib/catalogs.ts';
-import { MyContentEntries, prepareContentTexts } from '../notices/MyEntries.tsx';
+import { unreadPollMs, useUnreadQuery } from '../notices/contentApi.ts';
 
 declare const __APP_VERSION__: string;
 
 /** The router awaits this before the page shows: its texts. */
-export const prepare = () => Promise.all([prepareAccountTexts(), prepareContentTexts()]).then(() => undefined);
+export const prepare = prepareAccountTexts;
 
 export default function MyPage() {
   const { t, i18n } = useLingui();
@@ -105,7 +105,7 @@ export default function MyPage() {
           <List.Item prefix={<BillOutline />} onClick={() => navigate('/zhangbianRecord')}>{t`Account ledger`}</List.Item>
           <List.Item prefix={<BankcardOutline />} onClick={() => navigate('/jiesuanInfo')}>{t`Settlement info`}</List.Item>
         </List>
-        <MyContentEntries />
+        <ContentEntries />
         <List header={t`Personal centre`}>
           <List.Item prefix={<UserContactOutline />} onClick={() => navigate('/gerenziliao')}>{t`Personal data`}</List.Item>
           <List.Item prefix={<UserContactOutline />} extra={kyc && t`Level ${kyc.level}`} onClick={() => navigate('/renzhengResult')}>
@@ -132,5 +132,33 @@ export default function MyPage() {
       <ChangePasswordPopup visible={passwordOpen} onClose={() => setParams({}, { replace: true })}
         onChanged={() => void query.refetch()} />
     </PullToRefresh>
+  );
+}
+
+const badgeText = (count: number) => (count > 99 ? '99+' : String(count));
+
+/**
+ * The user's messages (with the unread count), announcements, the help centre and news (issue
+ * 21); the counts are asked again every minute and on focus, and feed the My tab's badge too.
+ */
+function ContentEntries() {
+  const { t } = useLingui();
+  const navigate = useNavigate();
+  const { data } = useUnreadQuery(undefined, { pollingInterval: unreadPollMs, refetchOnFocus: true });
+  const messages = data?.messages ?? 0;
+  const announcements = data?.announcements ?? 0;
+  return (
+    <List header={t`Messages and help`}>
+      <List.Item prefix={<BellOutline />} onClick={() => navigate('/messages')}
+        extra={messages > 0 && <Badge content={badgeText(messages)} aria-label={t`${messages} unread`} />}>
+        {t`Messages`}
+      </List.Item>
+      <List.Item prefix={<SoundOutline />} onClick={() => navigate('/announcements')}
+        extra={announcements > 0 && <Badge content={badgeText(announcements)} aria-label={t`${announcements} unread`} />}>
+        {t`Announcements`}
+      </List.Item>
+      <List.Item prefix={<QuestionCircleOutline />} onClick={() => navigate('/helpCentre')}>{t`Help centre`}</List.Item>
+      <List.Item prefix={<FileOutline />} onClick={() => navigate('/xinwen')}>{t`News`}</List.Item>
+    </List>
   );
 }
