@@ -3,7 +3,7 @@
 // chat from the home shortcut and writes; the message reaches the operator's queue live; the
 // operator's reply reaches the phone live with the user's message marked read; after a reload the
 // phone shows the history; a message written while the phone is offline waits in the outbox and
-// is sent when the network returns, once, and reaches the operator. Elements are found by test id
+// is sent when the network returns, once, and reaches the operator; a photo reaches both sides. Elements are found by test id
 // and state attributes: the texts are the catalogs' (a new text shows its id until they are extracted).
 import { describe, expect, inject, it } from 'vitest';
 import type { Page } from 'playwright-core';
@@ -70,6 +70,17 @@ describe('live chat', () => {
     // Sent once: one stored message with that text.
     expect(await phoneMessages(phone).filter({ hasText: 'Written while offline' }).count()).toBe(1);
     expect(await adminMessages(operator).filter({ hasText: 'Written while offline' }).count()).toBe(1);
+
+    // A photo: picked, previewed, uploaded and sent; shown on both sides.
+    const png = Buffer.from('iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNkYPhfDwAChwGA60e6kgAAAABJRU5ErkJggg==', 'base64');
+    await phone.getByTestId('chat-photo-pick').setInputFiles({ name: 'receipt.png', mimeType: 'image/png', buffer: png });
+    await phone.getByTestId('chat-photo-send').click();
+    const phoneImage = phone.getByTestId('chat-image');
+    await phoneImage.waitFor();
+    await expect.poll(() => phoneImage.evaluate((element: HTMLImageElement) => element.complete && element.naturalWidth)).toBeGreaterThan(0);
+    const adminImage = operator.getByTestId('chat-admin-image');
+    await adminImage.waitFor();
+    await expect.poll(() => adminImage.evaluate((element: HTMLImageElement) => element.complete && element.naturalWidth)).toBeGreaterThan(0);
     await operator.context().close();
   });
 });

@@ -309,7 +309,7 @@ function ChatPhoto({ url }: { url: string }) {
     };
   }, [url]);
   if (failed) return <Typography.Text type="danger">{t`The photo could not be loaded.`}</Typography.Text>;
-  return src ? <img src={src} alt={t`Photo from the user`} style={{ maxWidth: 240, borderRadius: 6, display: 'block' }} /> : null;
+  return src ? <img src={src} alt={t`Photo from the user`} data-testid="chat-admin-image" style={{ maxWidth: 240, borderRadius: 6, display: 'block' }} /> : null;
 }
 
 function ContextCard({ detail }: { detail: ConversationDetail }) {

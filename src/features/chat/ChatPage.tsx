@@ -317,7 +317,7 @@ export default function ChatPage() {
             <div className="chat-photo-preview">
               <img src={photo.url} alt={t`Photo to send`} />
               <button type="button" className="link-button" onClick={() => setPhoto(undefined)}>{t`Remove`}</button>
-              <button type="button" className="chat-send" onClick={() => void sendPhoto()} disabled={uploading}>
+              <button type="button" className="chat-send" data-testid="chat-photo-send" onClick={() => void sendPhoto()} disabled={uploading}>
                 {uploading ? t`Sending…` : t`Send photo`}
               </button>
               {photoError && <p className="chat-error" role="alert">{photoError}</p>}
@@ -325,7 +325,7 @@ export default function ChatPage() {
           )}
           <form className="chat-form" onSubmit={submitText}>
             <label className="chat-attach" aria-label={t`Choose a photo`} title={t`Choose a photo`}>
-              <input type="file" accept="image/jpeg,image/png,image/webp" onChange={(event) => pickPhoto(event.target.files?.[0])} />
+              <input type="file" accept="image/jpeg,image/png,image/webp" data-testid="chat-photo-pick" onChange={(event) => pickPhoto(event.target.files?.[0])} />
               <span aria-hidden="true">🖼</span>
             </label>
             <label className="chat-attach" aria-label={t`Take a photo`} title={t`Take a photo`}>
