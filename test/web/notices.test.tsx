@@ -18,6 +18,7 @@ import { HomeNoticeStrip, popupOf, titleStayMs } from '../../src/features/notice
 import { Layout } from '../../src/app/Layout.tsx';
 import MessagesPage, { appRouteOf } from '../../src/features/notices/MessagesPage.tsx';
 import NoticesPage from '../../src/features/notices/NoticesPage.tsx';
+import HelpCentrePage from '../../src/features/notices/HelpCentrePage.tsx';
 import { testStore } from './testStore.ts';
 import { tagsOf } from '../../src/features/trade/useUserEvents.ts';
 
@@ -266,6 +267,32 @@ describe('content pages', () => {
     const note = screen.getByTestId('content-saved');
     expect(note.textContent).toBe('Offline copy, saved 5 min. ago.');
     expect(screen.getByRole('link', { name: /Trading hours change/ }).getAttribute('href')).toBe('/noticeDetail?id=3');
+  });
+
+  it('searches the help centre once the typing pauses, and filters by the categories it has', async () => {
+    const requests = stubServer({
+      '/api/content/appHelpInfo/list': (query) => {
+        const all = [item('1', { kind: 'help', title: 'Deposit steps', category: 'getting_started' }),
+          item('2', { kind: 'help', title: 'Withdrawal fees', category: 'fees' })];
+        const q = query.get('q');
+        const category = query.get('category');
+        return { result: pageOf(all.filter((row) => (!q || row.title.toLowerCase().includes(q)) && (!category || row.category === category))) };
+      },
+    });
+    mountPage('/helpCentre', <HelpCentrePage />, '/helpCentre');
+    expect(await screen.findByText('Withdrawal fees')).toBeTruthy();
+    const search = screen.getByRole('searchbox', { name: 'Search the help centre' });
+    for (const text of ['d', 'de', 'dep']) fireEvent.change(search, { target: { value: text } });
+    await waitFor(() => expect(screen.queryByText('Withdrawal fees')).toBeNull());
+    expect(await screen.findByText('Deposit steps')).toBeTruthy();
+    const searches = requests.filter((request) => request.includes('q='));
+    expect(searches).toHaveLength(1);
+    expect(searches[0]).toContain('q=dep');
+    fireEvent.change(search, { target: { value: '' } });
+    fireEvent.click(await screen.findByRole('button', { name: 'Fees' }));
+    await waitFor(() => expect(screen.queryByText('Deposit steps')).toBeNull());
+    expect(await screen.findByText('Withdrawal fees')).toBeTruthy();
+    expect(requests.some((request) => request.includes('category=fees'))).toBe(true);
   });
 
   it('shows a fresh list without an age', async () => {

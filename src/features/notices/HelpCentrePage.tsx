@@ -1,7 +1,7 @@
 // helpCentre: the help articles, searched as the user types (after a pause, so each key is not a
 // request) and filtered by category; each opens its page. Seen before, they open offline.
 import { useEffect, useState } from 'react';
-import { SearchBar } from 'antd-mobile';
+import { Input } from 'antd-mobile';
 import { useLingui } from '@lingui/react/macro';
 import { PageHeader } from '../../components/PageHeader.tsx';
 import { useHelpListInfiniteQuery } from './contentApi.ts';
@@ -44,8 +44,9 @@ export default function HelpCentrePage() {
     <div className="content-page">
       <PageHeader title={t`Help centre`} />
       <div className="content-tools">
-        <SearchBar placeholder={t`Search the help centre`} value={text} onChange={setText} maxLength={searchLengthMax}
-          aria-label={t`Search the help centre`} />
+        {/* antd-mobile's SearchBar gives its input no name; an Input of type search carries the label. */}
+        <Input type="search" className="content-search" placeholder={t`Search the help centre`} value={text} onChange={setText}
+          maxLength={searchLengthMax} clearable aria-label={t`Search the help centre`} />
         {categories.length > 0 && (
           <div className="content-filter" role="group" aria-label={t`Categories`}>
             <button type="button" className={`filter-chip${category === undefined ? ' active' : ''}`} aria-pressed={category === undefined}
