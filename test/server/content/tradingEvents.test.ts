@@ -64,6 +64,17 @@ forEachDatabase((server) => {
       expect(messages.map((m) => m.kind)).toEqual(['position_stop_loss']);
       expect(messages[0].params).toMatchObject({ id: position.id, symbol: 'BTCUSDT', reason: 'stop_loss' });
     });
+
+    it('a liquidation writes position_liquidated with the loss', async () => {
+      const owner = await trader(server, '1000');
+      await freshTick(server, 'BTCUSDT', '60000.00');
+      const position = await opened(server, owner, { margin: '100', leverage: 10 });
+      const gap = await freshTick(server, 'BTCUSDT', '50000.00');
+      expect(await settleOnTick(depsOf(server), BigInt(position.id), gap)).toBe('liquidation');
+      const [message] = await messagesOf(server, [owner.userId]);
+      expect(message).toMatchObject({ kind: 'position_liquidated', category: 'trading', route: '/heyue' });
+      expect(message.params).toMatchObject({ id: position.id, symbol: 'BTCUSDT', reason: 'liquidation', pnl: '-99.611172' });
+    });
   });
 
   describe('second contracts', () => {
