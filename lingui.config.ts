@@ -25,6 +25,14 @@ const tradeFeatures = ['<rootDir>/src/features/trade/**', '<rootDir>/src/feature
   '<rootDir>/src/components/share/**', '<rootDir>/src/components/tickSource.ts'];
 /** Identity verification (features/identity) and the security centre (features/security). */
 const identityFeatures = ['<rootDir>/src/features/identity/**', '<rootDir>/src/features/security/**', identityTextsOfSession];
+/**
+ * The reading and talking side (issue 21), each loaded with its pages: `content` the notices,
+ * announcements, messages, help and news pages (and the home notice strip, loaded when idle),
+ * `notifications` the push settings and price alerts, `chat` the support chat.
+ */
+const contentFeatures = ['<rootDir>/src/features/notices/**'];
+const notificationFeatures = ['<rootDir>/src/features/notifications/**'];
+const chatFeatures = ['<rootDir>/src/features/chat/**'];
 /** The operators' back office (/admin.html) is an app of its own: its texts never load in the phone app. */
 const adminApp = ['<rootDir>/src/admin/**'];
 
@@ -32,12 +40,15 @@ export default defineConfig({
   sourceLocale,
   locales: [...localeCodes],
   catalogs: [
-    { path: '<rootDir>/src/locales/{locale}/messages', include: ['<rootDir>/src'], exclude: [...accountFeatures, ...marketFeatures, ...walletFeatures, ...tradeFeatures, ...identityFeatures, ...adminApp] },
+    { path: '<rootDir>/src/locales/{locale}/messages', include: ['<rootDir>/src'], exclude: [...accountFeatures, ...marketFeatures, ...walletFeatures, ...tradeFeatures, ...identityFeatures, ...contentFeatures, ...notificationFeatures, ...chatFeatures, ...adminApp] },
     { path: '<rootDir>/src/locales/{locale}/account', include: accountFeatures, exclude: [identityTextsOfSession] },
     { path: '<rootDir>/src/locales/{locale}/market', include: marketFeatures },
     { path: '<rootDir>/src/locales/{locale}/wallet', include: walletFeatures },
     { path: '<rootDir>/src/locales/{locale}/trade', include: tradeFeatures },
     { path: '<rootDir>/src/locales/{locale}/identity', include: identityFeatures },
+    { path: '<rootDir>/src/locales/{locale}/content', include: contentFeatures },
+    { path: '<rootDir>/src/locales/{locale}/notifications', include: notificationFeatures },
+    { path: '<rootDir>/src/locales/{locale}/chat', include: chatFeatures },
     { path: '<rootDir>/src/locales/{locale}/admin', include: adminApp },
   ],
   orderBy: 'messageId',

@@ -30,6 +30,8 @@ const contentRoutes: [string, boolean][] = [
   ['notice', false], ['noticeDetail', false], ['announcements', true], ['messages', true], ['helpCentre', false], ['helpDetail', false],
   // The home shortcut "live chat": the support chat needs login.
   ['chat', true],
+  // Push notification settings and price alerts (issue 21), from My and the chart's header.
+  ['notificationSettings', true], ['priceAlerts', true],
 ];
 
 const entry = (path: string) => routeTable.find((route) => route.path === path);

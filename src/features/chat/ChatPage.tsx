@@ -22,6 +22,9 @@ import {
 } from './chatStore.ts';
 import { ChatImage } from './ChatImage.tsx';
 import './chat.css';
+import { prepareChatTexts } from './chatTexts.ts';
+
+export const prepare = prepareChatTexts;
 
 const typingShownMs = 5_000;
 const typingSentEveryMs = 4_000;
