@@ -31,8 +31,6 @@ export async function seed(db: Db, options: { demo: boolean; now?: Date }) {
   await seedDemoOperator(db, options.demo);
   if (!options.demo) return undefined;
   await seedDemoDepositAddresses(db);
-  // Notices, a pop-up announcement, help and news in English and Chinese (issue 21), once.
-  await seedDemoContent(db, demoOperator.email, options.now ?? new Date());
   const [existing] = await db.select({ id: users.id }).from(users).where(eq(users.email, demoAccount.email)).limit(1);
   if (!existing) {
     await db.insert(users).values({
@@ -40,5 +38,8 @@ export async function seed(db: Db, options: { demo: boolean; now?: Date }) {
       surname: 'Demo', firstName: 'Trader',
     }).onConflictDoNothing();
   }
+  // Notices, a pop-up announcement to the demo account, help and news in English and Chinese (issue 21), once.
+  const [demoUser] = await db.select({ id: users.id }).from(users).where(eq(users.email, demoAccount.email)).limit(1);
+  await seedDemoContent(db, demoOperator.email, options.now ?? new Date(), demoUser.id);
   return demoAccount;
 }

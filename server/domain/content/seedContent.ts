@@ -79,8 +79,12 @@ const items: Seeded[] = [
   },
 ];
 
-/** Seeds the demo content once, as the demo operator; answers how many items it wrote. */
-export async function seedDemoContent(db: Db, operatorEmail: string, now: Date): Promise<number> {
+/**
+ * Seeds the demo content once, as the demo operator; answers how many items it wrote. The pop-up
+ * announcement is addressed to the demo account only (`popupUserId`): it shows what a pop-up is
+ * to whoever tries the demo, and does not greet every account registered on a demo installation.
+ */
+export async function seedDemoContent(db: Db, operatorEmail: string, now: Date, popupUserId: bigint): Promise<number> {
   const [{ n }] = await db.select({ n: sql<number>`count(*)::int` }).from(contentItems);
   if (Number(n) > 0) return 0;
   const [operator] = await db.select({ id: operators.id }).from(operators).where(eq(operators.email, operatorEmail)).limit(1);
@@ -92,7 +96,7 @@ export async function seedDemoContent(db: Db, operatorEmail: string, now: Date):
         kind: item.kind,
         translations: [{ lang: 'en-us', ...item.en }, { lang: 'zh-cn', ...item.zh }],
         ...(item.category ? { category: item.category } : {}),
-        ...(item.popup ? { popup: true } : {}),
+        ...(item.popup ? { popup: true, audience: { kind: 'users' as const, userIds: [String(popupUserId)] } } : {}),
         publishAt: now.getTime() - (items.length - index) * 60_000,
       });
     }

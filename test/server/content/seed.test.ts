@@ -1,11 +1,12 @@
 // The demo's content (issue 21): after the demo seed, home shows three notices, a signed-in user
-// gets the pop-up announcement, the help centre has six articles in two categories and the news
+// the demo account gets the pop-up announcement (another account does not), the help centre has six articles in two categories and the news
 // three, each in English and Chinese; seeding again adds nothing.
 import { expect, it } from 'vitest';
 import { sql } from 'drizzle-orm';
 import { contentPaths } from '../../../src/api/contract/content.ts';
 import { contentItems } from '../../../server/db/schema.ts';
-import { seed } from '../../../server/db/seed.ts';
+import { demoAccount, seed } from '../../../server/db/seed.ts';
+import { paths } from '../../../src/api/contract/paths.ts';
 import { expectOk, forEachDatabase } from '../helpers.ts';
 
 forEachDatabase((server) => {
@@ -16,10 +17,12 @@ forEachDatabase((server) => {
     expect(notices[notices.length - 1]).toMatchObject({ title: 'Welcome to Bourse', lang: 'en-us' });
     const zh = expectOk(await server.get(contentPaths.homeNotices, { lang: 'zh-cn' })).body.result;
     expect(zh.map((n: { lang: string }) => n.lang)).toEqual(['zh-cn', 'zh-cn', 'zh-cn']);
-    const user = await server.registerByEmail();
-    const announcements = expectOk(await server.get(contentPaths.myAnnouncements, {}, { token: user.token })).body.result.records;
+    const demo = expectOk(await server.post(paths.login, { account: demoAccount.email, password: demoAccount.password })).body.result;
+    const announcements = expectOk(await server.get(contentPaths.myAnnouncements, {}, { token: demo.token })).body.result.records;
     expect(announcements).toHaveLength(1);
     expect(announcements[0]).toMatchObject({ popup: true, title: 'Notifications are here' });
+    const user = await server.registerByEmail();
+    expect(expectOk(await server.get(contentPaths.myAnnouncements, {}, { token: user.token })).body.result.records).toEqual([]);
     const help = expectOk(await server.get(contentPaths.helpList, { pageSize: '50' })).body.result.records;
     expect(help).toHaveLength(6);
     expect(new Set(help.map((h: { category: string }) => h.category))).toEqual(new Set(['account', 'funds']));
