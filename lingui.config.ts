@@ -28,10 +28,11 @@ const identityFeatures = ['<rootDir>/src/features/identity/**', '<rootDir>/src/f
 /**
  * The reading and talking side (issue 21), each loaded with its pages: `content` the notices,
  * announcements, messages, help and news pages (and the home notice strip, loaded when idle),
- * `notifications` the push settings and price alerts, `chat` the support chat.
+ * `notifications` the push settings and price alerts (and the push offer shown after a first
+ * deposit, trade or chat message, which loads the catalog when it shows), `chat` the support chat.
  */
 const contentFeatures = ['<rootDir>/src/features/notices/**'];
-const notificationFeatures = ['<rootDir>/src/features/notifications/**'];
+const notificationFeatures = ['<rootDir>/src/features/notifications/**', '<rootDir>/src/components/PushOffer.tsx'];
 const chatFeatures = ['<rootDir>/src/features/chat/**'];
 /** The operators' back office (/admin.html) is an app of its own: its texts never load in the phone app. */
 const adminApp = ['<rootDir>/src/admin/**'];

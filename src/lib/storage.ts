@@ -9,6 +9,8 @@ export const storageKeys = {
   lang: 'lang',
   customerOnlineAtMs: 'importantCustomerOnLineAt',
   pcReturnUrl: 'pcReturnUrl',
+  /** The push offer (components/PushOffer.tsx) on this device: `offered|dismissed|accepted <ISO time>`. */
+  pushOfferDone: 'pushOfferDone',
 } as const;
 
 const report = (what: string, error: unknown) => console.warn(`[storage] ${what} failed`, error);

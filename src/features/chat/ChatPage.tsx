@@ -13,6 +13,7 @@ import type { ChatEvent, ChatMessage } from '../../api/contract/chat.ts';
 import type { ApiError } from '../../api/baseQuery.ts';
 import { uploadFile } from '../../api/uploadFile.ts';
 import { PageHeader } from '../../components/PageHeader.tsx';
+import PushOffer from '../../components/PushOffer.tsx';
 import { formatEpochMs, isoOfEpochMs } from '../../lib/time.ts';
 import type { UserState } from '../session/userSlice.ts';
 import { chatApi } from './chatApi.ts';
@@ -49,6 +50,8 @@ export default function ChatPage() {
   const [photo, setPhoto] = useState<{ file: File; url: string } | undefined>();
   const [photoError, setPhotoError] = useState<string | undefined>();
   const [uploading, setUploading] = useState(false);
+  /** A message of the user's reached the server from this page: the first one on this device offers push. */
+  const [deliveredHere, setDeliveredHere] = useState(false);
   const duty = chatApi.useChatDutyQuery(undefined, { skip: !token });
   const keptRef = useRef(kept);
   const outboxRef = useRef(outbox);
@@ -124,6 +127,7 @@ export default function ChatPage() {
           })).unwrap();
           addMessages([message]);
           updateOutbox((current) => current.filter((item) => item.clientMessageId !== entry.clientMessageId));
+          setDeliveredHere(true);
         } catch (caught) {
           const error = caught as ApiError;
           const refused = error.kind === 'api';
@@ -312,9 +316,10 @@ export default function ChatPage() {
         </ol>
         {supportTyping && <p className="chat-typing" role="status">{t`Support is typing…`}</p>}
         {kept.status === 'closed' && <p className="chat-note">{t`This conversation was closed. Write again to start a new one.`}</p>}
+        {deliveredHere && <PushOffer reason="chat" reveal />}
         <div ref={listEnd} />
       </section>
-      {offline ? <OfflineForm onSent={(message) => addMessages([message])} /> : (
+      {offline ? <OfflineForm onSent={(message) => { addMessages([message]); setDeliveredHere(true); }} /> : (
         <footer className="chat-composer">
           {photo && (
             <div className="chat-photo-preview">

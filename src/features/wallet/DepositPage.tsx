@@ -28,6 +28,7 @@ import { AddressQr } from '../../components/AddressQr.tsx';
 import { useUploadField } from '../../components/useUploadField.ts';
 import { useApplyRechargeMutation, useCurrencyListQuery, useDepositAddressQuery } from './walletApi.ts';
 import { prepareWalletTexts } from './walletTexts.ts';
+import type { ResultState } from './ResultPage.tsx';
 import './deposit.css';
 
 export const prepare = prepareWalletTexts;
@@ -174,7 +175,7 @@ export default function DepositPage() {
           onChange={(value) => choose(chosen.currency.currency, value)} />
         <AddressCard currency={chosen.currency} network={chosen.network} intl={intl} />
         <DepositForm key={`${chosen.currency.currency}/${chosen.network.network}`} currency={chosen.currency}
-          network={chosen.network} intl={intl} onDone={(id) => navigate(depositResultPath(id))} />
+          network={chosen.network} intl={intl} onDone={(id) => navigate(depositResultPath(id), { state: { justSubmitted: true } satisfies ResultState })} />
         <Link className="deposit-records-link" to={depositRecordsPath}>{t`View my deposit records`}</Link>
       </div>
     </div>

@@ -3,7 +3,7 @@
 // way on to the records or the asset centre. The record is read from the newest of the user's
 // records (recordsApi findMyRecord); while it is under review it is read again every 15 s as long
 // as the page is on screen, and on pull to refresh. No review time is promised: none is set.
-import { useNavigate, useSearchParams } from 'react-router-dom';
+import { useLocation, useNavigate, useSearchParams } from 'react-router-dom';
 import { Button, PullToRefresh } from 'antd-mobile';
 import { useLingui } from '@lingui/react/macro';
 import { recordStatus } from '../../api/contract/wallet.ts';
@@ -12,6 +12,7 @@ import type { Withdrawal } from '../../api/contract/withdrawals.ts';
 import { failureText } from '../../api/errorMessages.ts';
 import { PageHeader } from '../../components/PageHeader.tsx';
 import { Amount } from '../../components/Amount.tsx';
+import PushOffer from '../../components/PushOffer.tsx';
 import { isRecordKind, isUnderReview, statusView, StatusIcon, type RecordKind } from './recordStatus.tsx';
 import { decimalsOf, RecordFields, RecordProof, RecordReason, type KindRecord } from './recordParts.tsx';
 import { useFindMyRecordQuery } from './recordsApi.ts';
@@ -31,14 +32,18 @@ export function readResultParams(params: URLSearchParams): { kind: RecordKind; i
   return isRecordKind(kind) && /^[1-9][0-9]{0,17}$/.test(id) ? { kind, id } : undefined;
 }
 
+/** The navigation state the deposit page sends along with a request it just made (not set from the records). */
+export type ResultState = { justSubmitted?: boolean };
+
 export default function ResultPage() {
   const { t } = useLingui();
   const [params] = useSearchParams();
   const wanted = readResultParams(params);
+  const justSubmitted = (useLocation().state as ResultState | null)?.justSubmitted === true;
   return (
     <div className="result-page">
       <PageHeader title={t`Deposit or withdrawal result`} fallback="/zichanCenter" />
-      {wanted ? <ResultOf kind={wanted.kind} id={wanted.id} /> : (
+      {wanted ? <ResultOf kind={wanted.kind} id={wanted.id} justSubmitted={justSubmitted} /> : (
         <div className="result-content">
           <ResultMessage kind={undefined} title={t`This result cannot be shown`}
             text={t`The link does not name a deposit or withdrawal request. Your records list every request and its outcome.`} />
@@ -48,7 +53,7 @@ export default function ResultPage() {
   );
 }
 
-function ResultOf({ kind, id }: { kind: RecordKind; id: string }) {
+function ResultOf({ kind, id, justSubmitted }: { kind: RecordKind; id: string; justSubmitted: boolean }) {
   const { t } = useLingui();
   const found = useFindMyRecordQuery({ kind, id });
   const status = found.data?.record?.status;
@@ -76,7 +81,7 @@ function ResultOf({ kind, id }: { kind: RecordKind; id: string }) {
     const item = (kind === 'deposit'
       ? { kind, record: found.data.record as RechargeRecord }
       : { kind, record: found.data.record as Withdrawal }) as KindRecord;
-    content = <ResultBody item={item} stale={found.isError ? failureText(found.error) : undefined} />;
+    content = <ResultBody item={item} stale={found.isError ? failureText(found.error) : undefined} justSubmitted={justSubmitted} />;
   }
   return (
     <PullToRefresh onRefresh={refresh} pullingText={t`Pull to refresh`} canReleaseText={t`Release to refresh`}
@@ -104,7 +109,7 @@ function useNextStep() {
   };
 }
 
-function ResultBody({ item, stale }: { item: KindRecord; stale: string | undefined }) {
+function ResultBody({ item, stale, justSubmitted }: { item: KindRecord; stale: string | undefined; justSubmitted: boolean }) {
   const { t, i18n } = useLingui();
   const nextStep = useNextStep();
   const view = statusView(item.kind, item.record.status);
@@ -133,6 +138,8 @@ function ResultBody({ item, stale }: { item: KindRecord; stale: string | undefin
         <h3>{t`What happens next`}</h3>
         <p>{nextStep(item)}</p>
       </div>
+      {/* A deposit just made waits for an operator: the first one on this device offers push. */}
+      {justSubmitted && item.kind === 'deposit' && isUnderReview(record.status) && <PushOffer reason="deposit" />}
       <ResultButtons kind={item.kind} />
     </>
   );

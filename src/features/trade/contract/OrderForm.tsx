@@ -24,6 +24,7 @@ import { intlOf } from '../../../lib/locales.ts';
 import { useCreatePositionMutation } from '../tradeApi.ts';
 import { previewOrder, sizeForPercent, unitsOf, type Preview, type SizeMode, type SizeProblem } from './preview.ts';
 import { Amount } from '../../../components/Amount.tsx';
+import PushOffer from '../../../components/PushOffer.tsx';
 
 const fieldsByCode: FieldsByCode = {
   take_profit_wrong_side: 'takeProfit', stop_loss_wrong_side: 'stopLoss', price_invalid: 'takeProfit',
@@ -102,6 +103,8 @@ export function OrderForm({ settings, last, available, demo, disabledReason, ini
   const [confirming, setConfirming] = useState<{ preview: Preview; clientOrderId: string; values: Values }>();
   const [sheetFailure, setSheetFailure] = useState<string>();
   const [create, creating] = useCreatePositionMutation();
+  /** A real position opened from this form: the first one on this device offers push. */
+  const [openedHere, setOpenedHere] = useState(false);
   const lastSymbol = useRef(settings.symbol);
   if (lastSymbol.current !== settings.symbol) {
     lastSymbol.current = settings.symbol;
@@ -167,6 +170,7 @@ export function OrderForm({ settings, last, available, demo, disabledReason, ini
       form.resetFields();
       setPercent(0);
       void showToast(t`Position opened`);
+      if (!demo) setOpenedHere(true);
       onOpened?.(result.data);
       return;
     }
@@ -264,6 +268,7 @@ export function OrderForm({ settings, last, available, demo, disabledReason, ini
       <Button block color={long ? 'success' : 'danger'} className="order-submit" disabled={disabled || !ready} onClick={openSheet}>
         {directionLabel}{demo ? ` · ${t`Demo`}` : ''}
       </Button>
+      {openedHere && <PushOffer reason="trade" />}
 
       <Popup visible={confirming !== undefined} onMaskClick={() => { if (!creating.isLoading) setConfirming(undefined); }}
         bodyClassName="trade-sheet" destroyOnClose>

@@ -29,6 +29,7 @@ import '../options.css';
 import { SimulatedPricesLabel } from '../../../components/SimulatedPricesLabel.tsx';
 import { symbolName } from '../../../lib/symbolName.ts';
 import { Amount } from '../../../components/Amount.tsx';
+import PushOffer from '../../../components/PushOffer.tsx';
 
 export const prepare = prepareTradeTexts;
 
@@ -112,6 +113,8 @@ function BuyForm({ sets, demo }: { sets: SecondContractSet[]; demo: boolean }) {
   const [amount, setAmount] = useState('');
   const [confirming, setConfirming] = useState(false);
   const [failure, setFailure] = useState<string>();
+  /** A real option bought from this form: the first one on this device offers push. */
+  const [boughtHere, setBoughtHere] = useState(false);
   const ticker = tickers?.find((candidate) => candidate.symbol === set.symbol);
 
   // One retry key per order: kept while the same order is retried after a failure, new for a changed one.
@@ -157,6 +160,7 @@ function BuyForm({ sets, demo }: { sets: SecondContractSet[]; demo: boolean }) {
       setConfirming(false);
       setAmount('');
       void showToast(t`Order placed`);
+      if (!demo) setBoughtHere(true);
     } catch (error) {
       setFailure(failureText(error));
     }
@@ -216,6 +220,7 @@ function BuyForm({ sets, demo }: { sets: SecondContractSet[]; demo: boolean }) {
         onClick={() => { setFailure(undefined); setConfirming(true); }}>
         {direction === 'up' ? t`Buy Up` : t`Buy Down`}
       </Button>
+      {boughtHere && <PushOffer reason="option" />}
 
       <Popup visible={confirming} onMaskClick={() => setConfirming(false)} bodyClassName="options-sheet" destroyOnClose>
         <div role="dialog" aria-modal="true" aria-labelledby="options-sheet-title">
