@@ -66,6 +66,15 @@ describe('notices in the phone app', () => {
     const link = strip.locator(`a[data-notice-id="${id}"]`);
     await link.waitFor({ state: 'attached' });
     expect(await link.textContent()).toBe(title);
+    // Once it has moved on from its first title, the title it presents lies inside its window,
+    // where the user sees it (the list moves by one row, not by its whole height).
+    await expect.poll(() => page.evaluate(() => {
+      const frame = document.querySelector('.notice-strip-window')!.getBoundingClientRect();
+      const links = [...document.querySelectorAll('.notice-strip-titles a')];
+      const shown = links.findIndex((anchor) => anchor.getAttribute('tabindex') === '0');
+      const box = links[shown]!.getBoundingClientRect();
+      return shown > 0 && box.top >= frame.top - 1 && box.bottom <= frame.bottom + 1;
+    }), { timeout: 30_000 }).toBe(true);
     // The strip moves on by itself; the notice opens from the list the strip's "More" leads to.
     await strip.getByRole('link', { name: 'More' }).click();
     await page.waitForURL(/#\/notice$/);

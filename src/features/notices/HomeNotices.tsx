@@ -13,6 +13,7 @@ import { readSession, writeSession } from '../../lib/storage.ts';
 import {
   unreadPollMs, useHomeNoticesQuery, useMyAnnouncementsQuery, useNoticeByIdQuery, useReadAnnouncementMutation, useUnreadQuery,
 } from './contentApi.ts';
+import { NoticeIcon } from '../../components/icons.tsx';
 import { RichText } from './RichText.tsx';
 import { badgeText } from './unreadBadge.ts';
 import './homeNotices.css';
@@ -48,9 +49,9 @@ export function HomeNoticeStrip() {
   return (
     <section className="notice-strip" aria-label={t`Platform notices`} onMouseEnter={() => setPaused(true)}
       onMouseLeave={() => setPaused(false)} onFocus={() => setPaused(true)} onBlur={() => setPaused(false)}>
-      <span className="notice-strip-icon" aria-hidden="true">📢</span>
+      <span className="notice-strip-icon" aria-hidden="true"><NoticeIcon /></span>
       <div className="notice-strip-window">
-        <ul className="notice-strip-titles" style={{ transform: `translateY(${-shown * 100}%)` }} data-still={still || undefined}>
+        <ul className="notice-strip-titles" style={{ transform: `translateY(${(-shown * 100) / notices.length}%)` }} data-still={still || undefined}>
           {notices.map((notice, position) => (
             <li key={notice.id} aria-hidden={position !== shown || undefined}>
               <Link to={`/noticeDetail?id=${notice.id}`} tabIndex={position === shown ? 0 : -1} data-notice-id={notice.id}>{notice.title}</Link>
