@@ -26,13 +26,17 @@ export default function MessagesPage() {
   const [readMessages, reading] = useReadMessagesMutation();
   const items = rowsOf(query.data?.pages);
   const unread = query.data?.pages[0]?.value.unread ?? 0;
-  const markAll = (
-    <button type="button" className="link-button" disabled={unread === 0 || reading.isLoading}
-      onClick={() => void readMessages({ all: true })}>{t`Mark all read`}</button>
-  );
+  // Above the list rather than in the header, whose side column is too narrow for it in any language.
+  const markAll = items.length > 0 ? (
+    <div className="messages-toolbar">
+      <button type="button" className="link-button" disabled={unread === 0 || reading.isLoading}
+        onClick={() => void readMessages({ all: true })}>{t`Mark all read`}</button>
+    </div>
+  ) : null;
   return (
     <div className="content-page">
-      <PageHeader title={t`Messages`} fallback="/my" right={markAll} />
+      <PageHeader title={t`Messages`} fallback="/my" />
+      {markAll}
       <ContentList query={query} count={items.length} cachedAtMs={cachedAtOf(query.data?.pages)}
         loadingLabel={t`Loading messages`} empty={t`You have no messages yet.`}>
         <ul className="content-rows" aria-label={t`Messages`}>
