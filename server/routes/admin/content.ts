@@ -23,6 +23,7 @@ import { operatorOnly } from '../../plugins/operatorAuth.ts';
 import { badRequest } from '../../lib/errors.ts';
 import { ok } from '../../lib/envelope.ts';
 import type { Services } from '../../services.ts';
+import type { Tx } from '../../db/client.ts';
 
 const writers = ['admin'] as const;
 const readers = ['admin', 'finance'] as const;
@@ -49,16 +50,21 @@ export function contentAdminRoutes(app: FastifyInstance, services: Services) {
     await pushItem(services.db, services.push, item, onError).catch(onError);
   };
 
+  /** Writes an item and its 'content.create' audit row in one transaction. */
+  const createAudited = (operatorId: bigint, write: (tx: Tx, now: Date) => Promise<AdminContentItem>) => {
+    const now = services.clock.now();
+    return services.db.transaction(async (tx) => {
+      const created = await write(tx, now);
+      await recordAudit(tx, {
+        operatorId, action: 'content.create', targetType: 'content_item', targetId: created.id, after: created,
+      }, services.clock);
+      return created;
+    });
+  };
+
   app.post<{ Body: Static<typeof AdminNoticeBody> }>(contentAdminPaths.notices,
     { schema: { body: NoticeBodySchema }, preHandler: operatorOnly(writers) }, async (request) => {
-      const now = services.clock.now();
-      const item = await services.db.transaction(async (tx) => {
-        const created = await createNotice(tx, now, request.operator!.id, request.body);
-        await recordAudit(tx, {
-          operatorId: request.operator!.id, action: 'content.create', targetType: 'content_item', targetId: created.id, after: created,
-        }, services.clock);
-        return created;
-      });
+      const item = await createAudited(request.operator!.id, (tx, now) => createNotice(tx, now, request.operator!.id, request.body));
       await pushIfLive(item);
       return ok(item);
     });
@@ -69,14 +75,7 @@ export function contentAdminRoutes(app: FastifyInstance, services: Services) {
 
   app.post<{ Body: Static<typeof AdminItemBody> }>(contentAdminPaths.items,
     { schema: { body: ItemBodySchema }, preHandler: operatorOnly(writers) }, async (request) => {
-      const now = services.clock.now();
-      const item = await services.db.transaction(async (tx) => {
-        const created = await createItem(tx, now, request.operator!.id, request.body);
-        await recordAudit(tx, {
-          operatorId: request.operator!.id, action: 'content.create', targetType: 'content_item', targetId: created.id, after: created,
-        }, services.clock);
-        return created;
-      });
+      const item = await createAudited(request.operator!.id, (tx, now) => createItem(tx, now, request.operator!.id, request.body));
       if (request.body.push) await pushIfLive(item);
       return ok(item);
     });
