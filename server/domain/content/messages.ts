@@ -26,17 +26,19 @@ export interface WrittenMessage extends NewMessage {
   createdAt: Date;
 }
 
+const rowOf = (message: NewMessage, now: Date) => ({
+  userId: message.userId,
+  kind: message.kind,
+  category: message.category,
+  params: message.params ?? {},
+  route: message.route ?? null,
+  dedupeKey: message.dedupeKey ?? null,
+  createdAt: now,
+});
+
 /** Writes one message in `tx`; answers it, or undefined when its dedupe key was written before. */
 export async function writeMessage(tx: Tx | Db, message: NewMessage, now: Date): Promise<WrittenMessage | undefined> {
-  const rows = await tx.insert(userMessages).values({
-    userId: message.userId,
-    kind: message.kind,
-    category: message.category,
-    params: message.params ?? {},
-    route: message.route ?? null,
-    dedupeKey: message.dedupeKey ?? null,
-    createdAt: now,
-  }).onConflictDoNothing().returning({ id: userMessages.id });
+  const rows = await tx.insert(userMessages).values(rowOf(message, now)).onConflictDoNothing().returning({ id: userMessages.id });
   if (rows.length === 0) return undefined;
   return { ...message, id: rows[0]!.id, createdAt: now };
 }
@@ -85,15 +87,7 @@ export async function writeMessages(tx: Tx | Db, messages: readonly NewMessage[]
   // Chunks keep a statement's parameters (7 a row) well under PostgreSQL's 65 535.
   for (let start = 0; start < messages.length; start += 5000) {
     const chunk = messages.slice(start, start + 5000);
-    const rows = await tx.insert(userMessages).values(chunk.map((message) => ({
-      userId: message.userId,
-      kind: message.kind,
-      category: message.category,
-      params: message.params ?? {},
-      route: message.route ?? null,
-      dedupeKey: message.dedupeKey ?? null,
-      createdAt: now,
-    }))).onConflictDoNothing().returning({ id: userMessages.id, userId: userMessages.userId, dedupeKey: userMessages.dedupeKey });
+    const rows = await tx.insert(userMessages).values(chunk.map((message) => rowOf(message, now))).onConflictDoNothing().returning({ id: userMessages.id, userId: userMessages.userId, dedupeKey: userMessages.dedupeKey });
     const byKey = new Map(chunk.map((message) => [`${message.userId}:${message.dedupeKey ?? ''}`, message]));
     for (const row of rows) {
       const message = row.dedupeKey === null ? undefined : byKey.get(`${row.userId}:${row.dedupeKey}`);

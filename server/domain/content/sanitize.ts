@@ -7,27 +7,16 @@
 // contents. `plainText` gives the text of a cleaned body for search and summaries.
 import sanitizeHtml from 'sanitize-html';
 import { apiPrefix } from '../../../src/api/contract/paths.ts';
+import { isContentImage, isSafeContentLink } from '../../../src/api/contract/content.ts';
 
 /** The path our own content images are served at (contentPaths.image under /api). */
 export const contentImagePath = (id: string) => `${apiPrefix}/public/content/image/${id}`;
-const contentImagePattern = new RegExp(`^${apiPrefix.replace(/\//g, '\\/')}\\/public\\/content\\/image\\/[0-9a-f]{32}$`);
 
 const allowedTags = [
   'p', 'br', 'strong', 'b', 'em', 'i', 'u', 's', 'h2', 'h3', 'h4', 'ul', 'ol', 'li', 'blockquote', 'a', 'img',
   'figure', 'figcaption', 'hr', 'code', 'pre', 'table', 'thead', 'tbody', 'tfoot', 'tr', 'th', 'td', 'caption',
 ];
 
-/** Whether `href` is an absolute http(s) or mailto link (after sanitize-html decoded entities). */
-function safeHref(href: string): boolean {
-  const value = href.trim();
-  if (/^mailto:[^\s<>"]+$/i.test(value)) return true;
-  try {
-    const url = new URL(value);
-    return (url.protocol === 'http:' || url.protocol === 'https:') && url.hostname !== '';
-  } catch {
-    return false;
-  }
-}
 
 const options: sanitizeHtml.IOptions = {
   allowedTags,
@@ -53,14 +42,14 @@ const options: sanitizeHtml.IOptions = {
     // A link keeps its text; it links only to http(s) or mailto, in a new tab without opener.
     a: (tagName, attribs): sanitizeHtml.Tag => {
       const href = attribs.href ?? '';
-      if (!safeHref(href)) return { tagName, attribs: {} };
+      if (!isSafeContentLink(href)) return { tagName, attribs: {} };
       return { tagName, attribs: { href: href.trim(), rel: 'noopener noreferrer', target: '_blank' } };
     },
     // The page's title is the item's own: a first-level heading becomes a second-level one.
     h1: 'h2',
   },
   exclusiveFilter: (frame) => {
-    if (frame.tag === 'img') return !contentImagePattern.test((frame.attribs.src ?? '').trim());
+    if (frame.tag === 'img') return !isContentImage(frame.attribs.src ?? '');
     return false;
   },
 };

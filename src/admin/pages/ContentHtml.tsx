@@ -5,7 +5,7 @@
 // elements (never innerHTML). The server cleans again on save: this copy is for what the operator
 // sees, not for safety of what is stored.
 import { createElement, type ReactNode } from 'react';
-import { apiPrefix } from '../../api/contract/paths.ts';
+import { isContentImage, isSafeContentLink } from '../../api/contract/content.ts';
 
 const allowedTags = new Set([
   'p', 'br', 'strong', 'b', 'em', 'i', 'u', 's', 'h2', 'h3', 'h4', 'ul', 'ol', 'li', 'blockquote', 'a', 'img',
@@ -17,22 +17,7 @@ const droppedWithContents = new Set([
   'select', 'xmp', 'noembed', 'noframes', 'plaintext', 'button', 'input', 'form', 'link', 'meta', 'base', 'frame', 'frameset', 'audio', 'video',
 ]);
 const voidTags = new Set(['br', 'hr', 'img']);
-const contentImagePattern = new RegExp(`^${apiPrefix.replace(/\//g, '\\/')}\\/public\\/content\\/image\\/[0-9a-f]{32}$`);
 
-/** Whether a link may be kept: absolute http(s) with a host, or mailto (what the server keeps). */
-export function safeHref(href: string): boolean {
-  const value = href.trim();
-  if (/^mailto:[^\s<>"]+$/i.test(value)) return true;
-  try {
-    const url = new URL(value);
-    return (url.protocol === 'http:' || url.protocol === 'https:') && url.hostname !== '';
-  } catch {
-    return false;
-  }
-}
-
-/** Whether an image address is one of our own content images (the only ones kept). */
-export const isContentImage = (src: string) => contentImagePattern.test(src.trim());
 
 const smallNumber = (value: string | null) => (value !== null && /^[0-9]{1,4}$/.test(value) ? value : undefined);
 
@@ -40,7 +25,7 @@ const smallNumber = (value: string | null) => (value !== null && /^[0-9]{1,4}$/.
 function keptAttributes(tag: string, element: Element): Record<string, string> | undefined {
   if (tag === 'a') {
     const href = element.getAttribute('href') ?? '';
-    return safeHref(href) ? { href: href.trim(), rel: 'noopener noreferrer', target: '_blank' } : {};
+    return isSafeContentLink(href) ? { href: href.trim(), rel: 'noopener noreferrer', target: '_blank' } : {};
   }
   if (tag === 'img') {
     const src = element.getAttribute('src') ?? '';

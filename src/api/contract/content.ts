@@ -6,6 +6,7 @@
 import { Type, type Static } from '@sinclair/typebox';
 import { Page, PageQuery } from './wallet.ts';
 import { RecordId } from './withdrawals.ts';
+import { apiPrefix } from './paths.ts';
 
 export const contentPaths = {
   /** Public notices for home (scroller): newest first, the caller's language, no paging. */
@@ -53,6 +54,25 @@ export const contentAdminPaths = {
   /** Maintenance mode: GET the current one, POST { maintenance, message?, until?, minAppVersion? }. */
   maintenance: '/admin/status/maintenance',
 } as const;
+
+/**
+ * Whether a link in a content body may be kept: an absolute http(s) address with a host, or a
+ * mailto. The server's sanitizer keeps only these; the back office's editor and preview apply the same rule.
+ */
+export function isSafeContentLink(href: string): boolean {
+  const value = href.trim();
+  if (/^mailto:[^\s<>"]+$/i.test(value)) return true;
+  try {
+    const url = new URL(value);
+    return (url.protocol === 'http:' || url.protocol === 'https:') && url.hostname !== '';
+  } catch {
+    return false;
+  }
+}
+
+const contentImagePattern = new RegExp(`^${apiPrefix.replace(/\//g, '\\/')}\\/public\\/content\\/image\\/[0-9a-f]{32}$`);
+/** Whether an image address is one of our own content images (contentPaths.image), the only images a body keeps. */
+export const isContentImage = (src: string) => contentImagePattern.test(src.trim());
 
 export const contentKinds = ['notice', 'announcement', 'help', 'article'] as const;
 export type ContentKind = (typeof contentKinds)[number];
