@@ -235,7 +235,8 @@ describe('the back office', () => {
       const records = result(await client.get<{ records: Array<{ id: string; status: number; payoutReference: string | null }> }>(
         '/finance/appWithdrawal/listMy', {}, user.token), 'withdrawals').records;
       return records.find((record) => record.id === withdrawalId);
-    }).toMatchObject({ status: 2, payoutReference: reference });
+      // The payout is written after the modal closes; on a loaded machine that took over poll's default 5 s.
+    }, { timeout: 20_000 }).toMatchObject({ status: 2, payoutReference: reference });
     await page.getByRole('tab', { name: 'Paid out' }).click();
     await expect.poll(() => page.getByTestId('withdrawals-table').locator('tr', { hasText: user.email }).count()).toBe(1);
   });
