@@ -212,9 +212,13 @@ describe('the chart page (/kline)', () => {
     const weekLoad = page.waitForResponse((response) => response.url().includes('/api/trade/appSymbol/kline')
       && response.url().includes('period=1w') && response.url().includes('limit=300'));
     await page.getByRole('radio', { name: '1 week' }).click();
-    const weeks = (await (await weekLoad).json() as { result: { candles: Array<{ time: number; high: string; low: string }> } }).result.candles;
+    const weeks = (await (await weekLoad).json() as { result: { candles: Array<{ time: number; open: string; high: string; low: string }> } }).result.candles;
     await expect.poll(() => chartInk(page), { timeout: 15_000 }).toBeGreaterThan(2_000);
     const legend = page.getByTestId('kline-legend');
+    // The old day chart keeps its ink (and its legend) until the week candles are drawn: read the
+    // legend only once it shows the current week candle, whose open never changes.
+    await expect.poll(async () => asNumber(await legend.locator('[data-field="open"] dd').textContent()), { timeout: 15_000 })
+      .toBe(Number(weeks.at(-1)!.open));
     const weekHigh = asNumber(await legend.locator('[data-field="high"] dd').textContent());
     const weekLow = asNumber(await legend.locator('[data-field="low"] dd').textContent());
 
