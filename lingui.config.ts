@@ -34,6 +34,9 @@ const identityFeatures = ['<rootDir>/src/features/identity/**', '<rootDir>/src/f
 const contentFeatures = ['<rootDir>/src/features/notices/**'];
 const notificationFeatures = ['<rootDir>/src/features/notifications/**', '<rootDir>/src/components/PushOffer.tsx'];
 const chatFeatures = ['<rootDir>/src/features/chat/**'];
+/** Investment products, mining, bonds and the VIP level page (`invest`), and loans (`loans`), issue 22. */
+const investFeatures = ['<rootDir>/src/features/invest/**'];
+const loanFeatures = ['<rootDir>/src/features/loans/**'];
 /** The operators' back office (/admin.html) is an app of its own: its texts never load in the phone app. */
 const adminApp = ['<rootDir>/src/admin/**'];
 
@@ -41,7 +44,7 @@ export default defineConfig({
   sourceLocale,
   locales: [...localeCodes],
   catalogs: [
-    { path: '<rootDir>/src/locales/{locale}/messages', include: ['<rootDir>/src'], exclude: [...accountFeatures, ...marketFeatures, ...walletFeatures, ...tradeFeatures, ...identityFeatures, ...contentFeatures, ...notificationFeatures, ...chatFeatures, ...adminApp] },
+    { path: '<rootDir>/src/locales/{locale}/messages', include: ['<rootDir>/src'], exclude: [...accountFeatures, ...marketFeatures, ...walletFeatures, ...tradeFeatures, ...identityFeatures, ...contentFeatures, ...notificationFeatures, ...chatFeatures, ...investFeatures, ...loanFeatures, ...adminApp] },
     { path: '<rootDir>/src/locales/{locale}/account', include: accountFeatures, exclude: [identityTextsOfSession] },
     { path: '<rootDir>/src/locales/{locale}/market', include: marketFeatures },
     { path: '<rootDir>/src/locales/{locale}/wallet', include: walletFeatures },
@@ -50,6 +53,8 @@ export default defineConfig({
     { path: '<rootDir>/src/locales/{locale}/content', include: contentFeatures },
     { path: '<rootDir>/src/locales/{locale}/notifications', include: notificationFeatures },
     { path: '<rootDir>/src/locales/{locale}/chat', include: chatFeatures },
+    { path: '<rootDir>/src/locales/{locale}/invest', include: investFeatures },
+    { path: '<rootDir>/src/locales/{locale}/loans', include: loanFeatures },
     { path: '<rootDir>/src/locales/{locale}/admin', include: adminApp },
   ],
   orderBy: 'messageId',

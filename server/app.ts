@@ -40,6 +40,9 @@ import { identityRoutes } from './routes/identity/index.ts';
 import { chatRoutes } from './routes/chat.ts';
 import { contentRoutes } from './routes/content.ts';
 import { pushRoutes } from './routes/push.ts';
+import { productRoutes } from './routes/products.ts';
+import { loanRoutes } from './routes/loans.ts';
+import { levelRoutes } from './routes/levels.ts';
 import { startPush } from './domain/push/index.ts';
 import { resolveSession } from './domain/sessions.ts';
 import { resolveOperatorSession } from './domain/operators.ts';
@@ -225,6 +228,9 @@ export async function buildApp(options: BuildOptions): Promise<BuiltApp> {
     chatRoutes(api, services);
     contentRoutes(api, services);
     pushRoutes(api, services, push.alerts.index);
+    productRoutes(api, services);
+    loanRoutes(api, services, market);
+    levelRoutes(api, services);
   }, { prefix: apiPrefix });
 
   const hasWeb = fs.existsSync(path.join(config.webRoot, 'index.html'));

@@ -18,6 +18,7 @@ import { TradingRuntime } from './domain/trading/runtime.ts';
 import { redisUserEvents } from './domain/trading/userEvents.ts';
 import { resumePayoutJobs } from './domain/ledger/payouts.ts';
 import { startScheduledPushes } from './domain/content/scheduler.ts';
+import { startDailyJobs } from './domain/jobs/jobs.ts';
 
 export interface InstanceOptions extends Omit<BuildOptions, 'marketBus' | 'redis'> {
   /** A new price source for each term as leader (the engine starts from the stored state each time). */
@@ -103,6 +104,9 @@ export async function startInstance(options: InstanceOptions): Promise<Instance>
   const scheduledPushes = startScheduledPushes({
     db: database.db, clock, push: built.services.push, onError: logError('scheduled content push failed'),
   });
+  // Product accrual and maturity, loan accrual and VIP levels, once a UTC day (issue 22).
+  const stopDailyJobs = startDailyJobs(built.services, () => leadership.leading,
+    (job, error) => log?.error({ err: error }, `daily job ${job} failed`));
   // Payout jobs a killed process left running are run to their end in the background.
   const resumed = await resumePayoutJobs(database.db, {
     clock,
@@ -127,6 +131,7 @@ export async function startInstance(options: InstanceOptions): Promise<Instance>
     async close() {
       await liabilityPublisher.stop();
       await scheduledPushes.stop();
+      stopDailyJobs();
       await runner.close();
       await leadership.stop();
       await built.app.close();

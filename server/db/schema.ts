@@ -1143,3 +1143,245 @@ export const chatCannedReplies = pgTable('chat_canned_replies', {
   text: varchar('text', { length: 2000 }).notNull(),
   createdAt: createdAt(),
 });
+
+// ─── Investment products, mining, bonds, loans and VIP levels (issue 22) ─────────────────────────
+
+/**
+ * VIP levels: a user is at the highest level whose threshold of total assets (in USDT atomic
+ * units, USDT's scale) they reach. Level 0 is everyone. `credit_limit` raises the credit-loan limit.
+ */
+export const vipLevels = pgTable('vip_levels', {
+  level: smallint('level').primaryKey(),
+  name: varchar('name', { length: 32 }).notNull(),
+  minAssets: atomic('min_assets').notNull(),
+  creditLimit: atomic('credit_limit').notNull().default(sql`0`),
+  updatedAt: timestamp('updated_at', { withTimezone: true, mode: 'date' }).notNull(),
+}, (t) => [check('vip_levels_level_range', sql`${t.level} >= 0 and ${t.level} <= 20`)]);
+
+/** Each user's level as last computed (daily and on large movements), and the highest ever reached. */
+export const userLevels = pgTable('user_levels', {
+  userId: bigint('user_id', { mode: 'bigint' }).primaryKey().references(() => users.id),
+  level: smallint('level').notNull(),
+  highestLevel: smallint('highest_level').notNull(),
+  assets: atomic('assets').notNull(),
+  checkedAt: timestamp('checked_at', { withTimezone: true, mode: 'date' }).notNull(),
+});
+
+/**
+ * A product a user buys: arbitrage and quant (a fixed daily rate on principal), mining (a machine
+ * rented for a term, output in the mined asset by the published formula) and bond (a raise with
+ * a target and deadline, a coupon paid at maturity). Returns are paid from the product's reserve:
+ * `reserve` is what operators funded minus what was paid out; `owed` the returns promised and not
+ * yet paid; `principal` the principal held in users' product_holdings for it. Coverage is
+ * (reserve + principal) / (principal + owed) and a purchase may not take it under 100 %.
+ */
+export const products = pgTable('products', {
+  id: bigserial('id', { mode: 'bigint' }).primaryKey(),
+  type: varchar('type', { length: 10 }).notNull(),
+  name: varchar('name', { length: 80 }).notNull(),
+  /** Names per language code ({"ko": "..."}); `name` is the English one and the fallback. */
+  names: jsonb('names').$type<Record<string, string>>().notNull().default({}),
+  /** What a buyer pays in (principal or machine price). */
+  asset: varchar('asset', { length: 12 }).notNull().references(() => ledgerAssets.code),
+  /** What returns are paid in (the mined asset for mining; the purchase asset otherwise). */
+  payoutAsset: varchar('payout_asset', { length: 12 }).notNull().references(() => ledgerAssets.code),
+  status: varchar('status', { length: 8 }).notNull().default('open'),
+  days: integer('days').notNull(),
+  /** Daily rate in parts per million of principal (arbitrage, quant, bond coupon); 0 for mining. */
+  dailyRatePpm: integer('daily_rate_ppm').notNull().default(0),
+  /** 'full' (the purchase day earns a whole day), 'next_day' (accrual starts the next UTC day). */
+  firstDayRule: varchar('first_day_rule', { length: 10 }).notNull().default('next_day'),
+  minLevel: smallint('min_level').notNull().default(0),
+  minAmount: atomic('min_amount').notNull(),
+  maxAmount: atomic('max_amount').notNull(),
+  /** Most one user may hold in it at once (0: no cap beyond max_amount per order). */
+  perUserMax: atomic('per_user_max').notNull().default(sql`0`),
+  /** Most the product sells in all (bond: its raise target is `target`). */
+  totalCap: atomic('total_cap').notNull().default(sql`0`),
+  earlyRedeem: boolean('early_redeem').notNull().default(false),
+  /** Cost of early redemption in ppm of principal. */
+  earlyRedeemFeePpm: integer('early_redeem_fee_ppm').notNull().default(0),
+  /** Bond: the raise target and its deadline; not met by then, everyone is refunded. */
+  target: atomic('target'),
+  opensAt: timestamp('opens_at', { withTimezone: true, mode: 'date' }),
+  closesAt: timestamp('closes_at', { withTimezone: true, mode: 'date' }),
+  /** Mining: machine specification (manufacturer, hashrateThs, powerW, size, weightKg, temperature, humidity, network). */
+  machine: jsonb('machine').$type<Record<string, string | number>>(),
+  /** Mining: price of one machine for the term, in `asset`. */
+  unitPrice: atomic('unit_price'),
+  sold: atomic('sold').notNull().default(sql`0`),
+  reserve: atomic('reserve').notNull().default(sql`0`),
+  owed: atomic('owed').notNull().default(sql`0`),
+  principal: atomic('principal').notNull().default(sql`0`),
+  paid: atomic('paid').notNull().default(sql`0`),
+  createdBy: bigint('created_by', { mode: 'bigint' }).references(() => operators.id),
+  createdAt: createdAt(),
+  updatedAt: timestamp('updated_at', { withTimezone: true, mode: 'date' }).notNull(),
+}, (t) => [
+  check('products_type_known', sql`${t.type} in ('arbitrage', 'quant', 'mining', 'bond')`),
+  check('products_status_known', sql`${t.status} in ('draft', 'open', 'closed', 'raised', 'failed')`),
+  check('products_first_day_known', sql`${t.firstDayRule} in ('full', 'next_day')`),
+  check('products_figures_non_negative', sql`${t.reserve} >= 0 and ${t.owed} >= 0 and ${t.principal} >= 0 and ${t.sold} >= 0`),
+  index('products_type_idx').on(t.type, t.status),
+]);
+
+/**
+ * A user's purchase. Status per spec §4: not_started, running, ended, frozen, cancelled. `owed`
+ * is what is still to be paid of the returns promised at purchase; `accrued` what was paid.
+ */
+export const productOrders = pgTable('product_orders', {
+  id: bigserial('id', { mode: 'bigint' }).primaryKey(),
+  userId: bigint('user_id', { mode: 'bigint' }).notNull().references(() => users.id),
+  productId: bigint('product_id', { mode: 'bigint' }).notNull().references(() => products.id),
+  clientOrderId: varchar('client_order_id', { length: 64 }).notNull(),
+  amount: atomic('amount').notNull(),
+  /** Mining: machines bought. */
+  quantity: integer('quantity').notNull().default(1),
+  status: varchar('status', { length: 12 }).notNull(),
+  dailyRatePpm: integer('daily_rate_ppm').notNull(),
+  days: integer('days').notNull(),
+  startsAt: timestamp('starts_at', { withTimezone: true, mode: 'date' }).notNull(),
+  endsAt: timestamp('ends_at', { withTimezone: true, mode: 'date' }).notNull(),
+  accrued: atomic('accrued').notNull().default(sql`0`),
+  owed: atomic('owed').notNull().default(sql`0`),
+  /** The last UTC day (YYYY-MM-DD) whose return this order was paid. */
+  lastAccruedDay: varchar('last_accrued_day', { length: 10 }),
+  frozenReason: varchar('frozen_reason', { length: 300 }),
+  endedAt: timestamp('ended_at', { withTimezone: true, mode: 'date' }),
+  createdAt: createdAt(),
+}, (t) => [
+  uniqueIndex('product_orders_client_id_key').on(t.userId, t.clientOrderId),
+  index('product_orders_user_idx').on(t.userId, t.id),
+  index('product_orders_product_status_idx').on(t.productId, t.status),
+  check('product_orders_status_known', sql`${t.status} in ('not_started', 'running', 'ended', 'frozen', 'cancelled')`),
+]);
+
+/** The receipt of one day's return of one order, with the inputs it was computed from. */
+export const productAccruals = pgTable('product_accruals', {
+  orderId: bigint('order_id', { mode: 'bigint' }).notNull().references(() => productOrders.id),
+  day: varchar('day', { length: 10 }).notNull(),
+  amount: atomic('amount').notNull(),
+  /** Principal, rate, days; for mining hashrate, reward per TH/s, power, electricity price and the tick used. */
+  inputs: jsonb('inputs').$type<Record<string, string | number>>().notNull(),
+  /** The ledger transfer that paid it (a payout job's transfer id). */
+  transferId: varchar('transfer_id', { length: 64 }).notNull(),
+  createdAt: createdAt(),
+}, (t) => [primaryKey({ columns: [t.orderId, t.day] })]);
+
+/** An operator's funding of a product reserve (house → product reserve); two operators above the threshold. */
+export const productReserveFundings = pgTable('product_reserve_fundings', {
+  id: bigserial('id', { mode: 'bigint' }).primaryKey(),
+  productId: bigint('product_id', { mode: 'bigint' }).notNull().references(() => products.id),
+  amount: atomic('amount').notNull(),
+  status: varchar('status', { length: 8 }).notNull(),
+  approvalsRequired: smallint('approvals_required').notNull(),
+  requestedBy: bigint('requested_by', { mode: 'bigint' }).notNull().references(() => operators.id),
+  transferId: varchar('transfer_id', { length: 64 }),
+  createdAt: createdAt(),
+  completedAt: timestamp('completed_at', { withTimezone: true, mode: 'date' }),
+}, (t) => [check('product_reserve_fundings_status_known', sql`${t.status} in ('pending', 'done', 'rejected')`)]);
+
+export const productReserveApprovals = pgTable('product_reserve_approvals', {
+  fundingId: bigint('funding_id', { mode: 'bigint' }).notNull().references(() => productReserveFundings.id),
+  operatorId: bigint('operator_id', { mode: 'bigint' }).notNull().references(() => operators.id),
+  createdAt: createdAt(),
+}, (t) => [primaryKey({ columns: [t.fundingId, t.operatorId] })]);
+
+/**
+ * The network's mining reward an operator publishes: mined asset (atomic) per TH/s per day, the
+ * electricity price (USDT atomic per kWh), its date and source. The newest on or before a day applies.
+ */
+export const miningRewards = pgTable('mining_rewards', {
+  id: bigserial('id', { mode: 'bigint' }).primaryKey(),
+  asset: varchar('asset', { length: 12 }).notNull().references(() => ledgerAssets.code),
+  day: varchar('day', { length: 10 }).notNull(),
+  rewardPerThsDay: atomic('reward_per_ths_day').notNull(),
+  electricityPerKwh: atomic('electricity_per_kwh').notNull(),
+  source: varchar('source', { length: 200 }).notNull(),
+  publishedBy: bigint('published_by', { mode: 'bigint' }).references(() => operators.id),
+  createdAt: createdAt(),
+}, (t) => [uniqueIndex('mining_rewards_asset_day_key').on(t.asset, t.day)]);
+
+/**
+ * A loan offer (`/prod/appLoanSet/list`): credit (limit: the verification level's loan_limit of
+ * kyc_level_settings plus the VIP level's credit_limit) or pledge (collateral at initial, margin-call and liquidation LTVs in basis points).
+ */
+export const loanSettings = pgTable('loan_settings', {
+  id: bigserial('id', { mode: 'bigint' }).primaryKey(),
+  type: varchar('type', { length: 6 }).notNull(),
+  asset: varchar('asset', { length: 12 }).notNull().references(() => ledgerAssets.code),
+  collateralAsset: varchar('collateral_asset', { length: 12 }).references(() => ledgerAssets.code),
+  dailyRatePpm: integer('daily_rate_ppm').notNull(),
+  penaltyRatePpm: integer('penalty_rate_ppm').notNull(),
+  minDays: integer('min_days').notNull(),
+  maxDays: integer('max_days').notNull(),
+  minAmount: atomic('min_amount').notNull(),
+  maxAmount: atomic('max_amount').notNull(),
+  initialLtvBp: integer('initial_ltv_bp'),
+  marginCallLtvBp: integer('margin_call_ltv_bp'),
+  liquidationLtvBp: integer('liquidation_ltv_bp'),
+  liquidationFeeBp: integer('liquidation_fee_bp'),
+  enabled: boolean('enabled').notNull().default(true),
+  updatedAt: timestamp('updated_at', { withTimezone: true, mode: 'date' }).notNull(),
+}, (t) => [
+  check('loan_settings_type_known', sql`${t.type} in ('credit', 'pledge')`),
+  check('loan_settings_pledge_ltvs', sql`${t.type} = 'credit' or (${t.collateralAsset} is not null and ${t.initialLtvBp} < ${t.marginCallLtvBp} and ${t.marginCallLtvBp} < ${t.liquidationLtvBp} and ${t.liquidationLtvBp} < 10000)`),
+]);
+
+/**
+ * A loan. Status: pending (under review), rejected (may apply again), active (funds paid), repaid,
+ * liquidated (pledge). The agreement's terms are kept as signed, with their SHA-256 and the
+ * signature image.
+ */
+export const loans = pgTable('loans', {
+  id: bigserial('id', { mode: 'bigint' }).primaryKey(),
+  userId: bigint('user_id', { mode: 'bigint' }).notNull().references(() => users.id),
+  settingId: bigint('setting_id', { mode: 'bigint' }).notNull().references(() => loanSettings.id),
+  type: varchar('type', { length: 6 }).notNull(),
+  clientOrderId: varchar('client_order_id', { length: 64 }).notNull(),
+  asset: varchar('asset', { length: 12 }).notNull().references(() => ledgerAssets.code),
+  amount: atomic('amount').notNull(),
+  days: integer('days').notNull(),
+  dailyRatePpm: integer('daily_rate_ppm').notNull(),
+  penaltyRatePpm: integer('penalty_rate_ppm').notNull(),
+  status: varchar('status', { length: 10 }).notNull(),
+  collateralAsset: varchar('collateral_asset', { length: 12 }).references(() => ledgerAssets.code),
+  collateral: atomic('collateral'),
+  signatureUploadId: varchar('signature_upload_id', { length: 32 }).references(() => uploads.id),
+  terms: text('terms').notNull(),
+  termsHash: varchar('terms_hash', { length: 64 }).notNull(),
+  signedAt: timestamp('signed_at', { withTimezone: true, mode: 'date' }).notNull(),
+  rejectReason: varchar('reject_reason', { length: 300 }),
+  reviewedBy: bigint('reviewed_by', { mode: 'bigint' }).references(() => operators.id),
+  reviewedAt: timestamp('reviewed_at', { withTimezone: true, mode: 'date' }),
+  startsAt: timestamp('starts_at', { withTimezone: true, mode: 'date' }),
+  dueAt: timestamp('due_at', { withTimezone: true, mode: 'date' }),
+  interest: atomic('interest').notNull().default(sql`0`),
+  repaid: atomic('repaid').notNull().default(sql`0`),
+  lastAccruedDay: varchar('last_accrued_day', { length: 10 }),
+  marginCalledAt: timestamp('margin_called_at', { withTimezone: true, mode: 'date' }),
+  /** Pledge liquidation: tick time and price, collateral sold, fee, loan repaid and what was returned. */
+  liquidation: jsonb('liquidation').$type<Record<string, string | number>>(),
+  closedAt: timestamp('closed_at', { withTimezone: true, mode: 'date' }),
+  createdAt: createdAt(),
+}, (t) => [
+  uniqueIndex('loans_client_id_key').on(t.userId, t.clientOrderId),
+  index('loans_user_idx').on(t.userId, t.id),
+  index('loans_status_idx').on(t.status, t.id),
+  check('loans_type_known', sql`${t.type} in ('credit', 'pledge')`),
+  check('loans_status_known', sql`${t.status} in ('pending', 'rejected', 'active', 'repaid', 'liquidated')`),
+]);
+
+/** A scheduled job's run for one UTC day: running it again the same day answers this row. */
+export const jobRuns = pgTable('job_runs', {
+  name: varchar('name', { length: 32 }).notNull(),
+  day: varchar('day', { length: 10 }).notNull(),
+  operatorId: bigint('operator_id', { mode: 'bigint' }).references(() => operators.id),
+  state: varchar('state', { length: 8 }).notNull(),
+  result: jsonb('result').$type<Record<string, string | number>>(),
+  startedAt: timestamp('started_at', { withTimezone: true, mode: 'date' }).notNull(),
+  finishedAt: timestamp('finished_at', { withTimezone: true, mode: 'date' }),
+}, (t) => [
+  primaryKey({ columns: [t.name, t.day] }),
+  check('job_runs_state_known', sql`${t.state} in ('running', 'done', 'failed')`),
+]);

@@ -8,6 +8,9 @@ import { demoOperator, seedDemoOperator } from '../domain/operators.ts';
 import { seedDemoDepositAddresses, seedWalletCurrencies } from '../domain/wallet/currencies.ts';
 import { seedTradingSettings } from '../domain/trading/settings.ts';
 import { seedDemoContent } from '../domain/content/seedContent.ts';
+import { seedVipLevels } from '../domain/levels/levels.ts';
+import { seedLoanSettings } from '../domain/loans/settings.ts';
+import { seedDemoProducts } from '../domain/products/seedProducts.ts';
 
 export const demoAccount = { email: 'demo@bourse.local', password: 'Demo2026pass' } as const;
 
@@ -29,6 +32,9 @@ export async function seed(db: Db, options: { demo: boolean; now?: Date }) {
   await seedTradingSettings(db);
   // The back office's demo operator (domain/operators.ts): created with a demo, disabled without one.
   await seedDemoOperator(db, options.demo);
+  // VIP levels and the credit and pledge loan offers (issue 22), edited in the back office.
+  await seedVipLevels(db);
+  await seedLoanSettings(db);
   if (!options.demo) return undefined;
   await seedDemoDepositAddresses(db);
   const [existing] = await db.select({ id: users.id }).from(users).where(eq(users.email, demoAccount.email)).limit(1);
@@ -41,5 +47,7 @@ export async function seed(db: Db, options: { demo: boolean; now?: Date }) {
   // Notices, a pop-up announcement to the demo account, help and news in English and Chinese (issue 21), once.
   const [demoUser] = await db.select({ id: users.id }).from(users).where(eq(users.email, demoAccount.email)).limit(1);
   await seedDemoContent(db, demoOperator.email, options.now ?? new Date(), demoUser.id);
+  // Products of each kind with funded reserves and a published mining reward (issue 22), once.
+  await seedDemoProducts(db, options.now ?? new Date());
   return demoAccount;
 }

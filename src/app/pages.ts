@@ -34,6 +34,19 @@ export const pages = {
   notificationSettings: () => import('../features/notifications/NotificationSettingsPage.tsx'),
   priceAlerts: () => import('../features/notifications/PriceAlertsPage.tsx'),
   chat: () => import('../features/chat/ChatPage.tsx'),
+  taolilicai: () => import('../features/invest/ProductListPage.tsx'),
+  taolilicaiDetail: () => import('../features/invest/ProductDetailPage.tsx'),
+  taoliOk: () => import('../features/invest/PurchaseDonePage.tsx'),
+  taoliOrder: () => import('../features/invest/ProductOrdersPage.tsx'),
+  kuangchi: () => import('../features/invest/MiningListPage.tsx'),
+  kuangchiDetail: () => import('../features/invest/MiningDetailPage.tsx'),
+  kuangchiPool: () => import('../features/invest/MiningPoolPage.tsx'),
+  zhaiquan: () => import('../features/invest/BondListPage.tsx'),
+  zhaiquanDetail: () => import('../features/invest/BondDetailPage.tsx'),
+  vipLevel: () => import('../features/invest/VipLevelPage.tsx'),
+  jiedai: () => import('../features/loans/LoanPage.tsx'),
+  jiedaiHetong: () => import('../features/loans/LoanAgreementPage.tsx'),
+  jiedaiOrder: () => import('../features/loans/LoanOrdersPage.tsx'),
 };
 
 export type PageName = keyof typeof pages;

@@ -15,10 +15,10 @@ export const ledgerName = (ledger: number): LedgerName => (ledger === ledgers.de
 
 /**
  * What a user holds, now and in later features: spot (free to use), frozen (withdrawals under
- * review, competition entries), position margin, product holdings, loan (what the user owes) and
- * demo (simulated funds, only in the demo ledger).
+ * review, competition entries), position margin, product holdings, loan (what the user owes),
+ * demo (simulated funds, only in the demo ledger) and collateral (locked by a pledge loan).
  */
-export const userAccountKinds = ['spot', 'frozen', 'position_margin', 'product_holdings', 'loan', 'demo'] as const;
+export const userAccountKinds = ['spot', 'frozen', 'position_margin', 'product_holdings', 'loan', 'demo', 'collateral'] as const;
 export type UserAccountKind = (typeof userAccountKinds)[number];
 
 /**
@@ -28,6 +28,9 @@ export type UserAccountKind = (typeof userAccountKinds)[number];
  */
 export const systemAccountKinds = [
   'deposit_clearing', 'withdrawal_clearing', 'fees', 'house', 'interest_expense', 'reward_expense',
+  // Issue 22: what operators fund for product returns (paid out of it, never out of other users'
+  // principal), and the interest and penalties loans earn.
+  'product_reserve', 'loan_interest',
 ] as const;
 export type SystemAccountKind = (typeof systemAccountKinds)[number];
 export type AccountKind = UserAccountKind | SystemAccountKind;

@@ -17,6 +17,12 @@ export const transferKinds = [
   // Trading (issue 10): margin held and released, fees, profit or loss against the house, second
   // contracts' stakes and payouts, swaps and their fees, a demo account's reset.
   'trade_margin', 'trade_fee', 'trade_pnl', 'second_stake', 'second_payout', 'swap', 'swap_fee', 'demo_reset',
+  // Products and loans (issue 22): a reserve funded by operators, principal held and returned,
+  // returns paid from the reserve, early-redemption costs, machine rentals, bond refunds; loans
+  // paid out, their interest and penalties, repayments, collateral locked, released and liquidated.
+  'reserve_funding', 'product_purchase', 'product_principal', 'product_interest', 'product_redeem_fee', 'miner_purchase',
+  'mining_output', 'bond_refund', 'loan_disbursal', 'loan_interest', 'loan_penalty', 'loan_repayment', 'collateral_lock',
+  'collateral_release', 'collateral_liquidation', 'liquidation_proceeds', 'liquidation_fee',
 ] as const;
 export type TransferKind = (typeof transferKinds)[number];
 

@@ -16,6 +16,10 @@ import { userAdminRoutes } from './users.ts';
 import { operatorSecurityRoutes } from './operatorSecurity.ts';
 import { chatAdminRoutes } from './chat.ts';
 import { contentAdminRoutes } from './content.ts';
+import { productAdminRoutes } from './products.ts';
+import { loanAdminRoutes } from './loans.ts';
+import { levelAdminRoutes } from './levels.ts';
+import { jobAdminRoutes } from './jobs.ts';
 
 export function adminRoutes(api: FastifyInstance, services: Services) {
   registerOperatorAuth(api, services);
@@ -32,4 +36,8 @@ export function adminRoutes(api: FastifyInstance, services: Services) {
   operatorSecurityRoutes(api, services);
   chatAdminRoutes(api, services);
   contentAdminRoutes(api, services);
+  productAdminRoutes(api, services);
+  loanAdminRoutes(api, services);
+  levelAdminRoutes(api, services);
+  jobAdminRoutes(api, services);
 }

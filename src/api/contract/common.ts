@@ -2,6 +2,7 @@
 // with and the client takes its types from. Field names follow spec §3 where it names them.
 import { Type, type Static, type TSchema } from '@sinclair/typebox';
 import { identityErrorCodes } from './identityErrors.ts';
+import { loanErrorCodes, productErrorCodes } from './investErrors.ts';
 import { pushErrorCodes } from './pushErrors.ts';
 import { tradingErrorCodes } from './tradingErrors.ts';
 import { withdrawalErrorCodes } from './withdrawalErrors.ts';
@@ -35,6 +36,8 @@ export const errorCodes = [
   ...tradingErrorCodes,
   ...identityErrorCodes,
   ...pushErrorCodes,
+  ...productErrorCodes,
+  ...loanErrorCodes,
   // Wallet: currencies, amounts, uploads and deposits (contract/wallet.ts).
   'currency_unknown', 'network_unknown', 'deposit_unavailable', 'amount_empty', 'amount_negative', 'amount_exponent',
   'amount_malformed', 'amount_too_many_decimals', 'amount_too_large', 'amount_not_positive', 'amount_below_minimum',

@@ -212,7 +212,7 @@ export const DepositAddress = Type.Object({
 export type DepositAddress = Static<typeof DepositAddress>;
 
 /** 'chat': a photo sent in the support chat (images only; contract/chat.ts). */
-export const uploadPurposes = ['deposit_proof', 'identity', 'chat'] as const;
+export const uploadPurposes = ['deposit_proof', 'identity', 'chat', 'loan_signature'] as const;
 export type UploadPurpose = (typeof uploadPurposes)[number];
 export const UploadResult = Type.Object({
   id: Type.String(),

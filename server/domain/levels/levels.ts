@@ -1,0 +1,11 @@
+// VIP levels (issue 22). Filled by the levels work; runVipLevels has the jobs registry's signature.
+import type { Services } from '../../services.ts';
+import type { Executor } from '../../db/client.ts';
+import type { JobResult } from '../jobs/jobs.ts';
+
+/** Writes the default levels when there are none (run by seed at every start). */
+export async function seedVipLevels(_db: Executor): Promise<void> {}
+
+export async function runVipLevels(_services: Services, _day: string): Promise<JobResult> {
+  throw new Error('vip-levels is not built yet');
+}
