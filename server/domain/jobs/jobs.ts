@@ -14,10 +14,7 @@ import { conflict, notFound } from '../../lib/errors.ts';
 import { runProductAccrual, runProductMaturity } from '../products/jobs.ts';
 import { runLoanAccrual } from '../loans/jobs.ts';
 import { runVipLevels } from '../levels/levels.ts';
-
-export type JobResult = Record<string, string | number>;
-/** A job's work for one UTC day (YYYY-MM-DD); it must be safe to call again for the same day. */
-export type JobWork = (services: Services, day: string) => Promise<JobResult>;
+import type { JobWork } from './types.ts';
 
 export const jobWork: Record<JobName, JobWork> = {
   'product-accrual': runProductAccrual,

@@ -1,7 +1,7 @@
 // VIP levels (issue 22). Filled by the levels work; runVipLevels has the jobs registry's signature.
 import type { Services } from '../../services.ts';
 import type { Executor } from '../../db/client.ts';
-import type { JobResult } from '../jobs/jobs.ts';
+import type { JobResult } from '../jobs/types.ts';
 
 /** Writes the default levels when there are none (run by seed at every start). */
 export async function seedVipLevels(_db: Executor): Promise<void> {}

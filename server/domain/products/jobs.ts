@@ -2,7 +2,7 @@
 // product's reserve, through a payout job) and maturity (principal back, bonds refunded or raised).
 // Filled by the products work; the signature is the jobs registry's (domain/jobs/jobs.ts).
 import type { Services } from '../../services.ts';
-import type { JobResult } from '../jobs/jobs.ts';
+import type { JobResult } from '../jobs/types.ts';
 
 export async function runProductAccrual(_services: Services, _day: string): Promise<JobResult> {
   throw new Error('product-accrual is not built yet');
