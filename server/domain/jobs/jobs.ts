@@ -38,9 +38,10 @@ const running = new Set<string>();
 /**
  * Runs `name` for the current UTC day, once. A finished run of the day is answered as it is
  * (replayed); a failed one, or one a killed process left 'running', is run again; one running in
- * this process now is refused (job_running).
+ * this process now is refused (job_running). `works` is the registry (tests pass their own).
  */
-export async function runJob(services: Services, name: string, operatorId?: bigint): Promise<JobRun> {
+export async function runJob(services: Services, name: string, operatorId?: bigint,
+  works: Record<JobName, JobWork> = jobWork): Promise<JobRun> {
   if (!(jobNames as readonly string[]).includes(name)) {
     throw notFound('job_unknown', `There is no job named ${name}. Jobs: ${jobNames.join(', ')}.`);
   }
@@ -57,7 +58,7 @@ export async function runJob(services: Services, name: string, operatorId?: bigi
     await db.insert(jobRuns).values({ name: job, day, operatorId: operatorId ?? null, state: 'running', startedAt })
       .onConflictDoUpdate({ target: [jobRuns.name, jobRuns.day], set: { state: 'running', startedAt, operatorId: operatorId ?? null } });
     try {
-      const result = await jobWork[job](services, day);
+      const result = await works[job](services, day);
       const [row] = await db.update(jobRuns).set({ state: 'done', result, finishedAt: clock.now() })
         .where(and(eq(jobRuns.name, job), eq(jobRuns.day, day))).returning();
       return runOf(row, false);
