@@ -32,24 +32,34 @@ export const prepare = prepareWalletTexts;
 // Shared with the home balance card (assetTotals.ts); exported from here as before.
 export { convertFromUsdt, decimalsOf, displayCurrencyKey, hiddenAmount, hideAmountsKey, pickDisplayCurrency } from './assetTotals.ts';
 
-const kindLabels: Record<AssetKind, MessageDescriptor> = {
+/**
+ * The kinds shown: the contract's, and the collateral locked by pledge loans (issue 22), shown once
+ * the server's assets carry it (an optional `collateral` beside the other kinds) and zero until then.
+ */
+type ShownKind = AssetKind | 'collateral';
+const kindAmount = (amounts: Record<AssetKind, string>, kind: ShownKind): string =>
+  (amounts as Partial<Record<ShownKind, string>>)[kind] ?? '0';
+
+const kindLabels: Record<ShownKind, MessageDescriptor> = {
   spot: msg`Spot balance`,
   position: msg`Position assets`,
   frozen: msg`Frozen assets`,
   demo: msg`Virtual (demo) assets`,
   product: msg`Product holdings`,
   loan: msg`Loans`,
+  collateral: msg`Loan collateral`,
 };
-/** Always shown, in this order; products and loans only when the user has some. */
-const summaryKinds: AssetKind[] = ['spot', 'position', 'frozen', 'demo'];
-const optionalKinds: AssetKind[] = ['product', 'loan'];
+/** Always shown, in this order; products, loans and collateral only when the user has some. */
+const summaryKinds: ShownKind[] = ['spot', 'position', 'frozen', 'demo'];
+const optionalKinds: ShownKind[] = ['product', 'loan', 'collateral'];
 
-const currencyKindLabels: Record<AssetKind, MessageDescriptor> = {
+const currencyKindLabels: Record<ShownKind, MessageDescriptor> = {
   spot: msg`Available`,
   frozen: msg`Frozen`,
   position: msg`Position`,
   product: msg`Products`,
   loan: msg`Loan`,
+  collateral: msg`Collateral`,
   demo: msg`Virtual`,
 };
 
@@ -179,10 +189,10 @@ export default function AssetCentrePage() {
         <section className="asset-kinds" aria-label={t`Assets by kind (USDT)`}>
           <h2 className="asset-section-title">{t`Assets by kind (USDT)`}</h2>
           <dl className="asset-kind-list">
-            {[...summaryKinds, ...optionalKinds.filter((kind) => !isZero(data.byKind[kind]))].map((kind) => (
+            {[...summaryKinds, ...optionalKinds.filter((kind) => !isZero(kindAmount(data.byKind, kind)))].map((kind) => (
               <div key={kind} className="asset-kind" data-testid={`asset-kind-${kind}`}>
                 <dt>{i18n._(kindLabels[kind])}</dt>
-                <dd>{usdt(data.byKind[kind])}</dd>
+                <dd>{usdt(kindAmount(data.byKind, kind))}</dd>
               </div>
             ))}
           </dl>
@@ -250,8 +260,8 @@ function CurrencyRow({ row, info, hidden, intl, unpriced }: {
   const { t, i18n } = useLingui();
   const navigate = useNavigate();
   const code = row.currency;
-  const kinds = (Object.keys(currencyKindLabels) as AssetKind[])
-    .filter((kind) => kind === 'spot' || kind === 'frozen' || !isZero(row.amounts[kind]));
+  const kinds = (Object.keys(currencyKindLabels) as ShownKind[])
+    .filter((kind) => kind === 'spot' || kind === 'frozen' || !isZero(kindAmount(row.amounts, kind)));
   const amount = (value: string) => <Amount value={value} asset={code} scale={row.scale} hidden={hidden} />;
   const query = `?currency=${encodeURIComponent(code)}`;
   return (
@@ -268,7 +278,7 @@ function CurrencyRow({ row, info, hidden, intl, unpriced }: {
         {kinds.map((kind) => (
           <div key={kind} className="asset-currency-amount" data-testid={`asset-${code}-${kind}`}>
             <dt>{i18n._(currencyKindLabels[kind])}</dt>
-            <dd>{amount(row.amounts[kind])}</dd>
+            <dd>{amount(kindAmount(row.amounts, kind))}</dd>
           </div>
         ))}
       </dl>

@@ -24,6 +24,7 @@ const accountLabels: Record<string, MessageDescriptor> = {
   position_margin: msg`Position`,
   product_holdings: msg`Products`,
   loan: msg`Loan`,
+  collateral: msg`Collateral`,
   demo: msg`Virtual`,
 };
 
@@ -39,13 +40,35 @@ const tradeTypeLabels: Readonly<Record<string, MessageDescriptor>> = {
   demo_reset: msg`Virtual funds reset`,
 };
 
+/** The kinds of investment products and loans (issue 22), named in the ledger like trading's. */
+const investTypeLabels: Readonly<Record<string, MessageDescriptor>> = {
+  reserve_funding: msg`Product reserve funding`,
+  product_purchase: msg`Product purchase`,
+  product_principal: msg`Product principal returned`,
+  product_interest: msg`Product income`,
+  product_redeem_fee: msg`Early redemption fee`,
+  miner_purchase: msg`Mining machine purchase`,
+  mining_output: msg`Mining output`,
+  bond_refund: msg`Bond refund`,
+  loan_disbursal: msg`Loan received`,
+  loan_interest: msg`Loan interest`,
+  loan_penalty: msg`Loan overdue penalty`,
+  loan_repayment: msg`Loan repayment`,
+  collateral_lock: msg`Collateral locked`,
+  collateral_release: msg`Collateral released`,
+  collateral_liquidation: msg`Collateral liquidated`,
+  liquidation_proceeds: msg`Liquidation proceeds`,
+  liquidation_fee: msg`Liquidation fee`,
+};
+
 const isLedgerType = (type: string): type is LedgerType => (ledgerTypes as readonly string[]).includes(type);
 
 /** The label of a transfer kind in the user's language; an unknown kind as the server names it. */
 export function ledgerTypeLabel(i18n: I18n, type: string): string {
   if (isLedgerType(type)) return i18n._(typeLabels[type]);
-  const trade = Object.hasOwn(tradeTypeLabels, type) ? tradeTypeLabels[type] : undefined;
-  return trade ? i18n._(trade) : type;
+  const named = Object.hasOwn(tradeTypeLabels, type) ? tradeTypeLabels[type]
+    : Object.hasOwn(investTypeLabels, type) ? investTypeLabels[type] : undefined;
+  return named ? i18n._(named) : type;
 }
 
 export function ledgerAccountLabel(i18n: I18n, account: string): string {
@@ -90,6 +113,9 @@ const eventTypeLabels: Readonly<Record<string, MessageDescriptor>> = {
   contract: msg`Contract`,
   options: msg`Options`,
   swap: msg`Flash swap`,
+  // Should the server fold a loan's or a product's kinds into one business (events.ts), it is named so.
+  loan: msg`Loan`,
+  product: msg`Investment product`,
 };
 
 export function ledgerEventLabel(i18n: I18n, type: string): string {
