@@ -22,6 +22,7 @@ import { parseUserAmount, requireDepositNetwork } from './currencies.ts';
 import { addApproval, approvalsOf, approvalsRequiredFor } from './approvals.ts';
 import { ownUpload } from '../uploads.ts';
 import { writeMessage, type WrittenMessage } from '../content/messages.ts';
+import { recheckLevelSoon } from '../levels/levels.ts';
 
 export interface PageOf<T> { records: T[]; total: number; size: number; current: number; pages: number }
 export interface PageQuery { pageNo?: number; pageSize?: number }
@@ -224,7 +225,10 @@ export async function approveRecharge(db: Db, id: bigint, decision: Decision): P
       },
     });
   });
-  return adminRecord(db, id);
+  const record = await adminRecord(db, id);
+  // A credited deposit may raise the user's VIP level: re-checked after commit, without waiting.
+  if (record.status === recordStatus.delivered) recheckLevelSoon(db, decision.clock, BigInt(record.userId), (error) => console.error('vip level recheck failed', error));
+  return record;
 }
 
 /** The ledger credit of an approved deposit, from the user's deposit clearing to their spot account. */

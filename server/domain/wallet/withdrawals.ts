@@ -27,6 +27,7 @@ import { checkWithdrawPassword, hasWithdrawPassword, refuseIfLoginPassword } fro
 import { checkWithdrawalLimit } from './withdrawalLimit.ts';
 import { requireGoogleCode } from '../identity/twoFactor.ts';
 import { writeMessage, type WrittenMessage } from '../content/messages.ts';
+import { recheckLevelSoon } from '../levels/levels.ts';
 
 /** The network of a bank payout: withdrawals to cards are offered for a currency once an operator adds it. */
 export const bankNetwork = 'BANK';
@@ -244,6 +245,8 @@ export async function decideWithdrawal(db: Db, clock: Clock, operatorId: bigint,
     return after;
   });
   const [record] = await toAdminRecords(db, [row]);
+  // A withdrawal paid out may lower the user's VIP level: re-checked after commit, without waiting.
+  if (decision.action === 'paid') recheckLevelSoon(db, clock, row.userId, (error) => console.error('vip level recheck failed', error));
   return record;
 }
 
