@@ -16,6 +16,10 @@ import { OperatorSecurityScreen } from './pages/OperatorSecurityScreen.tsx';
 import { ContentScreen } from './pages/ContentScreen.tsx';
 import { MaintenanceScreen } from './pages/MaintenanceScreen.tsx';
 import { ChatScreen } from './pages/ChatScreen.tsx';
+import { ProductsScreen } from './pages/ProductsScreen.tsx';
+import { JobsScreen } from './pages/JobsScreen.tsx';
+import { LoansScreen } from './pages/LoansScreen.tsx';
+import { LevelsScreen } from './pages/LevelsScreen.tsx';
 
 export const sections = [
   { key: 'deposits', label: msg`Deposits`, Screen: DepositsScreen },
@@ -25,6 +29,10 @@ export const sections = [
   { key: 'settings', label: msg`Currency settings`, Screen: SettingsScreen },
   { key: 'trades', label: msg`Trades`, Screen: TradesScreen },
   { key: 'trade-settings', label: msg`Trading settings`, Screen: TradeSettingsScreen },
+  { key: 'products', label: msg`Products`, Screen: ProductsScreen },
+  { key: 'jobs', label: msg`Scheduled jobs`, Screen: JobsScreen },
+  { key: 'loans', label: msg`Loans`, Screen: LoansScreen },
+  { key: 'levels', label: msg`VIP levels`, Screen: LevelsScreen },
   { key: 'chat', label: msg`Live chat`, Screen: ChatScreen },
   { key: 'content', label: msg`Notices and content`, Screen: ContentScreen },
   { key: 'maintenance', label: msg`Maintenance`, Screen: MaintenanceScreen },
