@@ -30,7 +30,7 @@ function testStore(token: string) {
 
 const { confirmDialog, uploadFile } = vi.hoisted(() => ({
   confirmDialog: vi.fn(async () => true),
-  uploadFile: vi.fn(async () => ({ id: 'a'.repeat(32), url: '/x' })),
+  uploadFile: vi.fn(async (_options: { purpose: string; token: string }) => ({ id: 'a'.repeat(32), url: '/x' })),
 }));
 vi.mock('../../src/components/feedback.tsx', () => ({ confirmDialog, showToast: vi.fn(), alertDialog: vi.fn() }));
 vi.mock('../../src/api/uploadFile.ts', () => ({ uploadFile }));
