@@ -8,7 +8,7 @@
 import { and, asc, desc, eq, gt, inArray, isNotNull, sql } from 'drizzle-orm';
 import type { Services } from '../../services.ts';
 import type { Executor } from '../../db/client.ts';
-import { ledgerAccounts, marketTicks, products, userLevels, vipLevels } from '../../db/schema.ts';
+import { ledgerAccounts, marketCandles, marketTicks, products, userLevels, vipLevels } from '../../db/schema.ts';
 import type { Clock } from '../../lib/time.ts';
 import { systemClock } from '../../lib/time.ts';
 import { ledgers } from '../ledger/accounts.ts';
@@ -72,7 +72,7 @@ const operatorRatePrecision = 18;
 /**
  * The USDT rate of every ledger asset: 1 for USDT; else the last recorded tick of <code>USDT (the
  * feed's price, as the asset centre uses it; jobs have no live market view, the stored ticks are
- * the same prices); else the operator's rate of the wallet currency.
+ * the same prices), or the last minute candle's close; else the operator's rate of the currency.
  */
 export async function loadValuation(db: Executor): Promise<Valuation> {
   const [assets, currencies] = await Promise.all([listAssets(db), loadCurrencies(db)]);
@@ -89,6 +89,14 @@ export async function loadValuation(db: Executor): Promise<Valuation> {
         const [tick] = await db.select({ price: marketTicks.price, time: marketTicks.time }).from(marketTicks)
           .where(eq(marketTicks.symbol, spec.symbol)).orderBy(desc(marketTicks.time)).limit(1);
         if (tick && tick.price > 0n) rate = { units: tick.price, precision: spec.pricePrecision, source: 'feed', timeMs: tick.time.getTime() };
+        if (!rate) {
+          // Ticks are pruned after a few hours; the last minute candle's close is the same price.
+          const [candle] = await db.select({ close: marketCandles.close, openTime: marketCandles.openTime }).from(marketCandles)
+            .where(and(eq(marketCandles.symbol, spec.symbol), eq(marketCandles.period, '1m'))).orderBy(desc(marketCandles.openTime)).limit(1);
+          if (candle && candle.close > 0n) {
+            rate = { units: candle.close, precision: spec.pricePrecision, source: 'feed', timeMs: candle.openTime.getTime() };
+          }
+        }
       }
       const currency = currencyOf.get(asset.code);
       if (!rate && currency?.usdtRate && currency.usdtRateUpdatedAt) {
