@@ -1,5 +1,5 @@
-// The loan pages' arithmetic (features/loans/loanMath.ts): interest is amount × daily rate × days
-// cut toward zero at the asset's scale, exactly (no float: 0.1 + 0.2 style errors would show in the
+// The loan pages' arithmetic (features/loans/loanMath.ts): interest is one day's (amount × daily
+// rate, cut toward zero at the asset's scale) times the days, as the server charges it, exactly (no float: 0.1 + 0.2 style errors would show in the
 // last digit); a started day counts whole; the loan-to-value ratio and the refusal above the initial
 // level are exact at the boundary; the form checks refuse what the server would.
 import { describe, expect, it } from 'vitest';
@@ -9,31 +9,47 @@ import {
 } from '../../src/features/loans/loanMath.ts';
 
 describe('loan interest', () => {
-  it('is amount × daily rate (percent) × days, exact at the asset scale', () => {
+  it('is one day\'s interest (amount × daily rate, cut at the asset scale) × days, exact', () => {
     // 1 000 USDT at 0.05 % a day for 30 days: 15 USDT.
     expect(totalInterestText('1000', '0.05', 30, 6)).toBe('15.000000');
-    // 123.456789 × 0.05 % × 7 = 0.43209876150 → cut to 0.432098 (never rounded up to …099).
-    expect(totalInterestText('123.456789', '0.05', 7, 6)).toBe('0.432098');
-    // A rate with more decimals than a float keeps exactly: 0.0333 % of 0.3 for 3 days = 0.00029970.
+    // 123.456789 × 0.05 % = 0.0617283945 a day → cut to 0.061728, × 7 = 0.432096 (the server's figure,
+    // not the 0.432098 of the product cut once).
+    expect(totalInterestText('123.456789', '0.05', 7, 6)).toBe('0.432096');
+    // A rate with more decimals than a float keeps exactly: 0.0333 % of 0.3 = 0.0000999 a day, × 3 = 0.00029970.
     expect(totalInterestText('0.3', '0.0333', 3, 8)).toBe('0.00029970');
     // A huge amount stays exact (a float would lose the last digits).
     expect(interestAtomic(99_999_999_999_999_999_999n, '0.05', 1)).toBe(49_999_999_999_999_999n);
+    expect(interestAtomic(99_999_999_999_999_999_999n, '0.05', 3)).toBe(149_999_999_999_999_997n);
     expect(totalInterestText('12.3456789', '0.05', 1, 6)).toBeUndefined();
     expect(totalInterestText('abc', '0.05', 1, 6)).toBeUndefined();
     expect(interestAtomic(1_000_000n, '0.05', 0)).toBe(0n);
   });
 
   it('agrees with a digit-by-digit computation for many amounts, rates and days', () => {
-    // The oracle: the product written out as a decimal string, then cut at the scale.
+    // The oracle: one day's product written out as a decimal string and cut at the scale, then
+    // added up day by day as decimal digits (schoolbook addition, no bigint arithmetic on the total).
     const oracle = (amount: string, rate: string, days: number, scale: number) => {
       const [aw, af = ''] = amount.split('.');
       const [rw, rf = ''] = rate.split('.');
-      const digits = (BigInt(aw + af) * BigInt(rw + rf) * BigInt(days)).toString();
+      const digits = (BigInt(aw + af) * BigInt(rw + rf)).toString();
       const decimals = af.length + rf.length + 2; // + 2: the rate is in percent
       const padded = digits.padStart(decimals + 1, '0');
-      const whole = padded.slice(0, padded.length - decimals);
-      const fraction = padded.slice(padded.length - decimals).padEnd(scale, '0').slice(0, scale);
-      return `${BigInt(whole).toString()}.${fraction}`;
+      const day = (padded.slice(0, padded.length - decimals) + padded.slice(padded.length - decimals).padEnd(scale, '0').slice(0, scale));
+      let sum = '0';
+      for (let count = 0; count < days; count += 1) {
+        const width = Math.max(sum.length, day.length) + 1;
+        const [x, y] = [sum.padStart(width, '0'), day.padStart(width, '0')];
+        let carry = 0;
+        let out = '';
+        for (let index = width - 1; index >= 0; index -= 1) {
+          const total = Number(x[index]) + Number(y[index]) + carry;
+          out = String(total % 10) + out;
+          carry = total >= 10 ? 1 : 0;
+        }
+        sum = out.replace(/^0+(?=\d)/, '');
+      }
+      const full = sum.padStart(scale + 1, '0');
+      return `${full.slice(0, full.length - scale)}.${full.slice(full.length - scale)}`;
     };
     let seed = 7;
     const next = (bound: number) => { seed = (seed * 1_103_515_245 + 12_345) % 2_147_483_648; return seed % bound; };
@@ -58,8 +74,8 @@ describe('loan interest', () => {
 
 describe('loan-to-value', () => {
   it('is what is owed over the collateral at the price, in percent cut at two decimals', () => {
-    // 30 000 USDT against 0.5 BTC at 67 250: 30 000 / 33 625 = 89.219…%.
-    expect(ltvPercent('30000', '0.5', '67250.00')).toBe('89.21');
+    // 30 000 USDT against 0.5 BTC at 67 250: 30 000 / 33 625 = 89.219…%, rounded up as the server does.
+    expect(ltvPercent('30000', '0.5', '67250.00')).toBe('89.22');
     expect(ltvPercent('21856.25', '0.5', '67250.00')).toBe('65.00');
     expect(ltvPercent('1', '0', '67250')).toBeUndefined();
     expect(ltvPercent('x', '1', '1')).toBeUndefined();

@@ -1,7 +1,7 @@
 // The loan pages' figures, exact: decimal strings read as integers with their decimals (bigint),
-// never a binary float. Interest is amount × daily rate (percent) × days, cut toward zero at the
-// loan asset's scale; a started day counts as a whole day; the loan-to-value ratio is what is owed
-// over the collateral's value at the feed price, in percent. The pages show these live as the user
+// never a binary float. Interest is one day's (amount × daily rate, cut toward zero at the loan
+// asset's scale) times the days, as the server charges it; a started day counts as a whole day; the
+// loan-to-value ratio is what is owed over the collateral's value at the feed price, in percent. The pages show these live as the user
 // types and refuse, before sending, what the server would refuse.
 import { formatAmount, parseAmount } from '../../api/contract/amounts.ts';
 
@@ -26,12 +26,13 @@ export function atomicAt(text: string, scale: number): bigint | undefined {
 
 /**
  * Interest on `amountAtomic` at `dailyRate` percent per day for `days` days, in the same atomic
- * units, cut toward zero: amount × rate / 100 × days.
+ * units, as the server charges it (server/domain/loans/math.ts): one day's interest, amount × rate
+ * / 100 cut toward zero (never more than the stated rate), times the days.
  */
 export function interestAtomic(amountAtomic: bigint, dailyRate: string, days: number): bigint {
   const rate = unitsOf(dailyRate);
   if (!rate || amountAtomic <= 0n || !Number.isInteger(days) || days <= 0) return 0n;
-  return (amountAtomic * rate.units * BigInt(days)) / (100n * 10n ** BigInt(rate.decimals));
+  return ((amountAtomic * rate.units) / (100n * 10n ** BigInt(rate.decimals))) * BigInt(days);
 }
 
 /** The same on decimal strings: the total interest as the asset's scale writes it, or undefined for an amount that is not one. */
@@ -69,15 +70,16 @@ export function checkDays(daysText: string, terms: Pick<CreditTerms, 'minDays' |
 }
 
 /**
- * Loan-to-value in percent, truncated to two decimals ("61.53"): `owed` over `collateral` × `price`.
- * Undefined when a figure is not a decimal or the collateral is worth nothing.
+ * Loan-to-value in percent with two decimals, rounded up as the server rounds it ("61.53"): `owed`
+ * over `collateral` × `price`. Undefined when a figure is not a decimal or the collateral is worth nothing.
  */
 export function ltvPercent(owed: string, collateral: string, price: string): string | undefined {
   const [debt, held, unit] = [unitsOf(owed), unitsOf(collateral), unitsOf(price)];
   if (!debt || !held || !unit || held.units === 0n || unit.units === 0n) return undefined;
   // (D/10^d) / ((C/10^c)(P/10^p)) × 100 × 100 = D · 10^(c+p) · 10^4 / (C · P · 10^d), in hundredths of a percent.
-  const hundredths = (debt.units * 10n ** BigInt(held.decimals + unit.decimals + 4)) / (held.units * unit.units * 10n ** BigInt(debt.decimals));
-  return formatAmount(hundredths, 2);
+  const numerator = debt.units * 10n ** BigInt(held.decimals + unit.decimals + 4);
+  const denominator = held.units * unit.units * 10n ** BigInt(debt.decimals);
+  return formatAmount((numerator + denominator - 1n) / denominator, 2);
 }
 
 /** Whether `owed` / (`collateral` × `price`) is above `limitPercent` percent, exactly (no rounding). */
