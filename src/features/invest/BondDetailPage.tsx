@@ -1,8 +1,44 @@
-// Placeholder until the invest pages land (issue 22): replaced by the real page.
+// zhaiquanDetail (`?id=`): one raise: its target, what is raised, the deadline and the full-refund
+// promise, the coupon and term, the reserve's coverage, and subscribing (debitBuy, BuyForm.tsx).
+import { useSearchParams } from 'react-router-dom';
+import { Skeleton } from 'antd-mobile';
+import { useLingui } from '@lingui/react/macro';
+import { PageHeader } from '../../components/PageHeader.tsx';
+import { useProductQuery } from './investApi.ts';
+import { BuyForm } from './BuyForm.tsx';
+import { BondProgress } from './BondListPage.tsx';
+import { CoverageFacts, TermsFacts } from './ProductFacts.tsx';
+import { LoadFailure, statusText } from './parts.tsx';
 import { prepareInvestTexts } from './investTexts.ts';
+import './invest.css';
 
 export const prepare = prepareInvestTexts;
 
 export default function BondDetailPage() {
-  return null;
+  const { t } = useLingui();
+  const [params] = useSearchParams();
+  const id = params.get('id') ?? '';
+  const valid = /^[0-9]{1,19}$/.test(id);
+  const query = useProductQuery(id, { skip: !valid });
+  const bond = query.data;
+  const header = <PageHeader title={bond?.name ?? t`Bond`} fallback="/zhaiquan" />;
+  if (!valid || (query.error as { error?: string } | undefined)?.error === 'product_not_found') {
+    return <div className="invest-page">{header}<p className="invest-empty">{t`This product was not found.`}</p></div>;
+  }
+  if (query.isLoading) return <div className="invest-page">{header}<div className="invest-card" aria-busy="true" aria-label={t`Loading...`}><Skeleton.Paragraph lineCount={8} animated /></div></div>;
+  if (!bond) return <div className="invest-page">{header}<LoadFailure title={t`The raise could not be loaded.`} error={query.error} onRetry={() => void query.refetch()} /></div>;
+  return (
+    <div className="invest-page">
+      {header}
+      <section className="invest-card" aria-labelledby="raise-title">
+        <h2 id="raise-title" className="invest-card-title">{t`The raise`}</h2>
+        <BondProgress bond={bond} />
+        <p className="invest-source">{t`Refunded in full if the target is not met by the deadline. Coupons accrue daily and are paid at maturity with the principal.`}</p>
+        {bond.status !== 'open' && <p className="product-closed">{statusText(bond.status, t)}</p>}
+      </section>
+      <TermsFacts product={bond} />
+      <CoverageFacts product={bond} />
+      <BuyForm product={bond} />
+    </div>
+  );
 }
