@@ -173,3 +173,30 @@ export const UpdateLoanSettingBody = Type.Object({
 
 export { loanErrorCodes } from './investErrors.ts';
 export { CurrencyCode };
+
+/**
+ * A loan as the back office sees it (added by the loans server work): the user's loan with who
+ * applied; the detail adds the user's context (KYC and VIP level, balances, earlier loans).
+ */
+export const AdminLoan = Type.Object({
+  ...Loan.properties,
+  userId: Type.String(),
+  userEmail: Type.Optional(Type.String()),
+  reviewedBy: Type.Optional(Type.String()),
+  reviewedAt: Type.Optional(Type.Integer()),
+  kycLevel: Type.Optional(Type.Integer()),
+  vipLevel: Type.Optional(Type.Integer()),
+  /** Real ledger balances of the user, per asset and account kind (spot, loan, collateral...). */
+  balances: Type.Optional(Type.Array(Type.Object({ asset: Type.String(), kind: Type.String(), amount: Type.String() }))),
+  earlierLoans: Type.Optional(Type.Array(Type.Object({
+    id: Type.String(), type: LoanType, asset: Type.String(), amount: Type.String(), status: LoanStatus, createdAt: Type.Integer(),
+  }))),
+  /** The terms as signed. */
+  terms: Type.Optional(Type.String()),
+});
+export type AdminLoan = Static<typeof AdminLoan>;
+export const AdminLoansQuery = Type.Object({
+  status: Type.Optional(LoanStatus), userId: Type.Optional(RecordId), ...PageQuery,
+}, { additionalProperties: false });
+export const AdminLoanParams = Type.Object({ id: RecordId });
+export const RejectLoanBody = Type.Object({ reason: Type.String({ minLength: 1, maxLength: 300 }) }, { additionalProperties: false });
