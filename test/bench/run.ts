@@ -140,6 +140,8 @@ const parts: [string, () => Promise<unknown> | unknown][] = [
   ['second_contracts', async () => (await import('./secondContracts.ts')).secondContractBench()],
   // 100 000 accounts credited from one system account by a payout job (issue 20).
   ['payouts', async () => (await import('./payouts.ts')).payoutBench()],
+  // One day of product accrual for 100 000 orders: receipts, payout job, payout (issue 22).
+  ['products', async () => (await import('./products.ts')).productBench()],
   // Contract opens over encrypted HTTP, beside pgbench and the ledger's raw rate (issue 10).
   ['positions', async () => (await import('./positions.ts')).positionBench()],
   ['candles', async () => {
