@@ -146,7 +146,7 @@ function CreditForm({ setting, info }: { setting: LoanSetting; info: LoanInfo })
         <dl className="loan-figures">
           <div><dt>{t`Daily rate`}</dt><dd><RatePercent rate={setting.dailyRate} /></dd></div>
           <div><dt>{t`Total interest`}</dt><dd data-testid="loan-total-interest">{interest ? <Amount value={interest} asset={setting.asset} scale={scale} exact withAsset /> : '—'}</dd></div>
-          <div><dt>{t`Overdue penalty`}</dt><dd>{t`${setting.penaltyRate}% per day`}</dd></div>
+          <div><dt>{t`Overdue penalty`}</dt><dd><RatePercent rate={setting.penaltyRate} /></dd></div>
         </dl>
       </section>
       <Button block color="primary" size="large" disabled={check !== 'ok'} onClick={sign}>{t`Read and sign the agreement`}</Button>
@@ -180,7 +180,8 @@ function PledgeForm({ settings }: { settings: LoanSetting[] }) {
   const daysNumber = Number(days);
   const interest = checkDays(days, setting) === 'ok' ? totalInterestText(amount, setting.dailyRate, daysNumber, scale) : undefined;
 
-  const collateralMessage = collateral && !collateralOk ? t`Please enter an amount with at most ${collateralScale} decimals.`
+  const decimalsText = (scale: number) => t`Please enter an amount with at most ${scale} decimals.`;
+  const collateralMessage = collateral && !collateralOk ? decimalsText(collateralScale)
     : collateralOverBalance ? t`More than your available ${asset}.` : undefined;
   const amountMessage = overInitial
     ? t`Above the initial loan-to-value of ${setting.initialLtv}%. Borrow less or pledge more.`
