@@ -9,6 +9,7 @@ import { useSelector } from 'react-redux';
 import { CandlesIcon, ChartIcon, ChatIcon, DepositIcon, GlobeIcon, NoticeIcon, SwapIcon, TimerIcon, UserIcon } from '../../components/icons.tsx';
 import { useLingui } from '@lingui/react/macro';
 import type { UserState } from '../session/userSlice.ts';
+import { BondIcon, InvestIcon, LoanIcon, MiningIcon, QuantIcon } from './investIcons.tsx';
 
 // The picker (a popup with animation) loads when first opened, and the install card (lib/install.ts:
 // after engagement, dismissible) once the browser is idle, both through ./later.ts, keeping them
@@ -66,6 +67,12 @@ export default function HomePage() {
       { key: 'chart', label: t`BTC chart`, icon: <CandlesIcon />, onClick: () => navigate('/kline') },
       { key: 'login', label: t`Log in`, icon: <UserIcon />, onClick: () => navigate('/login') },
     ]),
+    // Investment products (issue 22): pages that need login send a visitor to /login first.
+    { key: 'invest', label: t`Investment`, icon: <InvestIcon />, onClick: () => navigate('/taolilicai?type=arbitrage') },
+    { key: 'quant', label: t`AI quantitative`, icon: <QuantIcon />, onClick: () => navigate('/taolilicai?type=quant') },
+    { key: 'mining', label: t`Mining`, icon: <MiningIcon />, onClick: () => navigate('/kuangchi') },
+    { key: 'debt', label: t`Debt`, icon: <BondIcon />, onClick: () => navigate('/zhaiquan') },
+    { key: 'loan', label: t`Loan`, icon: <LoanIcon />, onClick: () => navigate('/jiedai') },
     { key: 'notice', label: t`Platform notice`, icon: <NoticeIcon />, onClick: () => navigate('/notice') },
     { key: 'chat', label: t`Live chat`, icon: <ChatIcon />, onClick: () => navigate('/chat') },
     { key: 'language', label: t`Language`, icon: <GlobeIcon />, onClick: () => setLanguageOpen(true) },

@@ -5,7 +5,7 @@ import { useDispatch, useSelector } from 'react-redux';
 import { useNavigate, useSearchParams } from 'react-router-dom';
 import { Badge, List, NoticeBar, PullToRefresh } from 'antd-mobile';
 import {
-  BankcardOutline, BellOutline, BillOutline, FileOutline, HistogramOutline, DownlandOutline, QuestionCircleOutline, SoundOutline, GlobalOutline, LockOutline, PayCircleOutline, UnorderedListOutline, UploadOutline,
+  BankcardOutline, BellOutline, BillOutline, StarOutline, ReceiptOutline, CollectMoneyOutline, FileOutline, HistogramOutline, DownlandOutline, QuestionCircleOutline, SoundOutline, GlobalOutline, LockOutline, PayCircleOutline, UnorderedListOutline, UploadOutline,
   UserContactOutline, UserOutline,
 } from 'antd-mobile-icons';
 import { useLingui } from '@lingui/react/macro';
@@ -104,6 +104,12 @@ export default function MyPage() {
           </List.Item>
           <List.Item prefix={<BillOutline />} onClick={() => navigate('/zhangbianRecord')}>{t`Account ledger`}</List.Item>
           <List.Item prefix={<BankcardOutline />} onClick={() => navigate('/jiesuanInfo')}>{t`Settlement info`}</List.Item>
+        </List>
+        {/* Investment products and loans (issue 22). */}
+        <List header={t`Investments and loans`}>
+          <List.Item prefix={<StarOutline />} onClick={() => navigate('/vipLevel')}>{t`VIP level`}</List.Item>
+          <List.Item prefix={<ReceiptOutline />} onClick={() => navigate('/taoliOrder')}>{t`Investment orders`}</List.Item>
+          <List.Item prefix={<CollectMoneyOutline />} onClick={() => navigate('/jiedaiOrder')}>{t`Loan orders`}</List.Item>
         </List>
         <ContentEntries />
         <List header={t`Personal centre`}>
