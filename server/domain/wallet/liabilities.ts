@@ -16,17 +16,17 @@
 // apart from users' leaves) bring the bottom level to a power of two, so the published leaf count
 // does not say how many users there are; they are shuffled in with the users' leaves.
 import { randomBytes, randomInt } from 'node:crypto';
-import { and, count, desc, eq, or, sql } from 'drizzle-orm';
+import { and, asc, count, desc, eq, ne, or, sql } from 'drizzle-orm';
 import { setImmediate as yieldToEventLoop } from 'node:timers/promises';
 import {
   bottomNode, fromHex, leafIdOf, padNode, paddedLeafCount, parentNode, rootHash, toHex,
   type TreeAsset, type TreeBottomInput, type TreeLeafInput, type TreeNode,
 } from '../../../src/api/contract/liabilityTree.ts';
 import type {
-  LiabilityProofResult, LiabilityRoot, LiabilityRootPage, LiabilityRootsQuery, LiabilityTrigger,
+  LiabilityProofResult, LiabilityRoot, LiabilityRootPage, LiabilityRootsQuery, LiabilityTrigger, ProductCoverage,
 } from '../../../src/api/contract/liabilities.ts';
 import { formatAmount } from '../../../src/api/contract/amounts.ts';
-import { liabilityLeaves, liabilityNodes, liabilityRoots, users as usersTable } from '../../db/schema.ts';
+import { ledgerAssets, liabilityLeaves, liabilityNodes, liabilityRoots, products, users as usersTable } from '../../db/schema.ts';
 import type { Db, Executor } from '../../db/client.ts';
 import { recordAudit } from '../audit.ts';
 import type { Clock } from '../../lib/time.ts';
@@ -201,14 +201,44 @@ export async function latestRoot(db: Executor) {
   return row;
 }
 
-/** Published roots, newest first. */
+/**
+ * Coverage of every product that is not a draft, read live from the products' figures (issue 22):
+ * (reserve + principal) ÷ (principal + owed) as a percent with 2 decimals rounded down, "∞" when
+ * nothing is owed and no principal held (the formula products show on their detail page).
+ */
+export async function productCoverage(db: Executor): Promise<ProductCoverage[]> {
+  const rows = await db.select({
+    id: products.id, name: products.name, asset: products.asset, payoutAsset: products.payoutAsset,
+    reserve: products.reserve, owed: products.owed, principal: products.principal,
+  }).from(products).where(ne(products.status, 'draft')).orderBy(asc(products.id));
+  if (rows.length === 0) return [];
+  const scales = new Map((await db.select({ code: ledgerAssets.code, scale: ledgerAssets.scale }).from(ledgerAssets))
+    .map((row) => [row.code, row.scale]));
+  return rows.map((row) => {
+    const denominator = row.principal + row.owed;
+    return {
+      id: row.id.toString(), name: row.name, asset: row.payoutAsset,
+      reserve: formatAmount(row.reserve, scales.get(row.payoutAsset) ?? 0),
+      owed: formatAmount(row.owed, scales.get(row.payoutAsset) ?? 0),
+      principal: formatAmount(row.principal, scales.get(row.asset) ?? 0),
+      coverage: denominator === 0n ? '∞' : formatAmount(((row.reserve + row.principal) * 10_000n) / denominator, 2),
+    };
+  });
+}
+
+/** Published roots, newest first, with every product's coverage now (when there are products). */
 export async function listRoots(db: Executor, query: LiabilityRootsQuery): Promise<LiabilityRootPage> {
   const pageNo = query.pageNo ?? 1;
   const pageSize = query.pageSize ?? 20;
   const [{ total }] = await db.select({ total: count() }).from(liabilityRoots);
   const rows = await db.select().from(liabilityRoots).orderBy(desc(liabilityRoots.publishedAt), desc(liabilityRoots.id))
     .limit(pageSize).offset((pageNo - 1) * pageSize);
-  return { records: rows.map(toRoot), total, size: pageSize, current: pageNo, pages: Math.ceil(total / pageSize) };
+  const coverage = await productCoverage(db);
+  return {
+    records: rows.map(toRoot), total, size: pageSize, current: pageNo, pages: Math.ceil(total / pageSize),
+    // Absent while no product is offered (the answer is then as before issue 22).
+    ...(coverage.length > 0 ? { productCoverage: coverage } : {}),
+  };
 }
 
 /** Level sizes of a tree of `leafCount` leaves, bottom up, to the single top node. */
@@ -224,14 +254,17 @@ function levelSizes(leafCount: number): number[] {
  */
 export async function liabilityProof(db: Executor, userId: bigint): Promise<LiabilityProofResult> {
   const rootRow = await latestRoot(db);
-  if (!rootRow) return { root: null, proof: null };
+  const offered = await productCoverage(db);
+  // Absent while no product is offered (the answer is then as before issue 22).
+  const coverage = offered.length > 0 ? { productCoverage: offered } : {};
+  if (!rootRow) return { root: null, proof: null, ...coverage };
   const root = toRoot(rootRow);
   const [leaf] = await db.select().from(liabilityLeaves)
     .where(and(eq(liabilityLeaves.rootId, rootRow.id), eq(liabilityLeaves.userId, userId)));
   if (!leaf) {
     const [user] = await db.select({ createdAt: usersTable.createdAt, isGuest: usersTable.isGuest }).from(usersTable).where(eq(usersTable.id, userId));
     const absence = !user ? null : user.createdAt > rootRow.publishedAt ? 'account_newer' as const : user.isGuest ? 'guest' as const : null;
-    return { root, proof: null, absence };
+    return { root, proof: null, absence, ...coverage };
   }
   const assets = rootRow.assets as TreeAsset[];
   const sizes = levelSizes(rootRow.leafCount);
@@ -265,6 +298,7 @@ export async function liabilityProof(db: Executor, userId: bigint): Promise<Liab
       balances: own.sums.map((sum, i) => ({ currency: assets[i].currency, amount: formatAmount(sum, assets[i].scale) })),
       path,
     },
+    ...coverage,
   };
 }
 

@@ -135,6 +135,24 @@ export const LiabilityProof = Type.Object({
 });
 export type LiabilityProof = Static<typeof LiabilityProof>;
 
+/**
+ * Issue 22: each investment product's coverage, read live (not part of the tree): `reserve` what
+ * operators funded for its returns and not yet paid out, `owed` the returns promised and not yet
+ * paid, `principal` what buyers hold in it; amounts in `asset` (the payout asset) with its scale.
+ * coverage = (reserve + principal) ÷ (principal + owed), a percent with 2 decimals rounded down
+ * ("135.20"), "∞" when nothing is owed and no principal is held.
+ */
+export const ProductCoverage = Type.Object({
+  id: Type.String(),
+  name: Type.String(),
+  asset: Type.String(),
+  reserve: Type.String(),
+  owed: Type.String(),
+  principal: Type.String(),
+  coverage: Type.String(),
+});
+export type ProductCoverage = Static<typeof ProductCoverage>;
+
 /** Why a user has no leaf in the latest publication, as the server explains it. */
 export const liabilityAbsenceReasons = ['account_newer', 'guest'] as const;
 export type LiabilityAbsenceReason = (typeof liabilityAbsenceReasons)[number];
@@ -149,6 +167,8 @@ export const LiabilityProofResult = Type.Object({
   root: Type.Union([LiabilityRoot, Type.Null()]),
   proof: Type.Union([LiabilityProof, Type.Null()]),
   absence: Type.Optional(Type.Union([Type.Union(liabilityAbsenceReasons.map((reason) => Type.Literal(reason))), Type.Null()])),
+  /** Every product on offer or with holders (not drafts), with its coverage now (issue 22); absent when there is none. */
+  productCoverage: Type.Optional(Type.Array(ProductCoverage)),
 });
 export type LiabilityProofResult = Static<typeof LiabilityProofResult>;
 
@@ -165,6 +185,8 @@ export const LiabilityRootPage = Type.Object({
   size: Type.Integer(),
   current: Type.Integer(),
   pages: Type.Integer(),
+  /** Every product on offer or with holders (not drafts), with its coverage now (issue 22); absent when there is none. */
+  productCoverage: Type.Optional(Type.Array(ProductCoverage)),
 });
 export type LiabilityRootPage = Static<typeof LiabilityRootPage>;
 
