@@ -23,7 +23,7 @@ const principal = 1_000_000_000n; // 1 000 USDT
 const ratePpm = 500n; // 0.05 % a day
 const days = 30n;
 
-async function setUp(database: Database, now: Date): Promise<bigint> {
+export async function setUp(database: Database, now: Date): Promise<bigint> {
   const { db } = database;
   const reserve = (principal * ratePpm * days / 1_000_000n) * BigInt(orderCount);
   const [product] = await db.insert(products).values({
@@ -77,7 +77,7 @@ export async function productBench() {
     const elapsedMs = performance.now() - started;
     const again = await runProductAccrual(services, day);
     figure('products.accrue_100k', elapsedMs, 'ms');
-    const [paid] = (await database.db.execute(sql`select count(*)::int as receipts, coalesce(sum(amount), 0)::text as total
+    const [paid] = (await database.db.execute(sql`select count(*)::int as receipts, coalesce(sum(a.amount), 0)::text as total
       from product_accruals a join product_orders o on o.id = a.order_id where o.product_id = ${productId}`) as unknown as {
       rows: Array<{ receipts: number; total: string }>;
     }).rows;
