@@ -140,7 +140,7 @@ function LoanCard({ loan, setting, tickers }: { loan: Loan; setting: LoanSetting
         <div className="loan-row-ltv">
           <p className="loan-ltv-now">{t`Loan-to-value`}: <strong data-testid="loan-live-ltv">{liveLtv ? `${liveLtv}%` : '—'}</strong>
             {price && <span className="loan-muted"> · {loan.collateralAsset} {price}</span>}</p>
-          <LtvMeter ltv={liveLtv} zone={loan.marginCalled && zone === 'safe' ? 'margin_call' : zone}
+          <LtvMeter ltv={liveLtv} zone={zone}
             initial={setting?.initialLtv} marginCall={setting?.marginCallLtv} liquidation={setting?.liquidationLtv} />
           {ticker?.source && <SimulatedPricesLabel sources={[ticker.source]} />}
         </div>
