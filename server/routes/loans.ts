@@ -61,7 +61,8 @@ export function loanRoutes(app: FastifyInstance, services: Services, market: Mar
   app.get(loanPaths.settings, async (request) => {
     const userId = await optionalUser(request);
     const scales = await assetScales(db);
-    const rows = await listLoanSettings(db, true);
+    // Closed offers are listed too (enabled false): the app shows them greyed rather than losing them.
+    const rows = await listLoanSettings(db);
     const available = userId === undefined ? undefined : (await creditLimit(db, userId, scales.get('USDT') ?? 6)).available;
     return ok(rows.map((row) => settingToWire(row, scales.get(row.asset) ?? 6, row.type === 'credit' ? available : undefined)));
   });
