@@ -13,7 +13,7 @@ import {
   productAdminPaths, type CreateProductBody, type JobName, type JobRun, type OrderStatus, type Product, type ProductOrder, type ProductType,
   type ReserveFunding,
 } from '../api/contract/products.ts';
-import { loanAdminPaths, type Loan, type LoanSetting, type LoanStatus } from '../api/contract/loans.ts';
+import { loanAdminPaths, type AdminLoan, type LoanSetting, type LoanStatus } from '../api/contract/loans.ts';
 import { levelAdminPaths, type VipLevel } from '../api/contract/levels.ts';
 import type { PageOf } from '../api/contract/wallet.ts';
 import { adminApi } from './api.ts';
@@ -73,14 +73,18 @@ export interface MiningRewardInput {
   source: string;
 }
 
-export type AdminLoan = Loan & { userId: string; account: string };
+export type { AdminLoan };
 
-/** One balance of the user beside a loan under review. */
+/** One balance of the user beside a loan under review, per asset and account kind (spot, loan, collateral...). */
 export interface ContextBalance {
   currency: string;
-  available: string;
-  frozen: string;
+  /** The ledger account kind, when the server names it. */
+  kind?: string;
+  amount: string;
 }
+
+/** An earlier loan of the same user, as the review lists it. */
+export type EarlierLoan = Pick<AdminLoan, 'id' | 'type' | 'asset' | 'amount' | 'status' | 'createdAt'> & { rejectReason?: string };
 
 /** What an operator sees about the borrower beside a loan application. */
 export interface LoanUserContext {
@@ -89,7 +93,9 @@ export interface LoanUserContext {
   vipLevel?: number;
   balances: ContextBalance[];
   /** The user's other loans, newest first. */
-  earlierLoans: AdminLoan[];
+  earlierLoans: EarlierLoan[];
+  /** The terms as signed. */
+  terms?: string;
 }
 
 export type AdminLoanDetail = AdminLoan & { context: LoanUserContext };
@@ -136,37 +142,36 @@ const object = (value: unknown): Loose | undefined => (value && typeof value ===
 function toBalances(value: unknown): ContextBalance[] {
   if (Array.isArray(value)) {
     return value.map((row) => object(row)).filter((row): row is Loose => !!row).map((row) => ({
-      currency: text(row.currency ?? row.asset), available: text(row.available ?? row.amount ?? row.balance), frozen: text(row.frozen) || '0',
+      currency: text(row.currency ?? row.asset), kind: text(row.kind) || undefined, amount: text(row.amount ?? row.available ?? row.balance),
     })).filter((row) => row.currency);
   }
-  // { USDT: "12.5", BTC: { available, frozen } }
+  // { USDT: "12.5" }
   const map = object(value);
   if (!map) return [];
-  return Object.entries(map).map(([currency, row]) => {
-    const fields = object(row);
-    return { currency, available: fields ? text(fields.available ?? fields.amount) : text(row), frozen: fields ? text(fields.frozen) || '0' : '0' };
-  });
+  return Object.entries(map).map(([currency, row]) => ({ currency, amount: text(object(row)?.amount ?? object(row)?.available ?? row) }));
 }
 
 /**
- * A loan under review as the server answers it: the loan with, beside it or inside `context` /
- * `user`, the borrower's e-mail, KYC and VIP levels, balances and earlier loans.
+ * A loan under review as the server answers it (contract AdminLoan): the loan with, beside it (or
+ * inside `context` / `user`), the borrower's e-mail, KYC and VIP levels, balances, earlier loans and
+ * the terms as signed.
  */
 export function toAdminLoanDetail(raw: Loose): AdminLoanDetail {
-  const context = object(raw.context) ?? object(raw.userContext) ?? object(raw.user) ?? {};
-  const user = object(context.user) ?? {};
-  const pick = (key: string) => context[key] ?? user[key] ?? raw[key];
-  const loans = pick('earlierLoans') ?? pick('loans') ?? pick('previousLoans');
+  const context = object(raw.context) ?? object(raw.user) ?? {};
+  const pick = (key: string) => raw[key] ?? context[key];
+  const loans = pick('earlierLoans') ?? pick('loans');
+  const email = text(pick('userEmail') ?? pick('email') ?? pick('account'));
   return {
     ...(raw as unknown as AdminLoan),
-    userId: text(raw.userId ?? context.userId ?? user.id),
-    account: text(raw.account ?? pick('email') ?? pick('account')),
+    userId: text(raw.userId ?? context.userId),
+    userEmail: email || undefined,
     context: {
-      email: text(pick('email') ?? pick('account')),
+      email,
       kycLevel: int(pick('kycLevel')),
-      vipLevel: int(pick('vipLevel') ?? pick('level')),
+      vipLevel: int(pick('vipLevel')),
       balances: toBalances(pick('balances')),
-      earlierLoans: Array.isArray(loans) ? (loans as AdminLoan[]).filter((loan) => object(loan) && text(loan.id) !== text(raw.id)) : [],
+      earlierLoans: Array.isArray(loans) ? (loans as EarlierLoan[]).filter((loan) => object(loan) && text(loan.id) !== text(raw.id)) : [],
+      terms: text(pick('terms')) || undefined,
     },
   };
 }
@@ -179,7 +184,8 @@ export const investAdminApi = adminApi.enhanceEndpoints({
 }).injectEndpoints({
   endpoints: (build) => ({
     adminProducts: build.query<PageOf<AdminProduct>, ProductListArgs>({
-      query: ({ pageNo, type, status }) => ({ url: productAdminPaths.products, params: { pageNo, pageSize, type, status }, quiet: true }),
+      // The server filters by kind only (its query takes no status): the screen filters the status.
+      query: ({ pageNo, type }) => ({ url: productAdminPaths.products, params: { pageNo, pageSize, type }, quiet: true }),
       providesTags: ['InvestProducts'],
     }),
     createProduct: build.mutation<AdminProduct, CreateProductBody>({

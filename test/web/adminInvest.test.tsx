@@ -49,7 +49,7 @@ const order: AdminProductOrder = {
 const loan: AdminLoan = {
   id: '31', type: 'credit', settingId: '1', clientOrderId: 'l-1', asset: 'USDT', amount: '800.000000', days: 30, dailyRate: '0.05',
   penaltyRate: '0.1', totalInterest: '12.000000', status: 'pending', interest: '0', repaid: '0', owed: '0', overdue: false,
-  termsHash: 'ab'.repeat(32), signedAt: Date.UTC(2026, 10, 20), createdAt: Date.UTC(2026, 10, 20), userId: '7', account: 'ana@example.com',
+  termsHash: 'ab'.repeat(32), signedAt: Date.UTC(2026, 10, 20), createdAt: Date.UTC(2026, 10, 20), userId: '7', userEmail: 'ana@example.com',
 };
 const earlier: AdminLoan = { ...loan, id: '12', status: 'rejected', rejectReason: 'Verify first.', createdAt: Date.UTC(2026, 9, 1) };
 const pledgeSetting: LoanSetting = {
@@ -100,7 +100,8 @@ function serve(url: string, init?: RequestInit): Response {
   if (path === '/api/admin/mining/rewards') return envelope([]);
   if (path === '/api/admin/loans' && method === 'GET') return envelope(page([loan]));
   if (path === '/api/admin/loans/31') {
-    return envelope({ ...loan, context: { email: 'ana@example.com', kycLevel: 1, vipLevel: 2, balances: [{ currency: 'USDT', available: '150.000000', frozen: '0' }], earlierLoans: [earlier] } });
+    return envelope({ ...loan, kycLevel: 1, vipLevel: 2, terms: 'Loan agreement between the platform and user 7.', earlierLoans: [earlier],
+      balances: [{ asset: 'USDT', kind: 'spot', amount: '150.000000' }, { asset: 'BTC', kind: 'collateral', amount: '0.00000000' }] });
   }
   if (path === '/api/admin/loans/31/signature') return new Response(new Blob([new Uint8Array([137, 80, 78, 71])], { type: 'image/png' }), { status: 200 });
   if (path === '/api/admin/loans/31/agreement.pdf') return new Response(new Blob(['%PDF-1.7'], { type: 'application/pdf' }), { status: 200 });
@@ -218,12 +219,14 @@ describe('scheduled jobs', () => {
 });
 
 describe('products', () => {
-  it('lists the figures with the coverage, filters by kind, and funds the reserve only after a valid amount and a confirmation', async () => {
+  it('lists the figures with the coverage, and funds the reserve only after a valid amount and a confirmation', async () => {
     renderWith(<ProductsScreen />);
     const table = await screen.findByTestId('products-table');
     await within(table).findByText('Steady 30');
     expect(within(table).getByTestId('coverage').textContent).toBe('135.20 %');
     expect(within(table).getByText('1,000.000000 USDT')).toBeTruthy();
+    // The server's product query takes the kind and the page only (it refuses other fields).
+    expect(Object.keys(calls.find((call) => call.path === '/api/admin/products')!.query).sort()).toEqual(['pageNo', 'pageSize']);
     fireEvent.click(await findButton('Fund reserve of Steady 30'));
     const modal = await confirmDialog('Fund the reserve of Steady 30');
     fireEvent.change(within(modal).getByTestId('fund-amount'), { target: { value: '1e6' } });
@@ -240,7 +243,7 @@ describe('products', () => {
     expect(posts()).toEqual([{ path: '/api/admin/products/5/reserve', body: { amount: '50000' } }]);
   });
 
-  it('shows the refusal of a funding in place, and filters the list by kind', async () => {
+  it('shows the refusal of a funding in place', async () => {
     refuse['/api/admin/products/5/reserve'] = { error: 'product_not_found', message: 'gone' };
     renderWith(<ProductsScreen />);
     fireEvent.click(await findButton('Fund reserve of Steady 30'));
@@ -295,7 +298,9 @@ describe('loans', () => {
     fireEvent.click(buttonIn(document.body, 'Review'));
     const drawer = await findDialog();
     const context = await within(drawer).findByTestId('loan-context');
-    expect(within(context).getByText('USDT 150.000000')).toBeTruthy();
+    expect(within(context).getByText(/USDT 150\.000000/)).toBeTruthy();
+    expect(within(context).queryByText(/BTC/)).toBeNull();
+    expect(within(context).getByText('Loan agreement between the platform and user 7.', { exact: false })).toBeTruthy();
     expect(within(context).getByText('Verify first.')).toBeTruthy();
     expect(within(drawer).getByTestId('loan-terms-hash').textContent).toBe('ab'.repeat(32));
     expect(await within(drawer).findByTestId('loan-signature')).toHaveProperty('alt', "The user's signature");
@@ -352,12 +357,14 @@ describe('loans', () => {
   });
 
   it('reads the user context wherever the server puts it', () => {
-    const nested = toAdminLoanDetail({ ...loan, account: undefined, user: { email: 'b@example.com', kycLevel: 2, vipLevel: 0,
-      balances: { USDT: { available: '5', frozen: '1' } }, loans: [loan, earlier] } } as never);
-    expect(nested.account).toBe('b@example.com');
-    expect(nested.context).toEqual({ email: 'b@example.com', kycLevel: 2, vipLevel: 0, balances: [{ currency: 'USDT', available: '5', frozen: '1' }],
-      earlierLoans: [earlier] });
-    expect(toAdminLoanDetail({ ...loan } as never).context).toEqual({ email: 'ana@example.com', kycLevel: undefined, vipLevel: undefined, balances: [], earlierLoans: [] });
+    const nested = toAdminLoanDetail({ ...loan, userEmail: undefined, user: { email: 'b@example.com', kycLevel: 2, vipLevel: 0,
+      balances: { USDT: '5' }, loans: [loan, earlier] } } as never);
+    expect(nested.userEmail).toBe('b@example.com');
+    expect(nested.context).toEqual({ email: 'b@example.com', kycLevel: 2, vipLevel: 0, balances: [{ currency: 'USDT', amount: '5' }],
+      earlierLoans: [earlier], terms: undefined });
+    expect(toAdminLoanDetail({ ...loan } as never).context).toEqual({
+      email: 'ana@example.com', kycLevel: undefined, vipLevel: undefined, balances: [], earlierLoans: [], terms: undefined,
+    });
     expect(ltvProblem('65', '80', '90')).toBeUndefined();
     expect(ltvProblem('65', '90', '80')).toBe('ltv_order');
     expect(ltvProblem('65', '80', '100')).toBe('ltv_order');

@@ -6,11 +6,11 @@
 // with their receipts.
 import { useState } from 'react';
 import { useLingui } from '@lingui/react/macro';
-import { Alert, App, Button, Card, Descriptions, Drawer, Space, Spin, Table, Tabs, Tag, Typography } from 'antd';
+import { Alert, App, Button, Card, Collapse, Descriptions, Drawer, Space, Spin, Table, Tabs, Tag, Typography } from 'antd';
 import type { LoanStatus } from '../../api/contract/loans.ts';
 import { useMeQuery } from '../api.ts';
 import {
-  useAdminLoanQuery, useAdminLoansQuery, useApproveLoanMutation, useRejectLoanMutation, type AdminLoan, type AdminLoanDetail,
+  useAdminLoanQuery, useAdminLoansQuery, useApproveLoanMutation, useRejectLoanMutation, type AdminLoan, type AdminLoanDetail, type EarlierLoan,
 } from '../investApi.ts';
 import { formatAmount, formatTime } from '../format.ts';
 import { EmailText } from './EmailText.tsx';
@@ -37,11 +37,25 @@ export function LoanTypeText({ type }: { type: AdminLoan['type'] }) {
 }
 
 const levelText = (level: number | undefined) => (level === undefined ? '—' : String(level));
+const isZero = (value: string) => /^-?0*(\.0*)?$/.test(value);
+
+/** A ledger account kind as the operator reads it; an unknown one as the server names it. */
+function useKindText() {
+  const { t } = useLingui();
+  const kinds: Record<string, string> = {
+    spot: t`Spot`, frozen: t`Frozen`, margin: t`Margin`, loan: t`Loan owed`, collateral: t`Collateral`, product_holdings: t`In products`,
+  };
+  return (kind: string | undefined) => (kind ? kinds[kind] ?? kind : '');
+}
+
+/** The user: e-mail when known, else the id. */
+const userLabel = (loan: Pick<AdminLoan, 'userEmail' | 'userId'>) => (loan.userEmail ? <EmailText email={loan.userEmail} /> : <span>#{loan.userId}</span>);
 
 function BorrowerContext({ loan }: { loan: AdminLoanDetail }) {
   const { t } = useLingui();
+  const kindText = useKindText();
   const { context } = loan;
-  const held = context.balances.filter((row) => !/^0*(\.0*)?$/.test(row.available) || !/^0*(\.0*)?$/.test(row.frozen));
+  const held = context.balances.filter((row) => !isZero(row.amount));
   return (
     <Card size="small" title={t`The user's context`} style={{ marginTop: 16 }} data-testid="loan-context">
       <Descriptions column={1} size="small" items={[
@@ -50,16 +64,16 @@ function BorrowerContext({ loan }: { loan: AdminLoanDetail }) {
         { key: 'vip', label: t`VIP level`, children: levelText(context.vipLevel) },
         { key: 'balances', label: t`Balances`, children: held.length === 0 ? <Typography.Text type="secondary">{t`None`}</Typography.Text> : (
           <span>{held.map((row) => (
-            <div key={row.currency} className="admin-amount">
-              {row.currency} {formatAmount(row.available)}
-              {!/^0*(\.0*)?$/.test(row.frozen) && <Typography.Text type="secondary"> ({t`frozen`} {formatAmount(row.frozen)})</Typography.Text>}
+            <div key={`${row.currency}:${row.kind ?? ''}`} className="admin-amount">
+              {row.currency} {formatAmount(row.amount)}
+              {row.kind && <Typography.Text type="secondary"> · {kindText(row.kind)}</Typography.Text>}
             </div>
           ))}</span>
         ) },
       ]} />
       <Typography.Title level={5} style={{ marginTop: 8 }}>{t`Earlier loans`}</Typography.Title>
       {context.earlierLoans.length === 0 ? <Typography.Text type="secondary">{t`None`}</Typography.Text> : (
-        <Table<AdminLoan> rowKey="id" size="small" pagination={false} dataSource={context.earlierLoans} data-testid="loan-earlier"
+        <Table<EarlierLoan> rowKey="id" size="small" pagination={false} dataSource={context.earlierLoans} data-testid="loan-earlier"
           columns={[
             { key: 'type', title: t`Type`, render: (_, item) => <LoanTypeText type={item.type} /> },
             { key: 'amount', title: t`Amount`, align: 'right', render: (_, item) => <span className="admin-amount">{formatAmount(item.amount)} {item.asset}</span> },
@@ -67,6 +81,12 @@ function BorrowerContext({ loan }: { loan: AdminLoanDetail }) {
             { key: 'created', title: t`Applied`, render: (_, item) => <span className="admin-time">{formatTime(item.createdAt)}</span> },
             { key: 'reason', title: t`Reason`, render: (_, item) => item.rejectReason ?? '' },
           ]} />
+      )}
+      {context.terms && (
+        <Collapse size="small" style={{ marginTop: 12 }} items={[{
+          key: 'terms', label: t`The terms as signed`, forceRender: true,
+          children: <pre className="admin-json" data-testid="loan-terms">{context.terms}</pre>,
+        }]} />
       )}
     </Card>
   );
@@ -82,7 +102,7 @@ function LoanFigures({ loan }: { loan: AdminLoan }) {
       { key: 'id', label: t`Application`, children: loan.id },
       { key: 'status', label: t`Status`, children: <LoanStatusTag status={loan.status} /> },
       { key: 'type', label: t`Type`, children: <LoanTypeText type={loan.type} /> },
-      { key: 'user', label: t`User`, children: <span><EmailText email={loan.account} /> <Typography.Text type="secondary">#{loan.userId}</Typography.Text></span> },
+      { key: 'user', label: t`User`, children: <span>{userLabel(loan)} <Typography.Text type="secondary">#{loan.userId}</Typography.Text></span> },
       { key: 'amount', label: t`Amount`, children: <strong className="admin-amount">{formatAmount(loan.amount)} {asset}</strong> },
       { key: 'days', label: t`Term (days)`, children: loan.days },
       { key: 'rate', label: t`Daily rate`, children: t`${dailyRate} % a day` },
@@ -222,7 +242,7 @@ function ApplicationsTab({ liquidations = false }: { liquidations?: boolean }) {
         data-testid={liquidations ? 'liquidations-table' : 'loans-table'}
         pagination={{ current: data?.current ?? pageNo, pageSize: data?.size ?? 20, total: data?.total ?? 0, showSizeChanger: false, onChange: setPageNo }}
         columns={[
-          { key: 'user', title: t`User`, render: (_, item) => <EmailText email={item.account} /> },
+          { key: 'user', title: t`User`, render: (_, item) => userLabel(item) },
           { key: 'type', title: t`Type`, render: (_, item) => <LoanTypeText type={item.type} /> },
           { key: 'amount', title: t`Amount`, align: 'right', render: (_, item) => <span className="admin-amount">{formatAmount(item.amount)} {item.asset}</span> },
           { key: 'days', title: t`Days`, align: 'right', dataIndex: 'days' },
