@@ -8,6 +8,7 @@
 // user repays early (one started day of interest) and sees it repaid. A pledge loan against BTC
 // shows its loan-to-value live at the feed price, refused above the initial level in the form, and
 // on the orders page once approved. Screenshots of the three pages go to test-results/loans/.
+// (Run alone it needs the catalogs extracted: production builds carry message ids, not English.)
 import fs from 'node:fs';
 import path from 'node:path';
 import { beforeAll, describe, expect, inject, it } from 'vitest';
@@ -171,7 +172,11 @@ describe('loans on the phone', () => {
     await phone.getByRole('button', { name: 'Repay all' }).click();
     await dialog.getByText('Repay everything?').waitFor();
     await dialog.getByRole('button', { name: 'Repay' }).click();
-    await expect.poll(() => row.getByTestId('loan-status').textContent()).toBe('Repaid');
+    // A refusal would show in the sheet: said in the failure rather than a bare timeout.
+    const refusal = phone.locator('.loan-sheet .form-error');
+    // The repayment and the list's refetch on a loaded two-core machine may take more than the default 5 s.
+    await expect.poll(async () => ((await refusal.count()) > 0 ? `refused: ${await refusal.textContent()}` : row.getByTestId('loan-status').textContent()),
+      { timeout: 20_000 }).toBe('Repaid');
     expect(await spot(user.token, 'USDT')).toBe('99.500000');
     await phone.screenshot({ path: path.join(shots, 'jiedaiOrder-repaid-en-us-390.png'), fullPage: true });
   }, 180_000);
