@@ -8,7 +8,6 @@
 // user repays early (one started day of interest) and sees it repaid. A pledge loan against BTC
 // shows its loan-to-value live at the feed price, refused above the initial level in the form, and
 // on the orders page once approved. Screenshots of the three pages go to test-results/loans/.
-// (Run alone it needs the catalogs extracted: production builds carry message ids, not English.)
 import fs from 'node:fs';
 import path from 'node:path';
 import { beforeAll, describe, expect, inject, it } from 'vitest';
