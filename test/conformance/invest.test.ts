@@ -261,6 +261,12 @@ describe('products (/prod/appProductInfo/*, /prod/appProductOrder/*, /admin/prod
     expect(first).toMatchObject({ name: 'product-accrual', state: 'done' });
     const afterFirst = await spot(buyer);
     const ordersAfterFirst = expectSuccess(await client.get<Page<ProductOrder>>('/prod/appProductOrder/listMy', { pageSize: 100 }, buyer));
+    if (!first.replayed) {
+      // Bought today under the 'full' first-day rule: today earns 0.5 % of 100, paid from the reserve.
+      const order = ordersAfterFirst.records.find((row) => row.id === arbitrageOrder!.id)!;
+      expect(order).toMatchObject({ todayIncome: '0.500000', accumulatedIncome: '0.500000' });
+      expect(units((await product(created.arbitrage!.id)).reserve)).toBe(units('9.5'));
+    }
     const second = expectSuccess(await client.post<JobRun>('/admin/jobs/product-accrual/run', {}, operatorToken));
     expect(second).toMatchObject({ name: 'product-accrual', day: first.day, state: 'done', replayed: true, result: first.result });
     expect(await spot(buyer)).toBe(afterFirst);
