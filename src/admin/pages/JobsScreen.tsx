@@ -23,7 +23,7 @@ export function RunResult({ result }: { result: JobRun['result'] }) {
   const entries = Object.entries(result ?? {});
   if (entries.length === 0) return <Typography.Text type="secondary">—</Typography.Text>;
   return (
-    <Space size={[4, 4]} wrap data-testid="job-result">
+    <Space size={[4, 4]} wrap data-testid="job-result" style={{ maxWidth: 560 }}>
       {entries.map(([key, value]) => <Tag key={key} className="admin-amount">{key}: {String(value)}</Tag>)}
     </Space>
   );

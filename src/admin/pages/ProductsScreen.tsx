@@ -218,7 +218,7 @@ function ProductsTab({ admin, onOrders }: { admin: boolean; onOrders(id: string)
       <Table<AdminProduct> rowKey="id" loading={isFetching} dataSource={shown} size="middle" scroll={{ x: 'max-content' }} data-testid="products-table"
         pagination={{ current: data?.current ?? pageNo, pageSize: data?.size ?? 20, total: data?.total ?? 0, showSizeChanger: false, onChange: setPageNo }}
         columns={[
-          { key: 'name', title: t`Name`, render: (_, item) => <strong>{item.name}</strong> },
+          { key: 'name', title: t`Name`, fixed: 'left', render: (_, item) => <strong>{item.name}</strong> },
           { key: 'type', title: t`Kind`, render: (_, item) => typeLabels[item.type] ?? item.type },
           { key: 'status', title: t`Status`, render: (_, item) => <ProductStatusTag status={item.status} /> },
           { key: 'rate', title: t`Rate (% a day)`, align: 'right', render: (_, item) => (item.type === 'mining' ? '—' : `${item.dailyRate} %`) },
@@ -230,7 +230,7 @@ function ProductsTab({ admin, onOrders }: { admin: boolean; onOrders(id: string)
           { key: 'reserve', title: t`Reserve`, align: 'right', render: (_, item) => <span className="admin-amount">{formatAmount(item.reserve)} {item.payoutAsset}</span> },
           { key: 'owed', title: t`Returns owed`, align: 'right', render: (_, item) => <span className="admin-amount">{formatAmount(item.owed)} {item.payoutAsset}</span> },
           { key: 'coverage', title: t`Coverage`, align: 'right', render: (_, item) => <Coverage value={item.coverage} /> },
-          { key: 'actions', title: '', render: (_, item) => {
+          { key: 'actions', title: '', fixed: 'right', render: (_, item) => {
             const name = item.name;
             return (
               <span style={{ display: 'inline-flex', gap: 8 }}>

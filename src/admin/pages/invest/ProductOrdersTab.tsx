@@ -97,7 +97,7 @@ export function ProductOrdersTab({ products, productId, onProduct }: {
           { key: 'income', title: t`Paid so far`, align: 'right', render: (_, item) => <span className="admin-amount">{formatAmount(item.accumulatedIncome)} {item.payoutAsset}</span> },
           { key: 'owed', title: t`Still owed`, align: 'right', render: (_, item) => <span className="admin-amount">{formatAmount(item.owed)} {item.payoutAsset}</span> },
           { key: 'term', title: t`Term`, render: (_, item) => <span className="admin-time">{formatTime(item.startsAt)} → {formatTime(item.endsAt)}</span> },
-          { key: 'actions', title: '', render: (_, item) => {
+          { key: 'actions', title: '', fixed: 'right', render: (_, item) => {
             const id = item.id;
             if (item.status === 'frozen') return <Button size="small" onClick={() => confirmUnfreeze(item)} aria-label={t`Unfreeze order ${id}`}>{t`Unfreeze`}</Button>;
             if (item.status === 'running' || item.status === 'not_started') {
