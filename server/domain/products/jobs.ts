@@ -38,8 +38,6 @@ import { addToFigures, assetScales, dayMs, dayOf, lockProduct, scaleOf, type Pro
 
 const rowsOf = <T>(result: unknown): T[] => (result as { rows: T[] }).rows;
 const payoutPrefix = 'pa-';
-/** How a fixed-rate receipt is computed (in each receipt's inputs, with its figures). */
-export const fixedRateFormula = 'floor(principal × ratePpm / 10^6) a day; the last day the rest of floor(principal × ratePpm × days / 10^6)';
 
 /** Payout concurrency on a PostgreSQL pool (PGlite runs one transaction at a time anyway). */
 const payoutConcurrency = 4;
@@ -69,7 +67,6 @@ export async function accrueProduct(db: Db, productId: bigint, day: string, now:
     const scale = scaleOf(scales, product.asset);
     // Bond coupons are paid at maturity with the principal: the receipt names that transfer.
     const transferOf = bond ? sql`'bc-' || x.id::text` : sql`case when x.amt > 0 then ${jobId}::text || ':' || x.account_id::text else '' end`;
-    const paidAt = bond ? 'maturity, with the principal' : 'this day';
     // generate_series makes the planner guess a thousand rows per order: at 100 000 orders that
     // guess turns on JIT compilation, which costs seconds and saves nothing here.
     await tx.execute(sql`select set_config('jit', 'off', true)`);
@@ -94,9 +91,8 @@ export async function accrueProduct(db: Db, productId: bigint, day: string, now:
       ), ins as (
         insert into product_accruals (order_id, day, amount, inputs, transfer_id, created_at)
         select x.id, to_char(x.d, 'YYYY-MM-DD'), x.amt, jsonb_build_object(
-            'formula', ${fixedRateFormula}::text,
             'principal', round(x.amount / ${(10n ** BigInt(scale)).toString()}::numeric, ${scale})::text,
-            'ratePpm', x.ppm, 'dailyRatePercent', (x.ppm / 10000.0)::text, 'days', x.days, 'dayNumber', x.n, 'paid', ${paidAt}::text),
+            'ratePpm', x.ppm, 'days', x.days, 'dayNumber', x.n),
           ${transferOf}, ${now.toISOString()}::timestamptz
         from x
         on conflict do nothing

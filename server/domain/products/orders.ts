@@ -20,7 +20,7 @@ import {
   type OrderStat, type OrderStatus, type ProductOrder, type ProductType,
 } from '../../../src/api/contract/products.ts';
 import type { PageOf } from '../../../src/api/contract/wallet.ts';
-import { productAccruals, productOrders, products } from '../../db/schema.ts';
+import { productAccruals, productOrders, products, users } from '../../db/schema.ts';
 import type { Db, Executor, Tx } from '../../db/client.ts';
 import { AppError, assert, conflict, notFound } from '../../lib/errors.ts';
 import { formatAmount, parseAmount } from '../ledger/amounts.ts';
@@ -30,7 +30,7 @@ import type { NewTransferRequest } from '../ledger/rules.ts';
 import { levelSettings, userKycLevel, usdtScale } from '../identity/kycLevels.ts';
 import { userVipLevel } from '../levels/levels.ts';
 import {
-  addToFigures, assetScales, dayMs, dayOf, lockProduct, midnightAtOrAfter, midnightOf, miningEstimate, nameIn, pageCount,
+  addToFigures, assetScales, fixedRateFormula, dayMs, dayOf, lockProduct, midnightAtOrAfter, midnightOf, miningEstimate, nameIn, pageCount,
   pageParams, scaleOf, type ProductRow,
 } from './products.ts';
 
@@ -335,7 +335,7 @@ export async function orderStat(db: Executor, userId: bigint, type: ProductType 
 
 /** The daily receipts of the caller's order, newest day first. */
 export async function orderReceipts(db: Executor, userId: bigint, orderId: bigint, page: { pageNo?: number; pageSize?: number }): Promise<PageOf<AccrualReceipt>> {
-  const [owner] = await db.select({ order: productOrders, payoutAsset: products.payoutAsset }).from(productOrders)
+  const [owner] = await db.select({ order: productOrders, payoutAsset: products.payoutAsset, type: products.type }).from(productOrders)
     .innerJoin(products, eq(products.id, productOrders.productId)).where(and(eq(productOrders.id, orderId), eq(productOrders.userId, userId)));
   if (!owner) throw notFound('order_not_found', 'There is no such order.');
   const { pageNo, pageSize, offset } = pageParams(page);
@@ -344,7 +344,11 @@ export async function orderReceipts(db: Executor, userId: bigint, orderId: bigin
   const scale = scaleOf(await assetScales(db), owner.payoutAsset);
   return {
     records: rows.map((row) => ({
-      orderId: row.orderId.toString(), day: row.day, amount: formatAmount(row.amount, scale), asset: owner.payoutAsset, inputs: row.inputs,
+      orderId: row.orderId.toString(), day: row.day, amount: formatAmount(row.amount, scale), asset: owner.payoutAsset,
+      inputs: owner.type === 'mining' ? row.inputs : {
+        ...row.inputs, formula: fixedRateFormula, dailyRatePercent: ratePercentFromPpm(Number(row.inputs.ratePpm ?? 0)),
+        paid: owner.type === 'bond' ? 'at maturity, with the principal' : 'on this day',
+      },
       transferId: row.transferId,
     })),
     total, size: pageSize, current: pageNo, pages: pageCount(total, pageSize),
@@ -392,8 +396,11 @@ export async function listAdminOrders(db: Executor, query: { productId?: string;
     productId: query.productId ? BigInt(query.productId) : undefined, userId: query.userId ? BigInt(query.userId) : undefined, status: query.status,
   }, query, now);
   const scales = await assetScales(db);
+  const accounts = await accountsOf(db, views.map((view) => view.order.userId));
   return {
-    records: views.map((view) => ({ ...orderWire(view, undefined, scales, now), userId: view.order.userId.toString(), account: view.order.userId.toString() })),
+    records: views.map((view) => ({
+      ...orderWire(view, undefined, scales, now), userId: view.order.userId.toString(), account: accounts.get(view.order.userId) ?? '',
+    })),
     total, size: pageSize, current: pageNo, pages: pageCount(total, pageSize),
   };
 }
@@ -403,7 +410,16 @@ export async function adminOrder(db: Executor, orderId: bigint, now: Date) {
   const { views } = await orderViews(db, { orderId }, { pageSize: 1 }, now);
   if (!views[0]) throw notFound('order_not_found', 'There is no such order.');
   const scales = await assetScales(db);
-  return { ...orderWire(views[0], undefined, scales, now), userId: views[0].order.userId.toString(), account: views[0].order.userId.toString() };
+  const accounts = await accountsOf(db, [views[0].order.userId]);
+  return { ...orderWire(views[0], undefined, scales, now), userId: views[0].order.userId.toString(), account: accounts.get(views[0].order.userId) ?? '' };
+}
+
+/** How the back office names each user: e-mail, else +code phone, else username. */
+async function accountsOf(db: Executor, userIds: bigint[]): Promise<Map<bigint, string>> {
+  if (userIds.length === 0) return new Map();
+  const rows = await db.select({ id: users.id, email: users.email, phone: users.phone, code: users.phoneCountryCode, username: users.username })
+    .from(users).where(inArray(users.id, [...new Set(userIds)]));
+  return new Map(rows.map((row) => [row.id, row.email ?? (row.phone ? `+${row.code ?? ''} ${row.phone}` : row.username ?? row.id.toString())]));
 }
 
 /**

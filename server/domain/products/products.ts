@@ -3,7 +3,7 @@
 // (the product_reserve system account; the product row keeps its share as `reserve`), principal
 // sits in each buyer's own product_holdings account, and coverage is
 // (reserve + principal) ÷ (principal + owed): a purchase that would take it under 100 % is refused.
-import { and, asc, count, desc, eq, inArray, ne, sql } from 'drizzle-orm';
+import { and, count, desc, eq, inArray, ne, sql } from 'drizzle-orm';
 import {
   ratePercentFromPpm, type MachineSpec, type Product, type ProductType,
 } from '../../../src/api/contract/products.ts';
@@ -23,6 +23,12 @@ export const dayOf = (time: Date | number) => new Date(time).toISOString().slice
 export const midnightOf = (time: Date | number) => Math.floor(new Date(time).getTime() / dayMs) * dayMs;
 /** The first UTC midnight at or after `time`. */
 export const midnightAtOrAfter = (time: Date | number) => Math.ceil(new Date(time).getTime() / dayMs) * dayMs;
+
+/**
+ * How a fixed-rate receipt is computed. Stored receipts keep only their figures (principal,
+ * ratePpm, days, dayNumber: 100 000 a day); the receipts call adds this text and when it is paid.
+ */
+export const fixedRateFormula = 'floor(principal × ratePpm / 10^6) a day; the last day the rest of floor(principal × ratePpm × days / 10^6)';
 
 /** Where each type's return comes from (the client words it). */
 export const returnSourceOf: Record<ProductType, string> = {
@@ -161,7 +167,7 @@ export async function listProducts(db: Executor, query: { type?: ProductType; pa
   const { pageNo, pageSize, offset } = pageParams(query);
   const where = and(inArray(products.status, publicStatuses), query.type ? eq(products.type, query.type) : undefined);
   const [{ total }] = await db.select({ total: count() }).from(products).where(where);
-  const rows = await db.select().from(products).where(where).orderBy(asc(products.status), desc(products.id)).limit(pageSize).offset(offset);
+  const rows = await db.select().from(products).where(where).orderBy(sql`case ${products.status} when 'open' then 0 when 'raised' then 1 else 2 end`, desc(products.id)).limit(pageSize).offset(offset);
   const scales = await assetScales(db);
   const records: Product[] = [];
   for (const row of rows) records.push(await productWire(db, row, lang, scales, now));

@@ -472,6 +472,7 @@ forEachDatabase((server) => {
       const orders = expectOk(await server.get(productAdminPaths.orders, { pageSize: '5' }, { token: finance })).body.result;
       expect(orders.records.length).toBeGreaterThan(0);
       expect(orders.records[0].userId).toBeDefined();
+      expect(orders.records[0].account).toMatch(/@example\.com$/);
     });
   });
 });
