@@ -8,14 +8,14 @@ import { useProductQuery } from './investApi.ts';
 import { BuyForm } from './BuyForm.tsx';
 import { BondProgress } from './BondListPage.tsx';
 import { CoverageFacts, TermsFacts } from './ProductFacts.tsx';
-import { LoadFailure, statusText } from './parts.tsx';
+import { LoadFailure, statusLabel } from './parts.tsx';
 import { prepareInvestTexts } from './investTexts.ts';
 import './invest.css';
 
 export const prepare = prepareInvestTexts;
 
 export default function BondDetailPage() {
-  const { t } = useLingui();
+  const { t, i18n } = useLingui();
   const [params] = useSearchParams();
   const id = params.get('id') ?? '';
   const valid = /^[0-9]{1,19}$/.test(id);
@@ -34,7 +34,7 @@ export default function BondDetailPage() {
         <h2 id="raise-title" className="invest-card-title">{t`The raise`}</h2>
         <BondProgress bond={bond} />
         <p className="invest-source">{t`Refunded in full if the target is not met by the deadline. Coupons accrue daily and are paid at maturity with the principal.`}</p>
-        {bond.status !== 'open' && <p className="product-closed">{statusText(bond.status, t)}</p>}
+        {bond.status !== 'open' && <p className="product-closed">{i18n._(statusLabel(bond.status))}</p>}
       </section>
       <TermsFacts product={bond} />
       <CoverageFacts product={bond} />

@@ -10,7 +10,7 @@ import { PageHeader } from '../../components/PageHeader.tsx';
 import { formatEpochMs } from '../../lib/time.ts';
 import { useProductsQuery } from './investApi.ts';
 import { atomicOf, scaleOf } from './investMath.ts';
-import { CoverageBadge, Figure, LoadFailure, LoadingCards, statusText, usePullTexts, useRateText } from './parts.tsx';
+import { CoverageBadge, Figure, LoadFailure, LoadingCards, statusLabel, usePullTexts, useRateText } from './parts.tsx';
 import { prepareInvestTexts } from './investTexts.ts';
 import './invest.css';
 
@@ -67,7 +67,7 @@ export function BondProgress({ bond }: { bond: Product }) {
 }
 
 function BondCard({ bond }: { bond: Product }) {
-  const { t } = useLingui();
+  const { t, i18n } = useLingui();
   const rate = useRateText();
   const days = bond.days;
   return (
@@ -80,7 +80,7 @@ function BondCard({ bond }: { bond: Product }) {
         </div>
         <dl className="invest-figures compact"><Figure label={t`Term`}>{t`${days} days`}</Figure></dl>
         <BondProgress bond={bond} />
-        {bond.status !== 'open' && <p className="product-closed">{statusText(bond.status, t)}</p>}
+        {bond.status !== 'open' && <p className="product-closed">{i18n._(statusLabel(bond.status))}</p>}
       </Link>
     </li>
   );

@@ -8,7 +8,7 @@ import type { Product } from '../../api/contract/products.ts';
 import { Amount } from '../../components/Amount.tsx';
 import { PageHeader } from '../../components/PageHeader.tsx';
 import { useProductsQuery } from './investApi.ts';
-import { CoverageBadge, Figure, LoadFailure, LoadingCards, statusText, usePullTexts } from './parts.tsx';
+import { CoverageBadge, Figure, LoadFailure, LoadingCards, statusLabel, usePullTexts } from './parts.tsx';
 import { prepareInvestTexts } from './investTexts.ts';
 import './invest.css';
 
@@ -39,7 +39,7 @@ export default function MiningListPage() {
 }
 
 function MachineCard({ product }: { product: Product }) {
-  const { t } = useLingui();
+  const { t, i18n } = useLingui();
   const machine = product.machine;
   const days = product.days;
   const hashrate = machine?.hashrateThs ?? '—';
@@ -61,7 +61,7 @@ function MachineCard({ product }: { product: Product }) {
             <Figure label={t`Estimated output per day`}><Amount value={product.miningReward.estimatedDailyOutput} asset={product.payoutAsset} exact withAsset /></Figure>
           )}
         </dl>
-        {product.status !== 'open' && <p className="product-closed">{statusText(product.status, t)}</p>}
+        {product.status !== 'open' && <p className="product-closed">{i18n._(statusLabel(product.status))}</p>}
       </Link>
     </li>
   );

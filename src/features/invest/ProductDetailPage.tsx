@@ -8,14 +8,14 @@ import { PageHeader } from '../../components/PageHeader.tsx';
 import { useMyProductOrdersInfiniteQuery, useProductQuery } from './investApi.ts';
 import { BuyForm } from './BuyForm.tsx';
 import { CoverageFacts, MyHoldings, TermsFacts } from './ProductFacts.tsx';
-import { LoadFailure, statusText, usePullTexts, useRateText } from './parts.tsx';
+import { LoadFailure, statusLabel, usePullTexts, useRateText } from './parts.tsx';
 import { prepareInvestTexts } from './investTexts.ts';
 import './invest.css';
 
 export const prepare = prepareInvestTexts;
 
 export default function ProductDetailPage() {
-  const { t } = useLingui();
+  const { t, i18n } = useLingui();
   const [params] = useSearchParams();
   const id = params.get('id') ?? '';
   const query = useProductQuery(id, { skip: !/^[0-9]{1,19}$/.test(id) });
@@ -43,7 +43,7 @@ export default function ProductDetailPage() {
           <p className="invest-hero-rate">{rate(product.dailyRate)}</p>
           <p className="invest-hero-label">{t`Daily rate`}</p>
           <p className="invest-honesty">{t`A fixed rate paid by the platform from its reserve; not a trading result.`}</p>
-          {product.status !== 'open' && <p className="product-closed">{statusText(product.status, t)}</p>}
+          {product.status !== 'open' && <p className="product-closed">{i18n._(statusLabel(product.status))}</p>}
         </section>
         <TermsFacts product={product} />
         <MyHoldings product={product} orders={orders.data?.pages.flatMap((page) => page.records) ?? []} />

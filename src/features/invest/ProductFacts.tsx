@@ -2,6 +2,8 @@
 // reserve's coverage with the figures it is made of, and the caller's own orders in it (hosted
 // amount, today's and accumulated income, remaining period).
 import { useLingui } from '@lingui/react/macro';
+import { msg } from '@lingui/core/macro';
+import type { MessageDescriptor } from '@lingui/core';
 import type { Product, ProductOrder } from '../../api/contract/products.ts';
 import { Amount } from '../../components/Amount.tsx';
 import { formatAmount } from '../../api/contract/amounts.ts';
@@ -47,7 +49,7 @@ export function TermsFacts({ product }: { product: Product }) {
 }
 
 export function CoverageFacts({ product }: { product: Product }) {
-  const { t } = useLingui();
+  const { t, i18n } = useLingui();
   const payout = product.payoutAsset;
   return (
     <section className="invest-card" aria-labelledby="coverage-title">
@@ -55,7 +57,7 @@ export function CoverageFacts({ product }: { product: Product }) {
         <h2 id="coverage-title" className="invest-card-title">{t`Where the return comes from`}</h2>
         <CoverageBadge coverage={product.coverage} />
       </div>
-      <p className="invest-source">{sourceText(product.returnSource, t)}</p>
+      <p className="invest-source">{i18n._(sourceLabel(product.returnSource))}</p>
       <dl className="invest-figures">
         <Figure label={t`Reserve`} testId="product-reserve"><Amount value={product.reserve} asset={payout} withAsset /></Figure>
         <Figure label={t`Returns still owed`} testId="product-owed"><Amount value={product.owed} asset={payout} withAsset /></Figure>
@@ -65,12 +67,11 @@ export function CoverageFacts({ product }: { product: Product }) {
   );
 }
 
-type Translate = ReturnType<typeof useLingui>['t'];
-
-export function sourceText(source: string, t: Translate): string {
-  if (source === 'mining_formula') return t`Output follows a stated formula: hashrate × the network's reward per TH/s per day − power × the electricity price.`;
-  if (source === 'bond_coupon') return t`A fixed coupon paid by the platform from its reserve at maturity, with the principal; not a trading result.`;
-  return t`A fixed rate paid by the platform from its reserve; not a trading result.`;
+/** Where a product's return comes from, in plain words (descriptors: `t` of useLingui is a macro of its own scope only). */
+export function sourceLabel(source: string): MessageDescriptor {
+  if (source === 'mining_formula') return msg`Output follows a stated formula: hashrate × the network's reward per TH/s per day − power × the electricity price.`;
+  if (source === 'bond_coupon') return msg`A fixed coupon paid by the platform from its reserve at maturity, with the principal; not a trading result.`;
+  return msg`A fixed rate paid by the platform from its reserve; not a trading result.`;
 }
 
 /** The caller's orders in one product: hosted amount, today's and accumulated income, remaining period. */

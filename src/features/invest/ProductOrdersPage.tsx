@@ -15,7 +15,7 @@ import { ScrollHint } from '../../components/ScrollHint.tsx';
 import { alertDialog, confirmDialog, showToast } from '../../components/feedback.tsx';
 import { useMyProductOrdersInfiniteQuery, useOrderStatQuery, useProductQuery, useRedeemOrderMutation } from './investApi.ts';
 import { atomicOf, ppmOfPercent, redemptionFee, scaleOf } from './investMath.ts';
-import { FrozenReason, OrderFigures, OrderReceipts, OrderStatusChip, orderStatusText } from './orderParts.tsx';
+import { FrozenReason, OrderFigures, OrderReceipts, OrderStatusChip, orderStatusLabels } from './orderParts.tsx';
 import { LoadFailure, LoadingCards, usePullTexts } from './parts.tsx';
 import { prepareInvestTexts } from './investTexts.ts';
 import './invest.css';
@@ -34,7 +34,7 @@ function flatten(pages: ReadonlyArray<{ records: ProductOrder[] }> | undefined):
 }
 
 export default function ProductOrdersPage() {
-  const { t } = useLingui();
+  const { t, i18n } = useLingui();
   const [params, setParams] = useSearchParams();
   const status = statusOf(params.get('status'));
   const stat = useOrderStatQuery({});
@@ -74,7 +74,7 @@ export default function ProductOrdersPage() {
             onClick={() => choose(undefined)}>{t`All`}</button>
           {orderStatuses.map((value) => (
             <button key={value} type="button" role="tab" aria-selected={status === value} className={`filter-chip${status === value ? ' active' : ''}`}
-              onClick={() => choose(value)}>{orderStatusText(value, t)}</button>
+              onClick={() => choose(value)}>{i18n._(orderStatusLabels[value])}</button>
           ))}
         </div>
       </ScrollHint>

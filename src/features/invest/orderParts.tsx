@@ -4,6 +4,8 @@
 // can recompute every payment.
 import { useState } from 'react';
 import { useLingui } from '@lingui/react/macro';
+import { msg } from '@lingui/core/macro';
+import type { MessageDescriptor } from '@lingui/core';
 import type { AccrualReceipt, OrderStatus, ProductOrder } from '../../api/contract/products.ts';
 import { formatAmount } from '../../api/contract/amounts.ts';
 import { Amount } from '../../components/Amount.tsx';
@@ -12,23 +14,16 @@ import { useOrderReceiptsQuery } from './investApi.ts';
 import { atomicOf, scaleOf } from './investMath.ts';
 import { Figure, useRateText } from './parts.tsx';
 
-type Translate = ReturnType<typeof useLingui>['t'];
-
-export function orderStatusText(status: OrderStatus, t: Translate): string {
-  switch (status) {
-    case 'running': return t`Running`;
-    case 'ended': return t`Ended`;
-    case 'frozen': return t`Frozen`;
-    case 'not_started': return t`Not started`;
-    case 'cancelled': return t`Cancelled`;
-  }
-}
+/** The spec's five order states in words (descriptors: `t` of useLingui is a macro of its own scope only). */
+export const orderStatusLabels: Record<OrderStatus, MessageDescriptor> = {
+  running: msg`Running`, ended: msg`Ended`, frozen: msg`Frozen`, not_started: msg`Not started`, cancelled: msg`Cancelled`,
+};
 
 const toneOf: Record<OrderStatus, string> = { running: 'done', ended: 'unknown', frozen: 'refused', not_started: 'pending', cancelled: 'unknown' };
 
 export function OrderStatusChip({ status }: { status: OrderStatus }) {
-  const { t } = useLingui();
-  return <span className={`order-chip tone-${toneOf[status]}`}>{orderStatusText(status, t)}</span>;
+  const { i18n } = useLingui();
+  return <span className={`order-chip tone-${toneOf[status]}`}>{i18n._(orderStatusLabels[status])}</span>;
 }
 
 /** Expected return of an order: what was paid so far and what is still owed. */

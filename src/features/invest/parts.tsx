@@ -5,6 +5,8 @@ import type { ReactNode } from 'react';
 import { Link } from 'react-router-dom';
 import { Button, Skeleton } from 'antd-mobile';
 import { useLingui } from '@lingui/react/macro';
+import { msg } from '@lingui/core/macro';
+import type { MessageDescriptor } from '@lingui/core';
 import type { Product } from '../../api/contract/products.ts';
 import { failureText } from '../../api/errorMessages.ts';
 import { Amount } from '../../components/Amount.tsx';
@@ -49,7 +51,7 @@ export function Figure({ label, children, testId, strong }: { label: ReactNode; 
 
 /** The card of a product in a list: name, days, daily rate, level limit, limits and coverage. */
 export function ProductCard({ product, to }: { product: Product; to: string }) {
-  const { t } = useLingui();
+  const { t, i18n } = useLingui();
   const rate = useRateText();
   const days = product.days;
   const level = product.minLevel;
@@ -75,20 +77,18 @@ export function ProductCard({ product, to }: { product: Product; to: string }) {
             </Figure>
           )}
         </dl>
-        {product.status !== 'open' && <p className="product-closed">{statusText(product.status, t)}</p>}
+        {product.status !== 'open' && <p className="product-closed">{i18n._(statusLabel(product.status))}</p>}
       </Link>
     </li>
   );
 }
 
-type Translate = ReturnType<typeof useLingui>['t'];
-
-/** What a product's status says to a buyer. */
-export function statusText(status: string, t: Translate): string {
-  if (status === 'open') return t`On sale`;
-  if (status === 'raised') return t`Target reached`;
-  if (status === 'failed') return t`Target not met: refunded`;
-  return t`Not on sale`;
+/** What a product's status says to a buyer (descriptors: `t` of useLingui is a macro of its own scope only). */
+export function statusLabel(status: string): MessageDescriptor {
+  if (status === 'open') return msg`On sale`;
+  if (status === 'raised') return msg`Target reached`;
+  if (status === 'failed') return msg`Target not met: refunded`;
+  return msg`Not on sale`;
 }
 
 export function LoadingCards({ label }: { label: string }) {
