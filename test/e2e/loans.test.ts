@@ -166,6 +166,7 @@ describe('loans on the phone', () => {
     // Early repayment of all: one started day of interest.
     await row.getByRole('button', { name: 'Repay' }).click();
     expect(await phone.getByTestId('loan-used-interest').textContent()).toBe('0.5 USDT');
+    expect(await phone.getByTestId('loan-payoff').textContent()).toBe('1000.5 USDT');
     await fits(phone, 'the repayment sheet at 390 px');
     await phone.screenshot({ path: path.join(shots, 'jiedaiOrder-repay-en-us-390.png') });
     await phone.getByRole('button', { name: 'Repay all' }).click();

@@ -4,7 +4,7 @@
 // level are exact at the boundary; the form checks refuse what the server would.
 import { describe, expect, it } from 'vitest';
 import {
-  atomicAt, checkCredit, checkRepayment, compareDecimal, interestAtomic, ltvAbove, ltvPercent, ltvZone, maxLoanText, newLoanClientOrderId,
+  atomicAt, chargesAtomic, checkCredit, payoffAtomic, checkRepayment, compareDecimal, interestAtomic, ltvAbove, ltvPercent, ltvZone, maxLoanText, newLoanClientOrderId,
   startedDays, totalInterestText, dayMs,
 } from '../../src/features/loans/loanMath.ts';
 
@@ -69,6 +69,21 @@ describe('loan interest', () => {
     expect(startedDays(start, start + dayMs + 1)).toBe(2);
     expect(startedDays(start, start + 10 * dayMs - 1)).toBe(10);
     expect(startedDays(start, start - 5_000)).toBe(1);
+  });
+});
+
+describe('repaying all', () => {
+  it('adds the started days the server has not charged yet, with the penalty past the term', () => {
+    // 1 000 USDT at 0.05 % a day (0.5), penalty 0.1 % (1) a day, 30 days.
+    const principal = 1_000_000_000n;
+    expect(chargesAtomic(principal, '0.05', '0.1', 30, 1)).toBe(500_000n);
+    expect(chargesAtomic(principal, '0.05', '0.1', 30, 30)).toBe(15_000_000n);
+    // Two days past the term: 32 days of interest and two of penalty.
+    expect(chargesAtomic(principal, '0.05', '0.1', 30, 32)).toBe(16_000_000n + 2_000_000n);
+    // Nothing charged yet on day one: owed 1 000, all of it 1 000.5.
+    expect(payoffAtomic(principal, 0n, 500_000n)).toBe(1_000_500_000n);
+    // The job already charged that day: nothing is added.
+    expect(payoffAtomic(1_000_500_000n, 500_000n, 500_000n)).toBe(1_000_500_000n);
   });
 });
 

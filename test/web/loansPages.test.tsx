@@ -225,6 +225,8 @@ describe('jiedaiOrder, the loan orders', () => {
     fireEvent.click(within(rows[1]).getByRole('button', { name: 'Repay' }));
     // Four days started: 1 000 × 0.05 % × 4 = 2.
     expect((await screen.findByTestId('loan-used-interest')).textContent).toBe('2 USDT');
+    // All of it is charged already: everything owed is what the server says.
+    expect(screen.getByTestId('loan-payoff').textContent).toBe('1002 USDT');
     fireEvent.click(screen.getByRole('button', { name: 'Repay all' }));
     await waitFor(() => expect(calls.some((call) => call.startsWith('POST /prod/appLoanOrder/repay'))).toBe(true));
     expect(confirmDialog).toHaveBeenCalledTimes(1);

@@ -24,7 +24,7 @@ import { useLinkedRecord } from '../../components/share/useLinkedRecord.ts';
 import { formatEpochMs, isoOfEpochMs } from '../../lib/time.ts';
 import { useTickers } from '../market/useMarketData.ts';
 import { useAddCollateralMutation, useLoanSettingsQuery, useMyLoanPagesInfiniteQuery, useRepayLoanMutation } from './loansApi.ts';
-import { atomicAt, checkRepayment, interestAtomic, ltvPercent, ltvZone, plainAmount, scaleOf, startedDays } from './loanMath.ts';
+import { atomicAt, chargesAtomic, checkRepayment, ltvPercent, ltvZone, payoffAtomic, plainAmount, scaleOf, startedDays } from './loanMath.ts';
 import { formatAmount } from '../../api/contract/amounts.ts';
 import { prepareLoanTexts } from './loansTexts.ts';
 import { LoanFailure, LoanSkeleton, LoanStatusTag, LtvMeter, RatePercent } from './parts.tsx';
@@ -235,15 +235,17 @@ function RepaySheet({ loan, scale, onDone }: { loan: Loan; scale: number; onDone
   const [amount, setAmount] = useState('');
   const [failure, setFailure] = useState<string>();
   const [repay, repaying] = useRepayLoanMutation();
-  const check = checkRepayment(amount, loan.owed, scale);
   const used = loan.startsAt !== undefined ? startedDays(loan.startsAt, serverNow()) : 1;
   const principal = atomicAt(loan.amount, scale) ?? 0n;
-  const usedInterest = formatAmount(interestAtomic(principal, loan.dailyRate, Math.min(used, loan.days)), scale);
+  // The server charges the started days first, then takes the repayment: "all" is what is owed plus what that adds.
+  const dueNow = chargesAtomic(principal, loan.dailyRate, loan.penaltyRate, loan.days, used);
+  const payoff = formatAmount(payoffAtomic(atomicAt(loan.owed, scale) ?? 0n, atomicAt(loan.interest, scale) ?? 0n, dueNow), scale);
+  const check = checkRepayment(amount, payoff, scale);
   const all = amount.trim() === '';
   const message = { ok: undefined, invalid: t`Please enter an amount with at most ${scale} decimals.`, above_owed: t`The amount is more than you owe.` }[check];
   const submit = async () => {
     setFailure(undefined);
-    const shown = all ? plainAmount(loan.owed) : amount.trim();
+    const shown = all ? plainAmount(payoff) : amount.trim();
     const confirmed = await confirmDialog({
       title: all ? t`Repay everything?` : t`Repay part of the loan?`,
       content: t`${shown} ${loan.asset} will be taken from your spot balance.`,
@@ -262,14 +264,15 @@ function RepaySheet({ loan, scale, onDone }: { loan: Loan; scale: number; onDone
     <div className="loan-sheet">
       <h2 className="popup-title">{t`Repay early`}</h2>
       <dl className="loan-figures">
-        <div><dt>{t`Owed now`}</dt><dd>{plainAmount(loan.owed)} {loan.asset}</dd></div>
-        <div><dt>{t`Days started`}</dt><dd>{Math.min(used, loan.days)}</dd></div>
-        <div><dt>{t`Interest for the days started`}</dt><dd data-testid="loan-used-interest">{plainAmount(usedInterest)} {loan.asset}</dd></div>
+        <div><dt>{t`Days started`}</dt><dd>{used}</dd></div>
+        <div><dt>{t`Interest for the days started`}</dt><dd data-testid="loan-used-interest">{plainAmount(formatAmount(dueNow, scale))} {loan.asset}</dd></div>
+        <div><dt>{t`Repaid`}</dt><dd>{plainAmount(loan.repaid)} {loan.asset}</dd></div>
+        <div className="loan-owed"><dt>{t`To repay everything now`}</dt><dd data-testid="loan-payoff">{plainAmount(payoff)} {loan.asset}</dd></div>
       </dl>
       <p className="loan-explain">{t`Repaying early, you pay interest only for the days started: a day that has begun counts as a whole day.`}</p>
       <label className="loan-field">
         <span>{t`Amount to repay (${loan.asset})`}</span>
-        <input inputMode="decimal" autoComplete="off" value={amount} placeholder={t`All: ${plainAmount(loan.owed)}`}
+        <input inputMode="decimal" autoComplete="off" value={amount} placeholder={t`All: ${plainAmount(payoff)}`}
           aria-invalid={message ? true : undefined} onChange={(event) => setAmount(event.target.value)} />
       </label>
       <p className={`loan-help${message ? ' error' : ''}`}>{message ?? (all ? t`Leave empty to repay everything owed.` : '')}</p>

@@ -35,6 +35,22 @@ export function interestAtomic(amountAtomic: bigint, dailyRate: string, days: nu
   return ((amountAtomic * rate.units) / (100n * 10n ** BigInt(rate.decimals))) * BigInt(days);
 }
 
+/**
+ * What a running loan has cost after `started` days, as the server charges it on repayment: the
+ * interest of every started day, and the penalty of every started day past the term.
+ */
+export function chargesAtomic(amountAtomic: bigint, dailyRate: string, penaltyRate: string, termDays: number, started: number): bigint {
+  return interestAtomic(amountAtomic, dailyRate, started) + interestAtomic(amountAtomic, penaltyRate, Math.max(0, started - termDays));
+}
+
+/**
+ * Everything a repayment of all takes now: what is owed, plus the interest (and penalty) of the
+ * started days the server has not charged yet (it charges them first, then takes the repayment).
+ */
+export function payoffAtomic(owedAtomic: bigint, chargedAtomic: bigint, dueNowAtomic: bigint): bigint {
+  return owedAtomic + (dueNowAtomic > chargedAtomic ? dueNowAtomic - chargedAtomic : 0n);
+}
+
 /** The same on decimal strings: the total interest as the asset's scale writes it, or undefined for an amount that is not one. */
 export function totalInterestText(amount: string, dailyRate: string, days: number, scale: number): string | undefined {
   const atomic = atomicAt(amount, scale);
