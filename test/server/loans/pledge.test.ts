@@ -117,6 +117,19 @@ forEachDatabase((server) => {
     });
   });
 
+  it('refuses to value collateral at a stale price and moves nothing', async () => {
+    await publishPrice(server, 'BTCUSDT', '60000.00');
+    const user = await borrower(server, { BTC: '1', USDT: '10' });
+    server.clock.advance(61_000);
+    const before = await moneySnapshot(server);
+    const stale = await applyPledge(server, user, 'BTC', '1000', '0.5', 30);
+    expect(stale.status).toBe(503);
+    expect(stale.body.result.error).toBe('market_unavailable');
+    expect(await moneySnapshot(server)).toEqual(before);
+    await publishPrice(server, 'BTCUSDT', '60000.00');
+    expectOk(await applyPledge(server, user, 'BTC', '1000', '0.5', 30));
+  });
+
   describe('liquidation against a brute-force oracle', () => {
     it('random loans, repayments and price paths keep conservation and liquidate exactly at the crossing tick', async () => {
       const setting = await settingOf(server, 'pledge', 'BTC');
