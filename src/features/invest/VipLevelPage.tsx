@@ -77,14 +77,14 @@ export default function VipLevelPage() {
           <h2 id="vip-table-title" className="invest-card-title">{t`Levels and what they unlock`}</h2>
           <table className="vip-table">
             <thead>
-              <tr><th scope="col">{t`Level`}</th><th scope="col">{t`Total assets from`}</th><th scope="col">{t`Credit limit added`}</th><th scope="col">{t`Products unlocked`}</th></tr>
+              <tr><th scope="col">{t`Level`}</th><th scope="col">{t`Total assets from (USDT)`}</th><th scope="col">{t`Credit limit added (USDT)`}</th><th scope="col">{t`Products unlocked`}</th></tr>
             </thead>
             <tbody>
               {levels.map((row) => (
                 <tr key={row.level} className={row.level === my?.level ? 'mine' : undefined} aria-current={row.level === my?.level ? 'true' : undefined}>
                   <th scope="row">{row.name}</th>
-                  <td><Amount value={row.minAssets} asset="USDT" /></td>
-                  <td><Amount value={row.creditLimit} asset="USDT" /></td>
+                  <td><Amount value={row.minAssets} asset="USDT" decimals={0} /></td>
+                  <td><Amount value={row.creditLimit} asset="USDT" decimals={0} /></td>
                   <td>{row.productsUnlocked}</td>
                 </tr>
               ))}

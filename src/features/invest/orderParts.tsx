@@ -107,7 +107,7 @@ export function OrderReceipts({ order }: { order: ProductOrder }) {
                   <dl className="receipt-inputs" aria-label={t`Inputs`}>
                     {inputLines(receipt).map(([name, value]) => <div key={name}><dt>{name}</dt><dd>{value}</dd></div>)}
                   </dl>
-                  {order.productType !== 'mining' && <p className="receipt-formula">{t`principal × rate (ppm) ÷ 1,000,000, rounded down`}</p>}
+                  {order.productType !== 'mining' && receipt.inputs.formula === undefined && <p className="receipt-formula">{t`principal × rate (ppm) ÷ 1,000,000, rounded down`}</p>}
                 </li>
               ))}
             </ul>
