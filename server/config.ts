@@ -21,6 +21,12 @@ export interface Config {
   webRoot: string;
   /** Whether start-up seeds the demo account. */
   seedDemo: boolean;
+  /**
+   * Whether this server runs the daily jobs itself after 00:10 UTC (DAILY_JOBS, on unless "0"):
+   * product accrual and maturity, loan accrual, VIP levels. Off, they run only when an operator
+   * (or an outside scheduler through the admin call) runs them.
+   */
+  dailyJobs: boolean;
   logLevel: string;
   /**
    * Which proxies may name the client's address in X-Forwarded-For: a hop count (`1` = the one
@@ -149,6 +155,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     // product on the embedded database; a PostgreSQL install, where real funds live, gets them only
     // when it asks with SEED_DEMO=1.
     seedDemo: env.SEED_DEMO === undefined || env.SEED_DEMO === '' ? !env.DATABASE_URL : env.SEED_DEMO !== '0',
+    dailyJobs: env.DAILY_JOBS !== '0',
     logLevel: env.LOG_LEVEL ?? 'info',
     trustProxy: parseTrustProxy(env.TRUST_PROXY),
     limits: {

@@ -105,7 +105,7 @@ export async function startInstance(options: InstanceOptions): Promise<Instance>
     db: database.db, clock, push: built.services.push, onError: logError('scheduled content push failed'),
   });
   // Product accrual and maturity, loan accrual and VIP levels, once a UTC day (issue 22).
-  const stopDailyJobs = startDailyJobs(built.services, () => leadership.leading,
+  const stopDailyJobs = startDailyJobs(built.services, () => config.dailyJobs && leadership.leading,
     (job, error) => log?.error({ err: error }, `daily job ${job} failed`));
   // Payout jobs a killed process left running are run to their end in the background.
   const resumed = await resumePayoutJobs(database.db, {

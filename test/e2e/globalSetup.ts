@@ -85,7 +85,7 @@ export default async function setup(project: TestProject) {
   let output = '';
   const child = spawn(process.execPath, ['--import', 'tsx', 'server/main.ts'], {
     cwd: root,
-    env: { ...process.env, NODE_ENV: 'production', PORT: String(port), HOST: '127.0.0.1', PUBLIC_ORIGIN: publicOrigin, DATA_DIR: dataDir, WEB_ROOT: outDir, LOG_LEVEL: 'warn', DATABASE_URL: '', REDIS_URL: '', PASSWORD_HASH_COST: 'test',
+    env: { ...process.env, NODE_ENV: 'production', PORT: String(port), HOST: '127.0.0.1', PUBLIC_ORIGIN: publicOrigin, DATA_DIR: dataDir, WEB_ROOT: outDir, LOG_LEVEL: 'warn', DATABASE_URL: '', REDIS_URL: '', PASSWORD_HASH_COST: 'test', DAILY_JOBS: '0',
       OIDC_PROVIDERS: 'local', OIDC_LOCAL_ISSUER: oidc.issuer, OIDC_LOCAL_CLIENT_ID: oidc.clientId,
       OIDC_LOCAL_CLIENT_SECRET: oidc.clientSecret, OIDC_LOCAL_NAME: oidcName,
       // Every journey registers its accounts from 127.0.0.1: one address for the whole suite.

@@ -282,11 +282,11 @@ export async function chargeTransfers(tx: Executor, row: LoanRow, target: number
  * the column is text and the wire's kind a string, so they are written now and the app words them
  * once the list names them.
  */
-export type LoanMessageKind = 'loan_approved' | 'loan_rejected' | 'loan_margin_call' | 'loan_liquidated' | 'loan_overdue';
+export type LoanMessageKind = Extract<MessageKind, `loan_${string}`>;
 
 export async function loanMessage(tx: Tx, row: LoanRow, kind: LoanMessageKind, params: Record<string, string>, now: Date) {
   return writeMessage(tx, {
-    userId: row.userId, kind: kind as unknown as MessageKind, category: 'money', route: '/jiedaiOrder',
+    userId: row.userId, kind, category: 'money', route: '/jiedaiOrder',
     params: { id: String(row.id), type: row.type, asset: row.asset, ...params }, dedupeKey: `loan:${row.id}:${kind}${params.at ? `:${params.at}` : ''}`,
   }, now);
 }

@@ -25,6 +25,11 @@ const texts: Record<MessageKind, (params: Params) => { title: string; body: stri
   chat_reply: (params) => ({ title: 'Support replied', body: p(params, 'text', 'You have a new message from support.') }),
   security_alert: (params) => ({ title: 'Security alert', body: p(params, 'text', 'There was a change to your account\'s security.') }),
   announcement: (params) => ({ title: p(params, 'title', 'New announcement'), body: p(params, 'summary', 'Open the app to read it.') }),
+  loan_approved: (params) => ({ title: 'Loan approved', body: `${amount({ ...params, currency: p(params, 'asset') }) || 'Your loan'} has been paid to your balance.` }),
+  loan_rejected: (params) => ({ title: 'Loan application rejected', body: `Your loan application was not approved.${params.reason ? ` ${params.reason}` : ''} You can apply again.` }),
+  loan_margin_call: (params) => ({ title: 'Margin call on your loan', body: `Your loan-to-value is ${p(params, 'ltv')} %. Add collateral or repay before it reaches ${p(params, 'liquidationLtv')} %.` }),
+  loan_liquidated: (params) => ({ title: 'Loan liquidated', body: `Your collateral was sold at ${p(params, 'price')} to repay your loan.` }),
+  loan_overdue: () => ({ title: 'Loan overdue', body: 'Your loan is past its term and a daily penalty now applies. Please repay it.' }),
 };
 
 /** English title and body for an internal message's push. */

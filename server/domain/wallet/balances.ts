@@ -12,12 +12,15 @@ import { loadCurrencies, rateOf, rateText, valueInUsdt, type Rate } from './curr
 const usdt = 'USDT';
 
 /** Which asset kind of the wallet each ledger account kind counts as. */
-const kindOfAccount: Record<string, AssetKind | undefined> = {
+const kindOfAccount: Record<string, TotalKind | undefined> = {
   spot: 'spot', frozen: 'frozen', position_margin: 'position', product_holdings: 'product', loan: 'loan', demo: 'demo',
+  collateral: 'collateral',
 };
 
-type KindTotals = Record<AssetKind, bigint>;
-const zeroTotals = (): KindTotals => ({ spot: 0n, frozen: 0n, position: 0n, product: 0n, loan: 0n, demo: 0n });
+/** The contract's kinds and the collateral pledge loans hold (an optional field on the wire). */
+type TotalKind = AssetKind | 'collateral';
+type KindTotals = Record<TotalKind, bigint>;
+const zeroTotals = (): KindTotals => ({ spot: 0n, frozen: 0n, position: 0n, product: 0n, loan: 0n, demo: 0n, collateral: 0n });
 
 /**
  * Per currency and kind, in atomic units. What pending transfers reserve on the spot account
@@ -77,7 +80,7 @@ export async function userAssets(db: Executor, market: MarketView, userId: bigin
     let value: bigint | null = null;
     if (rate) {
       value = 0n;
-      for (const kind of Object.keys(sums) as AssetKind[]) {
+      for (const kind of Object.keys(sums) as TotalKind[]) {
         const inUsdt = valueInUsdt(sums[kind], asset.scale, rate, usdtScale);
         byKind[kind] += inUsdt;
         if (kind !== 'demo') value += inUsdt;

@@ -125,6 +125,10 @@ export const messageKinds = [
   'deposit_credited', 'deposit_rejected', 'withdrawal_paid', 'withdrawal_rejected', 'kyc_approved', 'kyc_rejected',
   'position_take_profit', 'position_stop_loss', 'position_liquidated', 'second_contract_settled',
   'price_alert', 'chat_reply', 'security_alert', 'announcement',
+  // Loans (issue 22): approved (params amount, asset, dueAt), rejected (reason), margin call (ltv,
+  // price, symbol, marginCallLtv, liquidationLtv), liquidated (price, symbol, collateral, repaid, fee,
+  // returned), overdue (dueAt, penaltyRate).
+  'loan_approved', 'loan_rejected', 'loan_margin_call', 'loan_liquidated', 'loan_overdue',
 ] as const;
 export type MessageKind = (typeof messageKinds)[number];
 

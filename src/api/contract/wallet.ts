@@ -110,6 +110,8 @@ export const assetKinds = ['spot', 'frozen', 'position', 'product', 'loan', 'dem
 export type AssetKind = (typeof assetKinds)[number];
 const KindAmounts = Type.Object({
   spot: Amount, frozen: Amount, position: Amount, product: Amount, loan: Amount, demo: Amount,
+  /** Ours (issue 22): what pledge loans hold as collateral; the server always sends it, a reader may ignore it. */
+  collateral: Type.Optional(Amount),
 });
 
 export const CurrencyAssets = Type.Object({
@@ -123,7 +125,7 @@ export const CurrencyAssets = Type.Object({
   valueUsdt: Type.Union([Amount, Type.Null()]),
 });
 export const UserAssets = Type.Object({
-  /** Net worth in USDT: spot + frozen + position + product + loan (real funds only). */
+  /** Net worth in USDT: spot + frozen + position + product + collateral + loan (real funds only). */
   totalUsdt: Amount,
   /** Each kind summed over the currencies in USDT; demo is the virtual funds, apart from the total. */
   byKind: KindAmounts,

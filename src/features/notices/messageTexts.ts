@@ -43,11 +43,23 @@ export const messageTexts: Record<string, KindText> = {
   chat_reply: { title: msg`New reply from support`, body: msg({ message: 'Support: {preview}' }), needs: ['preview'] },
   security_alert: { title: msg`Security alert`, body: msg`There was a sign-in or a security change on your account. If it was not you, change your password now.` },
   announcement: { title: msg`New announcement`, body: msg({ message: '{title}' }), needs: ['title'] },
+  loan_approved: { title: msg`Loan approved`, body: msg({ message: '{amount} {asset} has been paid to your balance.' }), needs: ['amount', 'asset'] },
+  loan_rejected: { title: msg`Loan application rejected`, body: msg`Your loan application was not approved. You can apply again.` },
+  loan_margin_call: {
+    title: msg`Margin call on your loan`,
+    body: msg({ message: 'Your loan-to-value is {ltv} %. Add collateral or repay before it reaches {liquidationLtv} %.' }), needs: ['ltv', 'liquidationLtv'],
+  },
+  loan_liquidated: {
+    title: msg`Loan liquidated`,
+    body: msg({ message: 'Your collateral ({collateral}) was sold at {price} to repay your loan; {returned} {asset} was returned to your balance.' }),
+    needs: ['collateral', 'price', 'returned', 'asset'],
+  },
+  loan_overdue: { title: msg`Loan overdue`, body: msg`Your loan is past its term and a daily penalty now applies. Please repay it.` },
 };
 
 const unknownKind: KindText = { title: msg`New message` };
 /** The kinds whose `reason` an operator wrote for the user (elsewhere `reason` is a code, e.g. take_profit). */
-const operatorReasonKinds = new Set(['deposit_rejected', 'withdrawal_rejected', 'kyc_rejected']);
+const operatorReasonKinds = new Set(['deposit_rejected', 'withdrawal_rejected', 'kyc_rejected', 'loan_rejected']);
 
 export interface MessageWords { title: string; body?: string; reason?: string }
 
