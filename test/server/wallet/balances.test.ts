@@ -26,7 +26,7 @@ async function publishPrices(server: TestServer) {
 }
 
 /** Moves `amount` atomic units of `asset` from deposit clearing to one of the user's accounts. */
-async function credit(server: TestServer, userId: bigint, asset: string, kind: 'spot' | 'frozen' | 'position_margin' | 'product_holdings',
+async function credit(server: TestServer, userId: bigint, asset: string, kind: 'spot' | 'frozen' | 'position_margin' | 'product_holdings' | 'collateral',
   amount: bigint, id: string) {
   const [clearing, account] = await openAccounts(server.db, [
     { ledger: 'real', asset, kind: 'deposit_clearing', shard: systemShard('tests') },
@@ -136,11 +136,16 @@ forEachDatabase((server) => {
       await credit(server, userId, 'BTC', 'position_margin', 50_000_000n, server.unique('a-btc-')); // 0.5 BTC = 30000 USDT
       await credit(server, userId, 'ETH', 'product_holdings', 1_000_000_000_000_000_001n, server.unique('a-eth-')); // 1 ETH + 1 wei
       await credit(server, userId, 'USDC', 'frozen', 2_500_000n, server.unique('a-usdc-'));
+      await credit(server, userId, 'BTC', 'collateral', 1_000_000n, server.unique('a-col-')); // 0.01 BTC pledged = 600 USDT
       const assets = expectOk(await server.get(walletPaths.userAssets, {}, { token: user.token })).body.result;
       expect(assets.byKind).toEqual({
         spot: '1000.000000', frozen: '2.500000', position: '30000.000000', product: '3000.500000', loan: '0.000000', demo: '0.000000',
+        collateral: '600.000000',
       });
-      expect(assets.totalUsdt).toBe('34003.000000');
+      // Pledged collateral is still the user's: it counts in the total (a loan against it counts as owed).
+      expect(assets.totalUsdt).toBe('34603.000000');
+      const btc = assets.currencies.find((row: { currency: string }) => row.currency === 'BTC');
+      expect(btc.amounts).toMatchObject({ position: '0.50000000', collateral: '0.01000000' });
       expect(assets.unpriced).toEqual([]);
       const eth = assets.currencies.find((row: { currency: string }) => row.currency === 'ETH');
       expect(eth).toMatchObject({ rate: '3000.5', valueUsdt: '3000.500000', amounts: expect.objectContaining({ product: '1.000000000000000001' }) });
