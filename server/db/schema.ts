@@ -1347,6 +1347,10 @@ export const loans = pgTable('loans', {
   status: varchar('status', { length: 10 }).notNull(),
   collateralAsset: varchar('collateral_asset', { length: 12 }).references(() => ledgerAssets.code),
   collateral: atomic('collateral'),
+  /** Pledge: the margin-call and liquidation LTVs and the fee as signed (an offer edited later does not move them). */
+  marginCallLtvBp: integer('margin_call_ltv_bp'),
+  liquidationLtvBp: integer('liquidation_ltv_bp'),
+  liquidationFeeBp: integer('liquidation_fee_bp'),
   signatureUploadId: varchar('signature_upload_id', { length: 32 }).references(() => uploads.id),
   terms: text('terms').notNull(),
   termsHash: varchar('terms_hash', { length: 64 }).notNull(),

@@ -85,6 +85,9 @@ export function loanToWire(row: LoanRow, scales: Map<string, number>, now: Date,
     wire.collateralAsset = row.collateralAsset;
     wire.collateral = formatAmount(row.collateral ?? 0n, scales.get(row.collateralAsset) ?? 8);
     wire.marginCalled = row.marginCalledAt !== null;
+    if (row.marginCallLtvBp !== null) wire.marginCallLtv = bpToPercent(row.marginCallLtvBp);
+    if (row.liquidationLtvBp !== null) wire.liquidationLtv = bpToPercent(row.liquidationLtvBp);
+    if (row.liquidationFeeBp !== null) wire.liquidationFee = bpToPercent(row.liquidationFeeBp);
     const symbol = collateralSymbol(row.collateralAsset);
     const price = symbol ? priceOf?.(symbol) : undefined;
     if (price && symbol) {
@@ -355,6 +358,10 @@ export async function applyLoan(services: Services, userId: bigint, type: LoanTy
       userId, settingId: setting.id, type, clientOrderId: body.clientOrderId, asset: setting.asset, amount, days,
       dailyRatePpm: setting.dailyRatePpm, penaltyRatePpm: setting.penaltyRatePpm, status: 'pending',
       collateralAsset: setting.collateralAsset, collateral: collateral ?? null, signatureUploadId: body.signatureFileId,
+      // The thresholds and fee the borrower signed stay the loan's, whatever the offer says later.
+      ...(type === 'pledge' ? {
+        marginCallLtvBp: setting.marginCallLtvBp, liquidationLtvBp: setting.liquidationLtvBp, liquidationFeeBp: setting.liquidationFeeBp,
+      } : {}),
       terms, termsHash, signedAt: now, createdAt: now,
     }).returning();
     if (type === 'pledge') {

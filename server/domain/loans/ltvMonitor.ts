@@ -142,8 +142,9 @@ export class LtvMonitor {
   #index(row: LoanRow, context: { scales: Map<string, number>; settings: Map<bigint, LoanSettingRow> }) {
     this.#unindex(row.id);
     const symbol = collateralSymbol(row.collateralAsset);
-    const setting = context.settings.get(row.settingId);
-    if (row.status !== 'active' || row.type !== 'pledge' || !symbol || !setting) return;
+    const offer = context.settings.get(row.settingId);
+    if (row.status !== 'active' || row.type !== 'pledge' || !symbol || !offer) return;
+    const setting = signedThresholds(row, offer);
     const scales = scalesOf(context.scales, row, symbol);
     const owed = owedOf(row);
     const collateral = row.collateral ?? 0n;
@@ -189,6 +190,18 @@ export class LtvMonitor {
 }
 
 /**
+ * The margin-call and liquidation LTVs and the fee a loan was signed with (stored on the loan since
+ * migration 0018); a loan made before that falls back to its offer's figures.
+ */
+function signedThresholds(row: LoanRow, offer: LoanSettingRow) {
+  return {
+    marginCallLtvBp: row.marginCallLtvBp ?? offer.marginCallLtvBp,
+    liquidationLtvBp: row.liquidationLtvBp ?? offer.liquidationLtvBp,
+    liquidationFeeBp: row.liquidationFeeBp ?? offer.liquidationFeeBp,
+  };
+}
+
+/**
  * Decides a loan at a tick from its locked row: liquidation when the LTV has reached the
  * liquidation threshold, else a margin call (once) when it has reached the margin-call one.
  * Answers the messages written (delivered by the caller after commit).
@@ -199,8 +212,9 @@ export async function settleLoanAtTick(services: Services, loanId: bigint, tick:
     let row = await loanById(tx, loanId, true);
     const symbol = collateralSymbol(row.collateralAsset);
     if (row.status !== 'active' || row.type !== 'pledge' || symbol !== tick.symbol) return [];
-    const [setting] = (await listLoanSettings(tx)).filter((candidate) => candidate.id === row.settingId);
-    assert(setting, `loan ${loanId} has its offer`);
+    const [offer] = (await listLoanSettings(tx)).filter((candidate) => candidate.id === row.settingId);
+    assert(offer, `loan ${loanId} has its offer`);
+    const setting = signedThresholds(row, offer);
     const allScales = await assetScales(tx);
     const scales = scalesOf(allScales, row, symbol);
     const collateral = row.collateral ?? 0n;

@@ -121,6 +121,10 @@ export const Loan = Type.Object({
   ltv: Type.Optional(Type.String()),
   price: Type.Optional(Type.String()),
   marginCalled: Type.Optional(Type.Boolean()),
+  /** Pledge: the margin-call and liquidation LTVs (percent) and the fee as signed; an offer edited later does not move them. */
+  marginCallLtv: Type.Optional(Type.String()),
+  liquidationLtv: Type.Optional(Type.String()),
+  liquidationFee: Type.Optional(Type.String()),
   /** Pledge, liquidated: the receipt (tick time and price, collateral sold, fee, repaid, returned). */
   liquidation: Type.Optional(Type.Record(Type.String(), Type.Union([Type.String(), Type.Number()]))),
   termsHash: Type.String(),

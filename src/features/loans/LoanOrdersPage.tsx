@@ -102,7 +102,10 @@ function LoanCard({ loan, setting, tickers }: { loan: Loan; setting: LoanSetting
   const price = ticker?.last ?? loan.price;
   const liveLtv = loan.type === 'pledge' && loan.status === 'active' && loan.collateral && price
     ? ltvPercent(loan.owed, loan.collateral, price) ?? loan.ltv : loan.ltv;
-  const zone = liveLtv ? ltvZone(liveLtv, setting?.marginCallLtv, setting?.liquidationLtv) : 'safe';
+  // The thresholds the loan was signed with; a loan from before they were kept reads its offer's.
+  const marginCallLtv = loan.marginCallLtv ?? setting?.marginCallLtv;
+  const liquidationLtv = loan.liquidationLtv ?? setting?.liquidationLtv;
+  const zone = liveLtv ? ltvZone(liveLtv, marginCallLtv, liquidationLtv) : 'safe';
   return (
     <li className={`loan-card loan-row${loan.overdue && loan.status === 'active' ? ' overdue' : ''}`} data-loan-id={loan.id} data-testid="loan-row">
       <div className="loan-row-head">
@@ -141,7 +144,7 @@ function LoanCard({ loan, setting, tickers }: { loan: Loan; setting: LoanSetting
           <p className="loan-ltv-now">{t`Loan-to-value`}: <strong data-testid="loan-live-ltv">{liveLtv ? `${liveLtv}%` : '—'}</strong>
             {price && <span className="loan-muted"> · {loan.collateralAsset} {price}</span>}</p>
           <LtvMeter ltv={liveLtv} zone={zone}
-            initial={setting?.initialLtv} marginCall={setting?.marginCallLtv} liquidation={setting?.liquidationLtv} />
+            initial={setting?.initialLtv} marginCall={marginCallLtv} liquidation={liquidationLtv} />
           {ticker?.source && <SimulatedPricesLabel sources={[ticker.source]} />}
         </div>
       )}

@@ -7,7 +7,7 @@
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
 import { eq, sql } from 'drizzle-orm';
-import { loanPaths, type Loan } from '../../../src/api/contract/loans.ts';
+import { loanAdminPaths, loanPaths, type Loan } from '../../../src/api/contract/loans.ts';
 import { loans, userMessages } from '../../../server/db/schema.ts';
 import { expectOk, expectRefused, forEachDatabase } from '../helpers.ts';
 import {
@@ -115,6 +115,36 @@ forEachDatabase((server) => {
       expect(await balanceOf(server, user.userId, 'USDT', 'loan')).toBe(0n);
       await expectLedgerSound(server);
     });
+  });
+
+  it('keeps the thresholds and fee a loan was signed with when the offer is edited later', async () => {
+    await publishPrice(server, 'BTCUSDT', '60000.00');
+    const user = await borrower(server, { BTC: '1' });
+    const setting = await settingOf(server, 'pledge', 'BTC');
+    const loan = expectOk(await applyPledge(server, user, 'BTC', '30000', '1', 30)).body.result as Loan;
+    const token = await admin();
+    expectOk(await approve(server, token, loan.id));
+    const edit = (body: Record<string, string>) => server.post(loanAdminPaths.setting.replace(':id', setting.id), body, { token });
+    expectOk(await edit({ marginCallLtv: '70', liquidationLtv: '75', liquidationFee: '5' }));
+    try {
+      expect(await detail(user.token, loan.id)).toMatchObject({ marginCallLtv: '80', liquidationLtv: '90', liquidationFee: '2' });
+      // 30 000 / 39 000 = 76.92… % (shown rounded up): past the edited offer's 70 % and 75 %, under the signed 80 % and 90 %.
+      await publishPrice(server, 'BTCUSDT', '39000.00');
+      expect(await detail(user.token, loan.id)).toMatchObject({ status: 'active', marginCalled: false, ltv: '76.93' });
+      // The signed margin call still comes at 80 % (37 500).
+      await publishPrice(server, 'BTCUSDT', '37500.00');
+      expect(await detail(user.token, loan.id)).toMatchObject({ status: 'active', marginCalled: true });
+      // And the liquidation at the signed 90 % (33 333.33…) with the signed 2 % fee.
+      await publishPrice(server, 'BTCUSDT', '33333.34');
+      expect((await detail(user.token, loan.id)).status).toBe('active');
+      await publishPrice(server, 'BTCUSDT', '33333.33');
+      const liquidated = await detail(user.token, loan.id);
+      expect(liquidated.status).toBe('liquidated');
+      expect(liquidated.liquidation).toMatchObject({ proceeds: '33333.330000', fee: '666.666600' });
+    } finally {
+      expectOk(await edit({ marginCallLtv: '80', liquidationLtv: '90', liquidationFee: '2' }));
+    }
+    await expectLedgerSound(server);
   });
 
   it('refuses to value collateral at a stale price and moves nothing', async () => {
