@@ -32,6 +32,8 @@ const contentRoutes: [string, boolean][] = [
   ['chat', true],
   // Push notification settings and price alerts (issue 21), from My and the chart's header.
   ['notificationSettings', true], ['priceAlerts', true],
+  // The mining pool (issue 22; spec §2 names the screen, not its route), on the mining pages' slate.
+  ['kuangchiPool', true],
 ];
 
 const entry = (path: string) => routeTable.find((route) => route.path === path);
@@ -62,7 +64,8 @@ describe('route table', () => {
   it('paints arbitrage dark blue, mining slate, and everything else white', () => {
     expect(entry('taolilicai')?.background).toBe('#031228');
     expect(entry('kuangchi')?.background).toBe('#2c3e50');
-    for (const route of routeTable.filter((route) => !['taolilicai', 'kuangchi'].includes(route.path))) {
+    expect(entry('kuangchiPool')?.background).toBe('#2c3e50');
+    for (const route of routeTable.filter((route) => !['taolilicai', 'kuangchi', 'kuangchiPool'].includes(route.path))) {
       expect(route.background, route.path).toBe('#ffffff');
     }
   });
