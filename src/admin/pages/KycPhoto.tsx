@@ -2,31 +2,14 @@
 // send it; the server audits each read) and shown from a blob URL that is released when the drawer
 // closes or the photo changes. Nothing is cached: the service worker leaves /api alone and the
 // object URL dies with the drawer.
-import { useEffect, useState } from 'react';
 import { useLingui } from '@lingui/react/macro';
 import { Alert, Skeleton } from 'antd';
-import { fetchProof } from '../transport.ts';
+import { useProofObjectUrl } from '../useProofObjectUrl.ts';
 import { kycPhotoUrl } from '../identityApi.ts';
 
 export function KycPhoto({ id, side, label }: { id: string; side: 'front' | 'back'; label: string }) {
   const { t } = useLingui();
-  const [state, setState] = useState<{ url?: string; failed?: boolean }>({});
-  useEffect(() => {
-    let cancelled = false;
-    let made: string | undefined;
-    setState({});
-    fetchProof(kycPhotoUrl(id, side)).then(({ objectUrl }) => {
-      made = objectUrl;
-      if (cancelled) URL.revokeObjectURL(objectUrl);
-      else setState({ url: objectUrl });
-    }, () => {
-      if (!cancelled) setState({ failed: true });
-    });
-    return () => {
-      cancelled = true;
-      if (made) URL.revokeObjectURL(made);
-    };
-  }, [id, side]);
+  const state = useProofObjectUrl(kycPhotoUrl(id, side));
   if (state.failed) return <Alert type="error" showIcon title={t`The photo could not be loaded.`} data-testid={`kyc-photo-${side}-error`} />;
   if (!state.url) return <div className="admin-proof-box"><Skeleton.Image active style={{ width: 240, height: 160 }} /></div>;
   return (

@@ -6,27 +6,12 @@ import { useEffect, useRef, useState } from 'react';
 import { useLingui } from '@lingui/react/macro';
 import { Alert, Skeleton, Typography } from 'antd';
 import { fetchProof } from '../../transport.ts';
+import { useProofObjectUrl } from '../../useProofObjectUrl.ts';
 import { loanAgreementUrl, loanSignatureUrl } from '../../investApi.ts';
 
 export function LoanSignature({ id }: { id: string }) {
   const { t } = useLingui();
-  const [state, setState] = useState<{ url?: string; failed?: boolean }>({});
-  useEffect(() => {
-    let cancelled = false;
-    let made: string | undefined;
-    setState({});
-    fetchProof(loanSignatureUrl(id)).then(({ objectUrl }) => {
-      made = objectUrl;
-      if (cancelled) URL.revokeObjectURL(objectUrl);
-      else setState({ url: objectUrl });
-    }, () => {
-      if (!cancelled) setState({ failed: true });
-    });
-    return () => {
-      cancelled = true;
-      if (made) URL.revokeObjectURL(made);
-    };
-  }, [id]);
+  const state = useProofObjectUrl(loanSignatureUrl(id));
   if (state.failed) return <Alert type="error" showIcon title={t`The signature could not be loaded.`} data-testid="loan-signature-error" />;
   if (!state.url) return <Skeleton.Image active style={{ width: 240, height: 120 }} />;
   return <img className="admin-signature" src={state.url} alt={t`The user's signature`} data-testid="loan-signature" />;
