@@ -11,9 +11,26 @@ export const toastDurationMs = 2000;
 export const toastClassName = 'app-toast';
 
 let renderHookInstalled: Promise<void> | undefined;
+/** Every module load a toast or dialog has started: see `feedbackLoaded`. */
+const loads = new Set<Promise<unknown>>();
+
+function track<T>(load: Promise<T>): Promise<T> {
+  loads.add(load);
+  void load.finally(() => loads.delete(load)).catch(() => {});
+  return load;
+}
+
+/**
+ * Settles once every toast and dialog module load started so far has finished. The web tests wait
+ * for it after each file (test/web/setup.ts): a toast shown by a file's last step would otherwise
+ * still be loading antd-mobile when the test environment is torn down.
+ */
+export async function feedbackLoaded(): Promise<void> {
+  while (loads.size > 0) await Promise.allSettled([...loads]);
+}
 
 function installRenderHook() {
-  renderHookInstalled ??= Promise.all([
+  renderHookInstalled ??= track(Promise.all([
     import('antd-mobile/es/utils/unstable-render'),
     import('react-dom/client'),
   ]).then(([{ unstableSetRender }, { createRoot }]) => {
@@ -28,7 +45,7 @@ function installRenderHook() {
         delete host._reactRoot;
       };
     });
-  });
+  }));
   return renderHookInstalled;
 }
 
@@ -38,17 +55,17 @@ function installRenderHook() {
  * (components/form), where it stays until the user acts.
  */
 export async function showToast(content: string) {
-  const [{ default: Toast }] = await Promise.all([import('antd-mobile/es/components/toast/index.js'), installRenderHook()]);
+  const [{ default: Toast }] = await track(Promise.all([import('antd-mobile/es/components/toast/index.js'), installRenderHook()]));
   // The class lets styles.css outrank antd-mobile's own toast rules, which load after it (with this chunk).
   Toast.show({ content, duration: toastDurationMs, position: 'top', maskClassName: toastClassName });
 }
 
 export async function confirmDialog(props: DialogConfirmProps): Promise<boolean> {
-  const [{ default: Dialog }] = await Promise.all([import('antd-mobile/es/components/dialog/index.js'), installRenderHook()]);
+  const [{ default: Dialog }] = await track(Promise.all([import('antd-mobile/es/components/dialog/index.js'), installRenderHook()]));
   return Dialog.confirm(props);
 }
 
 export async function alertDialog(props: DialogAlertProps): Promise<void> {
-  const [{ default: Dialog }] = await Promise.all([import('antd-mobile/es/components/dialog/index.js'), installRenderHook()]);
+  const [{ default: Dialog }] = await track(Promise.all([import('antd-mobile/es/components/dialog/index.js'), installRenderHook()]));
   return Dialog.alert(props);
 }

@@ -2,7 +2,15 @@
 // string, so the source locale is activated with no catalog: each message falls back to its
 // English source text, which is what the tests assert on. Nothing else is stubbed globally;
 // tests that need a browser API the jsdom lacks (IndexedDB, WebCrypto's subtle) bring their own.
+import { afterAll } from 'vitest';
 import { i18n } from '@lingui/core';
 import { sourceLocale } from '../../src/lib/locales.ts';
 
 i18n.loadAndActivate({ locale: sourceLocale, locales: ['en-US'], messages: {} });
+
+// A toast or dialog shown by a file's last step loads antd-mobile on first use; the environment
+// must outlive that load (src/components/feedback.tsx).
+afterAll(async () => {
+  const { feedbackLoaded } = await import('../../src/components/feedback.tsx');
+  await feedbackLoaded();
+});
