@@ -37,6 +37,8 @@ const chatFeatures = ['<rootDir>/src/features/chat/**'];
 /** Investment products, mining, bonds and the VIP level page (`invest`), and loans (`loans`), issue 22. */
 const investFeatures = ['<rootDir>/src/features/invest/**'];
 const loanFeatures = ['<rootDir>/src/features/loans/**'];
+/** Competitions, IEO, welfare tasks, VIP rewards, red envelopes and team invitation (`marketing`), issue 23. */
+const marketingFeatures = ['<rootDir>/src/features/marketing/**'];
 /** The operators' back office (/admin.html) is an app of its own: its texts never load in the phone app. */
 const adminApp = ['<rootDir>/src/admin/**'];
 
@@ -44,7 +46,7 @@ export default defineConfig({
   sourceLocale,
   locales: [...localeCodes],
   catalogs: [
-    { path: '<rootDir>/src/locales/{locale}/messages', include: ['<rootDir>/src'], exclude: [...accountFeatures, ...marketFeatures, ...walletFeatures, ...tradeFeatures, ...identityFeatures, ...contentFeatures, ...notificationFeatures, ...chatFeatures, ...investFeatures, ...loanFeatures, ...adminApp] },
+    { path: '<rootDir>/src/locales/{locale}/messages', include: ['<rootDir>/src'], exclude: [...accountFeatures, ...marketFeatures, ...walletFeatures, ...tradeFeatures, ...identityFeatures, ...contentFeatures, ...notificationFeatures, ...chatFeatures, ...investFeatures, ...loanFeatures, ...marketingFeatures, ...adminApp] },
     { path: '<rootDir>/src/locales/{locale}/account', include: accountFeatures, exclude: [identityTextsOfSession] },
     { path: '<rootDir>/src/locales/{locale}/market', include: marketFeatures },
     { path: '<rootDir>/src/locales/{locale}/wallet', include: walletFeatures },
@@ -55,6 +57,7 @@ export default defineConfig({
     { path: '<rootDir>/src/locales/{locale}/chat', include: chatFeatures },
     { path: '<rootDir>/src/locales/{locale}/invest', include: investFeatures },
     { path: '<rootDir>/src/locales/{locale}/loans', include: loanFeatures },
+    { path: '<rootDir>/src/locales/{locale}/marketing', include: marketingFeatures },
     { path: '<rootDir>/src/locales/{locale}/admin', include: adminApp },
   ],
   orderBy: 'messageId',

@@ -43,6 +43,10 @@ import { pushRoutes } from './routes/push.ts';
 import { productRoutes } from './routes/products.ts';
 import { loanRoutes } from './routes/loans.ts';
 import { levelRoutes } from './routes/levels.ts';
+import { competitionRoutes } from './routes/competitions.ts';
+import { ieoRoutes } from './routes/ieo.ts';
+import { rewardRoutes } from './routes/rewards.ts';
+import { teamRoutes } from './routes/team.ts';
 import { startPush } from './domain/push/index.ts';
 import { resolveSession } from './domain/sessions.ts';
 import { resolveOperatorSession } from './domain/operators.ts';
@@ -231,6 +235,10 @@ export async function buildApp(options: BuildOptions): Promise<BuiltApp> {
     productRoutes(api, services);
     loanRoutes(api, services, market);
     levelRoutes(api, services);
+    competitionRoutes(api, services);
+    ieoRoutes(api, services);
+    rewardRoutes(api, services);
+    teamRoutes(api, services);
   }, { prefix: apiPrefix });
 
   const hasWeb = fs.existsSync(path.join(config.webRoot, 'index.html'));

@@ -682,6 +682,11 @@ export const tradePositions = pgTable('trade_positions', {
   createdAt: ms('created_at').notNull(),
   updatedAt: ms('updated_at').notNull(),
   closedAt: ms('closed_at'),
+  /**
+   * Issue 23: a position opened inside a trading competition. Its margin comes from and its result
+   * returns to the user's `competition` account (real ledger) instead of spot; null otherwise.
+   */
+  competitionId: bigint('competition_id', { mode: 'bigint' }),
 }, (t) => [
   uniqueIndex('trade_positions_client_order_key').on(t.userId, t.ledger, t.clientOrderId),
   index('trade_positions_user_idx').on(t.userId, t.ledger, t.status, t.id),
@@ -1389,3 +1394,273 @@ export const jobRuns = pgTable('job_runs', {
   primaryKey({ columns: [t.name, t.day] }),
   check('job_runs_state_known', sql`${t.state} in ('running', 'done', 'failed')`),
 ]);
+
+// ─── Issue 23: competitions, IEO, welfare tasks, VIP rewards, red envelopes, team invitation ────
+
+/**
+ * A trading competition. Entry funds move from spot into the user's `competition` account (shown as
+ * "frozen by competition"); contracts opened with the competition's id trade on it during the
+ * window. Status: scheduled (spec 0, to be started), running (1), ended (-2: the ranking is frozen),
+ * settled (prizes paid), cancelled. Prizes are paid by rank from `prizes` (a system account the
+ * operators fund) through a payout job; `prizeTable` is [{fromRank, toRank, amount}] in atomic
+ * units of `prizeAsset`.
+ */
+export const competitions = pgTable('competitions', {
+  id: bigserial('id', { mode: 'bigint' }).primaryKey(),
+  name: varchar('name', { length: 80 }).notNull(),
+  names: jsonb('names').$type<Record<string, string>>().notNull().default({}),
+  /** What entry funds are paid in (USDT). */
+  asset: varchar('asset', { length: 12 }).notNull().references(() => ledgerAssets.code),
+  entryAmount: atomic('entry_amount').notNull(),
+  /** The contract symbols that may be traded in it. */
+  symbols: jsonb('symbols').$type<string[]>().notNull(),
+  startsAt: timestamp('starts_at', { withTimezone: true, mode: 'date' }).notNull(),
+  endsAt: timestamp('ends_at', { withTimezone: true, mode: 'date' }).notNull(),
+  maxParticipants: integer('max_participants').notNull().default(0),
+  prizeAsset: varchar('prize_asset', { length: 12 }).notNull().references(() => ledgerAssets.code),
+  prizeTable: jsonb('prize_table').$type<{ fromRank: number; toRank: number; amount: string }[]>().notNull(),
+  status: varchar('status', { length: 10 }).notNull().default('scheduled'),
+  /** The payout job that paid the prizes. */
+  payoutJobId: varchar('payout_job_id', { length: 64 }),
+  settledAt: timestamp('settled_at', { withTimezone: true, mode: 'date' }),
+  createdBy: bigint('created_by', { mode: 'bigint' }).references(() => operators.id),
+  createdAt: createdAt(),
+  updatedAt: timestamp('updated_at', { withTimezone: true, mode: 'date' }).notNull(),
+}, (t) => [
+  check('competitions_status_known', sql`${t.status} in ('scheduled', 'running', 'ended', 'settled', 'cancelled')`),
+  check('competitions_window', sql`${t.endsAt} > ${t.startsAt} and ${t.entryAmount} > 0`),
+  index('competitions_status_idx').on(t.status, t.startsAt),
+]);
+
+/**
+ * A user's entry. Status: joined, exited (spec -3: funds and result back, no rank), ended (the
+ * competition ended: funds back, ranked). `finalEquity` and `returnPpm` are frozen at the end (or
+ * at exit); rank and reward are set when the ranking freezes.
+ */
+export const competitionEntries = pgTable('competition_entries', {
+  id: bigserial('id', { mode: 'bigint' }).primaryKey(),
+  competitionId: bigint('competition_id', { mode: 'bigint' }).notNull().references(() => competitions.id),
+  userId: bigint('user_id', { mode: 'bigint' }).notNull().references(() => users.id),
+  clientOrderId: varchar('client_order_id', { length: 64 }).notNull(),
+  entryAmount: atomic('entry_amount').notNull(),
+  status: varchar('status', { length: 8 }).notNull().default('joined'),
+  finalEquity: atomic('final_equity'),
+  /** Rate of return in parts per million ((final equity - entry) / entry), signed. */
+  returnPpm: bigint('return_ppm', { mode: 'bigint' }),
+  rank: integer('rank'),
+  reward: atomic('reward').notNull().default(sql`0`),
+  joinedAt: timestamp('joined_at', { withTimezone: true, mode: 'date' }).notNull(),
+  exitedAt: timestamp('exited_at', { withTimezone: true, mode: 'date' }),
+  endedAt: timestamp('ended_at', { withTimezone: true, mode: 'date' }),
+}, (t) => [
+  uniqueIndex('competition_entries_user_key').on(t.competitionId, t.userId),
+  uniqueIndex('competition_entries_client_key').on(t.userId, t.clientOrderId),
+  index('competition_entries_rank_idx').on(t.competitionId, t.rank),
+  check('competition_entries_status_known', sql`${t.status} in ('joined', 'exited', 'ended')`),
+]);
+
+/**
+ * An IEO project. The lottery is provable: `seedHash` (SHA-256 of the secret seed, hex) is
+ * published when the project is created, before the window opens; at close the list of
+ * applications (ids and quantities) is published with its SHA-256 (`listHash`); then the seed is
+ * revealed and the winners are a deterministic function of the seed and the list (docs/fairness.md).
+ * Status: upcoming, issuing (window open), closed (list published), drawn (seed revealed, winners
+ * known, paying), listed (tokens credited), cancelled. `token` becomes a ledger asset at creation.
+ */
+export const ieoProjects = pgTable('ieo_projects', {
+  id: bigserial('id', { mode: 'bigint' }).primaryKey(),
+  name: varchar('name', { length: 80 }).notNull(),
+  names: jsonb('names').$type<Record<string, string>>().notNull().default({}),
+  token: varchar('token', { length: 12 }).notNull().references(() => ledgerAssets.code),
+  /** What winners pay in (USDT), and the price of one token in its atomic units. */
+  payAsset: varchar('pay_asset', { length: 12 }).notNull().references(() => ledgerAssets.code),
+  price: atomic('price').notNull(),
+  /** Tokens (atomic) in one lot; supply in lots; most lots one user may apply for. */
+  lotSize: atomic('lot_size').notNull(),
+  supplyLots: bigint('supply_lots', { mode: 'bigint' }).notNull(),
+  perUserMaxLots: bigint('per_user_max_lots', { mode: 'bigint' }).notNull(),
+  opensAt: timestamp('opens_at', { withTimezone: true, mode: 'date' }).notNull(),
+  closesAt: timestamp('closes_at', { withTimezone: true, mode: 'date' }).notNull(),
+  /** Winners pay by then, or their allocation lapses. */
+  payDeadline: timestamp('pay_deadline', { withTimezone: true, mode: 'date' }).notNull(),
+  listsAt: timestamp('lists_at', { withTimezone: true, mode: 'date' }).notNull(),
+  status: varchar('status', { length: 10 }).notNull().default('upcoming'),
+  seedHash: varchar('seed_hash', { length: 64 }).notNull(),
+  /** The secret seed (hex), kept by the server and published only at reveal. */
+  seed: varchar('seed', { length: 64 }).notNull(),
+  seedRevealedAt: timestamp('seed_revealed_at', { withTimezone: true, mode: 'date' }),
+  /** The published application list (canonical text, docs/fairness.md) and its SHA-256. */
+  list: text('list'),
+  listHash: varchar('list_hash', { length: 64 }),
+  closedAt: timestamp('closed_at', { withTimezone: true, mode: 'date' }),
+  listedAt: timestamp('listed_at', { withTimezone: true, mode: 'date' }),
+  createdBy: bigint('created_by', { mode: 'bigint' }).references(() => operators.id),
+  createdAt: createdAt(),
+  updatedAt: timestamp('updated_at', { withTimezone: true, mode: 'date' }).notNull(),
+}, (t) => [
+  check('ieo_projects_status_known', sql`${t.status} in ('upcoming', 'issuing', 'closed', 'drawn', 'listed', 'cancelled')`),
+  check('ieo_projects_figures', sql`${t.price} > 0 and ${t.lotSize} > 0 and ${t.supplyLots} > 0 and ${t.perUserMaxLots} > 0`),
+  check('ieo_projects_dates', sql`${t.closesAt} > ${t.opensAt} and ${t.payDeadline} >= ${t.closesAt} and ${t.listsAt} >= ${t.payDeadline}`),
+]);
+
+/**
+ * One application. Status per spec §4: applied, won (lots allocated), lost, paid, lapsed (won and
+ * not paid by the deadline), completed (tokens credited at listing).
+ */
+export const ieoApplications = pgTable('ieo_applications', {
+  id: bigserial('id', { mode: 'bigint' }).primaryKey(),
+  projectId: bigint('project_id', { mode: 'bigint' }).notNull().references(() => ieoProjects.id),
+  userId: bigint('user_id', { mode: 'bigint' }).notNull().references(() => users.id),
+  lots: bigint('lots', { mode: 'bigint' }).notNull(),
+  wonLots: bigint('won_lots', { mode: 'bigint' }).notNull().default(sql`0`),
+  /** What the won lots cost (pay asset, atomic), and the transfer that paid it. */
+  amount: atomic('amount').notNull().default(sql`0`),
+  status: varchar('status', { length: 10 }).notNull().default('applied'),
+  paymentTransferId: varchar('payment_transfer_id', { length: 64 }),
+  createdAt: createdAt(),
+  paidAt: timestamp('paid_at', { withTimezone: true, mode: 'date' }),
+}, (t) => [
+  uniqueIndex('ieo_applications_user_key').on(t.projectId, t.userId),
+  index('ieo_applications_project_idx').on(t.projectId, t.id),
+  check('ieo_applications_status_known', sql`${t.status} in ('applied', 'won', 'lost', 'paid', 'lapsed', 'completed')`),
+  check('ieo_applications_lots', sql`${t.lots} > 0 and ${t.wonLots} >= 0 and ${t.wonLots} <= ${t.lots}`),
+]);
+
+/**
+ * Welfare tasks: `kind` names the condition (first_deposit, kyc_basic, first_trade, first_product,
+ * invite_deposit with `target` friends, checkin_streak with `target` days); the reward is paid from
+ * the `rewards` system account, once per user.
+ */
+export const welfareTasks = pgTable('welfare_tasks', {
+  id: bigserial('id', { mode: 'bigint' }).primaryKey(),
+  kind: varchar('kind', { length: 20 }).notNull(),
+  name: varchar('name', { length: 80 }).notNull(),
+  names: jsonb('names').$type<Record<string, string>>().notNull().default({}),
+  target: integer('target').notNull().default(1),
+  rewardAsset: varchar('reward_asset', { length: 12 }).notNull().references(() => ledgerAssets.code),
+  rewardAmount: atomic('reward_amount').notNull(),
+  enabled: boolean('enabled').notNull().default(true),
+  sort: integer('sort').notNull().default(0),
+  createdAt: createdAt(),
+  updatedAt: timestamp('updated_at', { withTimezone: true, mode: 'date' }).notNull(),
+}, (t) => [
+  check('welfare_tasks_kind_known', sql`${t.kind} in ('first_deposit', 'kyc_basic', 'first_trade', 'first_product', 'invite_deposit', 'checkin_streak')`),
+  check('welfare_tasks_reward_positive', sql`${t.rewardAmount} > 0 and ${t.target} >= 1`),
+]);
+
+export const welfareClaims = pgTable('welfare_claims', {
+  taskId: bigint('task_id', { mode: 'bigint' }).notNull().references(() => welfareTasks.id),
+  userId: bigint('user_id', { mode: 'bigint' }).notNull().references(() => users.id),
+  amount: atomic('amount').notNull(),
+  transferId: varchar('transfer_id', { length: 64 }).notNull(),
+  createdAt: createdAt(),
+}, (t) => [primaryKey({ columns: [t.taskId, t.userId] })]);
+
+/** Daily check-ins (one per user per UTC day) for the check-in streak task. */
+export const welfareCheckins = pgTable('welfare_checkins', {
+  userId: bigint('user_id', { mode: 'bigint' }).notNull().references(() => users.id),
+  day: varchar('day', { length: 10 }).notNull(),
+  createdAt: createdAt(),
+}, (t) => [primaryKey({ columns: [t.userId, t.day] })]);
+
+/** VIP rewards per level: the one-time bonus on first reaching it and the weekly red envelope (USDT atomic). */
+export const vipRewards = pgTable('vip_rewards', {
+  level: smallint('level').primaryKey().references(() => vipLevels.level),
+  asset: varchar('asset', { length: 12 }).notNull().references(() => ledgerAssets.code),
+  bonus: atomic('bonus').notNull().default(sql`0`),
+  weeklyEnvelope: atomic('weekly_envelope').notNull().default(sql`0`),
+  updatedAt: timestamp('updated_at', { withTimezone: true, mode: 'date' }).notNull(),
+});
+
+/** A level's one-time bonus paid to a user: one row per (user, level), ever. */
+export const vipBonusGrants = pgTable('vip_bonus_grants', {
+  userId: bigint('user_id', { mode: 'bigint' }).notNull().references(() => users.id),
+  level: smallint('level').notNull(),
+  asset: varchar('asset', { length: 12 }).notNull(),
+  amount: atomic('amount').notNull(),
+  transferId: varchar('transfer_id', { length: 64 }).notNull(),
+  createdAt: createdAt(),
+}, (t) => [primaryKey({ columns: [t.userId, t.level] })]);
+
+/**
+ * A weekly red envelope: issued every Monday (`week` is that Monday, YYYY-MM-DD) by level, opened
+ * by its owner within seven days (the amount is credited from `rewards` then), else expired.
+ */
+export const redEnvelopes = pgTable('red_envelopes', {
+  id: bigserial('id', { mode: 'bigint' }).primaryKey(),
+  userId: bigint('user_id', { mode: 'bigint' }).notNull().references(() => users.id),
+  week: varchar('week', { length: 10 }).notNull(),
+  level: smallint('level').notNull(),
+  asset: varchar('asset', { length: 12 }).notNull(),
+  amount: atomic('amount').notNull(),
+  status: varchar('status', { length: 8 }).notNull().default('unopened'),
+  expiresAt: timestamp('expires_at', { withTimezone: true, mode: 'date' }).notNull(),
+  openedAt: timestamp('opened_at', { withTimezone: true, mode: 'date' }),
+  transferId: varchar('transfer_id', { length: 64 }),
+  createdAt: createdAt(),
+}, (t) => [
+  uniqueIndex('red_envelopes_user_week_key').on(t.userId, t.week),
+  index('red_envelopes_user_idx').on(t.userId, t.id),
+  check('red_envelopes_status_known', sql`${t.status} in ('unopened', 'opened', 'expired')`),
+]);
+
+/** The share of the trading fees a team paid that goes to the member `level` levels above (1 to 3), in ppm. */
+export const teamCommissionRates = pgTable('team_commission_rates', {
+  level: smallint('level').primaryKey(),
+  ratePpm: integer('rate_ppm').notNull(),
+  updatedAt: timestamp('updated_at', { withTimezone: true, mode: 'date' }).notNull(),
+}, (t) => [check('team_commission_rates_range', sql`${t.level} between 1 and 3 and ${t.ratePpm} between 0 and 500000`)]);
+
+/** One day's team income statement line: what `fromUserId` (a level-`level` member) paid in fees and the share credited. */
+export const teamCommissions = pgTable('team_commissions', {
+  day: varchar('day', { length: 10 }).notNull(),
+  userId: bigint('user_id', { mode: 'bigint' }).notNull().references(() => users.id),
+  fromUserId: bigint('from_user_id', { mode: 'bigint' }).notNull().references(() => users.id),
+  level: smallint('level').notNull(),
+  asset: varchar('asset', { length: 12 }).notNull(),
+  fees: atomic('fees').notNull(),
+  ratePpm: integer('rate_ppm').notNull(),
+  amount: atomic('amount').notNull(),
+  transferId: varchar('transfer_id', { length: 64 }),
+  createdAt: createdAt(),
+}, (t) => [
+  primaryKey({ columns: [t.day, t.userId, t.fromUserId, t.asset] }),
+  index('team_commissions_user_idx').on(t.userId, t.day),
+]);
+
+/** Short links to the invitation (and other app paths): `/set/appShortLink/use` resolves one and counts the visit. */
+export const shortLinks = pgTable('short_links', {
+  code: varchar('code', { length: 16 }).primaryKey(),
+  userId: bigint('user_id', { mode: 'bigint' }).references(() => users.id),
+  target: varchar('target', { length: 300 }).notNull(),
+  visits: integer('visits').notNull().default(0),
+  createdAt: createdAt(),
+  lastVisitAt: timestamp('last_visit_at', { withTimezone: true, mode: 'date' }),
+}, (t) => [index('short_links_user_idx').on(t.userId)]);
+
+/**
+ * An operator's funding of a reward pool (house → `rewards` or `prizes`, optionally for one
+ * competition); two operators above the threshold, as for product reserves.
+ */
+export const rewardFundings = pgTable('reward_fundings', {
+  id: bigserial('id', { mode: 'bigint' }).primaryKey(),
+  pool: varchar('pool', { length: 8 }).notNull(),
+  asset: varchar('asset', { length: 12 }).notNull().references(() => ledgerAssets.code),
+  amount: atomic('amount').notNull(),
+  competitionId: bigint('competition_id', { mode: 'bigint' }).references(() => competitions.id),
+  status: varchar('status', { length: 8 }).notNull(),
+  approvalsRequired: smallint('approvals_required').notNull(),
+  requestedBy: bigint('requested_by', { mode: 'bigint' }).notNull().references(() => operators.id),
+  transferId: varchar('transfer_id', { length: 64 }),
+  createdAt: createdAt(),
+  completedAt: timestamp('completed_at', { withTimezone: true, mode: 'date' }),
+}, (t) => [
+  check('reward_fundings_pool_known', sql`${t.pool} in ('rewards', 'prizes')`),
+  check('reward_fundings_status_known', sql`${t.status} in ('pending', 'done', 'rejected')`),
+]);
+
+export const rewardFundingApprovals = pgTable('reward_funding_approvals', {
+  fundingId: bigint('funding_id', { mode: 'bigint' }).notNull().references(() => rewardFundings.id),
+  operatorId: bigint('operator_id', { mode: 'bigint' }).notNull().references(() => operators.id),
+  createdAt: createdAt(),
+}, (t) => [primaryKey({ columns: [t.fundingId, t.operatorId] })]);

@@ -14,6 +14,9 @@ import { conflict, notFound } from '../../lib/errors.ts';
 import { runProductAccrual, runProductMaturity } from '../products/jobs.ts';
 import { runLoanAccrual } from '../loans/jobs.ts';
 import { runVipLevels } from '../levels/levels.ts';
+import { runCompetitionSettle } from '../competitions/jobs.ts';
+import { runRedEnvelopes } from '../rewards/jobs.ts';
+import { runTeamCommission } from '../team/jobs.ts';
 import type { JobWork } from './types.ts';
 
 export const jobWork: Record<JobName, JobWork> = {
@@ -21,6 +24,9 @@ export const jobWork: Record<JobName, JobWork> = {
   'product-maturity': runProductMaturity,
   'loan-accrual': runLoanAccrual,
   'vip-levels': runVipLevels,
+  'competition-settle': runCompetitionSettle,
+  'red-envelopes': runRedEnvelopes,
+  'team-commission': runTeamCommission,
 };
 
 /** The UTC day of a time, YYYY-MM-DD. */
@@ -80,7 +86,8 @@ export async function listJobRuns(db: Db, limit = 100): Promise<JobRun[]> {
 
 /** Minutes after UTC midnight at which the day's jobs start, in this order. */
 export const dailyJobsAtMinute = 10;
-const dailyOrder: JobName[] = ['vip-levels', 'product-maturity', 'product-accrual', 'loan-accrual'];
+const dailyOrder: JobName[] = ['vip-levels', 'product-maturity', 'product-accrual', 'loan-accrual', 'competition-settle',
+  'red-envelopes', 'team-commission'];
 
 /**
  * Runs each job once a day after 00:10 UTC (checked every minute; a day missed while the server

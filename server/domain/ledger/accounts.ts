@@ -18,7 +18,9 @@ export const ledgerName = (ledger: number): LedgerName => (ledger === ledgers.de
  * review, competition entries), position margin, product holdings, loan (what the user owes),
  * demo (simulated funds, only in the demo ledger) and collateral (locked by a pledge loan).
  */
-export const userAccountKinds = ['spot', 'frozen', 'position_margin', 'product_holdings', 'loan', 'demo', 'collateral'] as const;
+export const userAccountKinds = ['spot', 'frozen', 'position_margin', 'product_holdings', 'loan', 'demo', 'collateral',
+  // Issue 23: a trading competition's entry funds and the results of its contracts ("frozen by competition").
+  'competition'] as const;
 export type UserAccountKind = (typeof userAccountKinds)[number];
 
 /**
@@ -31,6 +33,10 @@ export const systemAccountKinds = [
   // Issue 22: what operators fund for product returns (paid out of it, never out of other users'
   // principal), and the interest and penalties loans earn.
   'product_reserve', 'loan_interest',
+  // Issue 23: the pools operators fund for welfare, VIP bonuses, red envelopes and team income
+  // (rewards) and for competition prizes (prizes); an IEO's payments received (ieo_proceeds) and
+  // the tokens it issues at listing (ieo_issuance, in the token's asset).
+  'rewards', 'prizes', 'ieo_proceeds', 'ieo_issuance',
 ] as const;
 export type SystemAccountKind = (typeof systemAccountKinds)[number];
 export type AccountKind = UserAccountKind | SystemAccountKind;

@@ -23,6 +23,11 @@ export const transferKinds = [
   'reserve_funding', 'product_purchase', 'product_principal', 'product_interest', 'product_redeem_fee', 'miner_purchase',
   'mining_output', 'bond_refund', 'loan_disbursal', 'loan_interest', 'loan_penalty', 'loan_repayment', 'collateral_lock',
   'collateral_release', 'collateral_liquidation', 'liquidation_proceeds', 'liquidation_fee',
+  // Issue 23: reward and prize pools funded by operators; competition entry funds in and out and
+  // prizes; IEO payments and token allocations; welfare rewards, VIP bonuses, red envelopes and
+  // team income.
+  'reward_funding', 'competition_entry', 'competition_return', 'competition_prize', 'ieo_payment', 'ieo_allocation',
+  'welfare_reward', 'vip_bonus', 'red_envelope', 'team_commission',
 ] as const;
 export type TransferKind = (typeof transferKinds)[number];
 

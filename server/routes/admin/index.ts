@@ -20,6 +20,10 @@ import { productAdminRoutes } from './products.ts';
 import { loanAdminRoutes } from './loans.ts';
 import { levelAdminRoutes } from './levels.ts';
 import { jobAdminRoutes } from './jobs.ts';
+import { competitionAdminRoutes } from './competitions.ts';
+import { ieoAdminRoutes } from './ieo.ts';
+import { rewardAdminRoutes } from './rewards.ts';
+import { teamAdminRoutes } from './team.ts';
 
 export function adminRoutes(api: FastifyInstance, services: Services) {
   registerOperatorAuth(api, services);
@@ -40,4 +44,8 @@ export function adminRoutes(api: FastifyInstance, services: Services) {
   loanAdminRoutes(api, services);
   levelAdminRoutes(api, services);
   jobAdminRoutes(api, services);
+  competitionAdminRoutes(api, services);
+  ieoAdminRoutes(api, services);
+  rewardAdminRoutes(api, services);
+  teamAdminRoutes(api, services);
 }

@@ -282,7 +282,9 @@ export const MiningReward = Type.Object({
   electricityPerKwh: Type.String(), source: Type.String(), createdAt: Type.Integer(),
 });
 
-export const jobNames = ['product-accrual', 'product-maturity', 'loan-accrual', 'vip-levels'] as const;
+export const jobNames = ['product-accrual', 'product-maturity', 'loan-accrual', 'vip-levels',
+  // Issue 23: prizes of ended competitions, the weekly red envelopes, the daily team income.
+  'competition-settle', 'red-envelopes', 'team-commission'] as const;
 export const JobName = Type.Union(jobNames.map((name) => Type.Literal(name)));
 export type JobName = Static<typeof JobName>;
 export const JobRun = Type.Object({

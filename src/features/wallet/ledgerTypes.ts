@@ -25,6 +25,7 @@ const accountLabels: Record<string, MessageDescriptor> = {
   product_holdings: msg`Products`,
   loan: msg`Loan`,
   collateral: msg`Collateral`,
+  competition: msg`Frozen by competition`,
   demo: msg`Virtual`,
 };
 
@@ -61,13 +62,27 @@ const investTypeLabels: Readonly<Record<string, MessageDescriptor>> = {
   liquidation_fee: msg`Liquidation fee`,
 };
 
+/** The kinds of competitions, IEO and rewards (issue 23). */
+const marketingTypeLabels: Readonly<Record<string, MessageDescriptor>> = {
+  competition_entry: msg`Competition entry`,
+  competition_return: msg`Competition funds returned`,
+  competition_prize: msg`Competition prize`,
+  ieo_payment: msg`IEO payment`,
+  ieo_allocation: msg`IEO tokens`,
+  welfare_reward: msg`Welfare reward`,
+  vip_bonus: msg`VIP bonus`,
+  red_envelope: msg`Red envelope`,
+  team_commission: msg`Team income`,
+};
+
 const isLedgerType = (type: string): type is LedgerType => (ledgerTypes as readonly string[]).includes(type);
 
 /** The label of a transfer kind in the user's language; an unknown kind as the server names it. */
 export function ledgerTypeLabel(i18n: I18n, type: string): string {
   if (isLedgerType(type)) return i18n._(typeLabels[type]);
   const named = Object.hasOwn(tradeTypeLabels, type) ? tradeTypeLabels[type]
-    : Object.hasOwn(investTypeLabels, type) ? investTypeLabels[type] : undefined;
+    : Object.hasOwn(investTypeLabels, type) ? investTypeLabels[type]
+      : Object.hasOwn(marketingTypeLabels, type) ? marketingTypeLabels[type] : undefined;
   return named ? i18n._(named) : type;
 }
 

@@ -1,0 +1,6 @@
+// The operator's calls of issue 23 (team), under /api/admin. Registered in ./index.ts.
+import type { FastifyInstance } from 'fastify';
+import type { Services } from '../../services.ts';
+
+export function teamAdminRoutes(_api: FastifyInstance, _services: Services) {
+}

@@ -1,0 +1,6 @@
+// The user's calls of issue 23 (rewards). Registered in server/app.ts.
+import type { FastifyInstance } from 'fastify';
+import type { Services } from '../services.ts';
+
+export function rewardRoutes(_app: FastifyInstance, _services: Services) {
+}
