@@ -38,6 +38,8 @@ export const users = pgTable('users', {
   uniqueIndex('users_phone_key').on(t.phoneCountryCode, t.phone).where(sql`${t.phone} is not null`),
   uniqueIndex('users_username_key').on(t.username).where(sql`${t.username} is not null`),
   uniqueIndex('users_invite_code_key').on(t.inviteCode),
+  // Team sizes by level (issue 23) walk users by referrer, one level at a time.
+  index('users_referrer_idx').on(t.referrerId),
 ]);
 
 export const sessions = pgTable('sessions', {
