@@ -8,7 +8,7 @@ export const competitionErrorCodes = [
 
 export const ieoErrorCodes = [
   'ieo_not_found', 'ieo_not_issuing', 'ieo_applied_already', 'ieo_lots_over_cap', 'ieo_not_won', 'ieo_paid_already',
-  'ieo_pay_deadline_passed', 'ieo_wrong_state', 'ieo_token_exists',
+  'ieo_pay_deadline_passed', 'ieo_wrong_state', 'ieo_token_exists', 'ieo_lot_amount_inexact', 'ieo_dates_invalid',
 ] as const;
 
 export const rewardErrorCodes = [

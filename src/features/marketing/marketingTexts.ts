@@ -26,6 +26,8 @@ registerErrorMessages({
   ieo_pay_deadline_passed: msg`The payment deadline has passed: the allocation has lapsed.`,
   ieo_wrong_state: msg`This is not possible at this stage of the offering.`,
   ieo_token_exists: msg`A token with this code already exists.`,
+  ieo_lot_amount_inexact: msg`One lot must cost an exact amount in the payment currency.`,
+  ieo_dates_invalid: msg`The dates must follow each other: opening, closing, payment deadline, listing.`,
   task_not_found: msg`This task was not found.`,
   task_not_done: msg`This task is not complete yet.`,
   task_claimed: msg`You have already claimed this reward.`,
