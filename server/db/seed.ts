@@ -11,6 +11,10 @@ import { seedDemoContent } from '../domain/content/seedContent.ts';
 import { seedVipLevels } from '../domain/levels/levels.ts';
 import { seedLoanSettings } from '../domain/loans/settings.ts';
 import { seedDemoProducts } from '../domain/products/seedProducts.ts';
+import { seedTeamCommissionRates } from '../domain/team/team.ts';
+import { seedWelfareTasks } from '../domain/rewards/welfare.ts';
+import { seedVipRewards } from '../domain/rewards/vip.ts';
+import { seedDemoRewardPool } from '../domain/rewards/fundings.ts';
 
 export const demoAccount = { email: 'demo@bourse.local', password: 'Demo2026pass' } as const;
 
@@ -35,6 +39,11 @@ export async function seed(db: Db, options: { demo: boolean; now?: Date }) {
   // VIP levels and the credit and pledge loan offers (issue 22), edited in the back office.
   await seedVipLevels(db);
   await seedLoanSettings(db);
+  // Team commission rates per level (issue 23): 20 %, 10 %, 5 % of the fees, edited in the back office.
+  await seedTeamCommissionRates(db);
+  // The six welfare tasks and each VIP level's bonus and weekly red envelope (issue 23), edited in the back office.
+  await seedWelfareTasks(db);
+  await seedVipRewards(db);
   if (!options.demo) return undefined;
   await seedDemoDepositAddresses(db);
   const [existing] = await db.select({ id: users.id }).from(users).where(eq(users.email, demoAccount.email)).limit(1);
@@ -49,5 +58,7 @@ export async function seed(db: Db, options: { demo: boolean; now?: Date }) {
   await seedDemoContent(db, demoOperator.email, options.now ?? new Date(), demoUser.id);
   // Products of each kind with funded reserves and a published mining reward (issue 22), once.
   await seedDemoProducts(db, options.now ?? new Date());
+  // The rewards pool funded with 20 000 USDT so the welfare tasks and red envelopes pay (issue 23), once.
+  await seedDemoRewardPool(db, options.now ?? new Date());
   return demoAccount;
 }

@@ -1,6 +1,129 @@
-// The daily job 'team-commission' (issue 23). Registered in server/domain/jobs/jobs.ts.
-import type { JobWork } from '../jobs/types.ts';
+// The daily job 'team-commission' (issue 23): team income for the previous UTC day. Per member,
+// the trading fees they paid that day in the real ledger (contract fees 'trade_fee' and swap fees
+// 'swap_fee', from any of their accounts to the fees account; demo trades are another ledger and
+// never count) are summed per asset, and each of the up-to-three inviters above them is credited
+// rate(level) × fees, rounded down, from the fees account ('team_commission').
+//
+// Crash-safe in two steps per asset, as product accrual is (products/jobs.ts):
+//  1. One transaction: the statement rows (day, user, from user, asset) are inserted, each naming
+//     the transfer that pays it (`${job}:${account}`), and the payout job is made with the sums per
+//     inviter's spot account. A rerun finds the job made and makes nothing again.
+//  2. runPayoutJob pays them, in batches, resumable; each transfer id pays once.
+import { sql } from 'drizzle-orm';
+import type { Db, Tx } from '../../db/client.ts';
+import type { Services } from '../../services.ts';
+import { formatAmount } from '../ledger/amounts.ts';
+import { accountKeysMax, openAccounts } from '../ledger/accounts.ts';
+import { createPayoutJob, payoutJob, runPayoutJob, unfinishedPayoutJobs, type PayoutTarget } from '../ledger/payouts.ts';
+import type { JobResult, JobWork } from '../jobs/types.ts';
+import { assetScales, scaleOf } from '../products/products.ts';
+import { ratesPpm } from './team.ts';
 
-export const runTeamCommission: JobWork = async () => {
-  throw new Error('the team-commission job is not built yet');
-};
+const rowsOf = <T>(result: unknown): T[] => (result as { rows: T[] }).rows;
+const jobPrefix = 'tc-';
+/** The fee kinds that count: what a member paid to trade. */
+export const commissionFeeKinds = ['trade_fee', 'swap_fee'] as const;
+
+export const previousDay = (day: string) => new Date(Date.parse(`${day}T00:00:00Z`) - 86_400_000).toISOString().slice(0, 10);
+export const commissionJobId = (day: string, asset: string) => `${jobPrefix}${day}-${asset}`;
+
+interface LineRow { user_id: string; from_user_id: string; level: number; fees: string }
+
+/** Step 1 for one asset and day; answers the job to run, if anything is owed. Exported for the crash tests. */
+export async function prepareCommissions(db: Db, day: string, asset: string, rates: Map<number, number>, now: Date): Promise<string | undefined> {
+  const jobId = commissionJobId(day, asset);
+  if (await payoutJob(db, jobId)) return jobId;
+  return db.transaction(async (tx) => {
+    const start = `${day}T00:00:00Z`;
+    const end = `${new Date(Date.parse(start) + 86_400_000).toISOString()}`;
+    // Fees paid that day per member (the fees accounts' credits, through their index), then the
+    // three inviters above each member.
+    const lines = rowsOf<LineRow>(await tx.execute(sql`
+      with fee_accounts as (
+        select id from ledger_accounts where ledger = 1 and asset = ${asset} and kind = 'fees' and owner_user_id is null
+      ), paid as (
+        select d.owner_user_id as member, sum(t.amount) as fees
+        from ledger_transfers t
+        join ledger_accounts d on d.id = t.debit_account_id
+        where t.credit_account_id in (select id from fee_accounts)
+          and t.kind in ('trade_fee', 'swap_fee') and t.phase in ('single', 'post') and t.ledger = 1
+          and t.created_at >= ${start}::timestamptz and t.created_at < ${end}::timestamptz
+          and d.owner_user_id is not null
+        group by d.owner_user_id
+      ), up as (
+        select p.member, p.fees, u1.referrer_id as l1, u2.referrer_id as l2, u3.referrer_id as l3
+        from paid p
+        join users u1 on u1.id = p.member
+        left join users u2 on u2.id = u1.referrer_id
+        left join users u3 on u3.id = u2.referrer_id
+        where u1.referrer_id is not null
+      )
+      select l1::text as user_id, member::text as from_user_id, 1 as level, fees::text as fees from up
+      union all select l2::text, member::text, 2, fees::text from up where l2 is not null
+      union all select l3::text, member::text, 3, fees::text from up where l3 is not null`));
+    const owed = lines.map((line) => {
+      const ratePpm = rates.get(Number(line.level)) ?? 0;
+      return { ...line, ratePpm, amount: (BigInt(line.fees) * BigInt(ratePpm)) / 1_000_000n };
+    }).filter((line) => line.amount > 0n);
+    if (owed.length === 0) return undefined;
+    const spotOf = await spotAccounts(tx, [...new Set(owed.map((line) => line.user_id))].map(BigInt), asset);
+    const perAccount = new Map<bigint, bigint>();
+    for (const line of owed) {
+      const account = spotOf.get(BigInt(line.user_id))!;
+      perAccount.set(account, (perAccount.get(account) ?? 0n) + line.amount);
+    }
+    for (let from = 0; from < owed.length; from += 1000) {
+      const chunk = owed.slice(from, from + 1000).map((line) => ({
+        day, user_id: line.user_id, from_user_id: line.from_user_id, level: Number(line.level), asset, fees: line.fees,
+        rate_ppm: line.ratePpm, amount: line.amount.toString(), transfer_id: `${jobId}:${spotOf.get(BigInt(line.user_id))}`,
+        created_at: now.toISOString(),
+      }));
+      await tx.execute(sql`insert into team_commissions (day, user_id, from_user_id, level, asset, fees, rate_ppm, amount, transfer_id, created_at)
+        select * from jsonb_to_recordset(${JSON.stringify(chunk)}::jsonb) as r(day varchar, user_id bigint, from_user_id bigint,
+          level smallint, asset varchar, fees numeric, rate_ppm integer, amount numeric, transfer_id varchar, created_at timestamptz)
+        on conflict do nothing`);
+    }
+    const targets: PayoutTarget[] = [...perAccount].map(([accountId, amountAtomic]) => ({ accountId, amountAtomic }));
+    // Made inside this transaction (a savepoint): the statements and the job that pays them commit together.
+    await createPayoutJob(tx as unknown as Db, {
+      id: jobId, ledger: 'real', asset, sourceKind: 'fees', direction: 'credit', kind: 'team_commission',
+      reference: `team-commission:${day}`, remark: `Team income of ${day}`,
+    }, targets, { now: () => now });
+    return jobId;
+  });
+}
+
+async function spotAccounts(tx: Tx, userIds: bigint[], asset: string): Promise<Map<bigint, bigint>> {
+  const spotOf = new Map<bigint, bigint>();
+  for (let start = 0; start < userIds.length; start += accountKeysMax) {
+    const chunk = userIds.slice(start, start + accountKeysMax);
+    const ids = await openAccounts(tx, chunk.map((ownerUserId) => ({ ledger: 'real' as const, asset, kind: 'spot' as const, ownerUserId })));
+    chunk.forEach((userId, index) => spotOf.set(userId, ids[index]));
+  }
+  return spotOf;
+}
+
+/** Pays the commission of `day` (a UTC day) in every asset with fees; safe to call again. */
+export async function payCommissions(db: Db, day: string, now: Date): Promise<JobResult> {
+  // A run stopped half-way (this day's or an earlier one's) is finished first.
+  const resumed = (await unfinishedPayoutJobs(db, ['running', 'failed'])).filter((id) => id.startsWith(jobPrefix));
+  for (const id of resumed) await runPayoutJob(db, id);
+  const assets = rowsOf<{ asset: string }>(await db.execute(sql`select distinct asset from ledger_accounts
+    where ledger = 1 and kind = 'fees' and owner_user_id is null order by asset`));
+  const rates = await ratesPpm(db);
+  const scales = await assetScales(db);
+  const paid: string[] = [];
+  let targets = 0;
+  for (const { asset } of assets) {
+    const jobId = await prepareCommissions(db, day, asset, rates, now);
+    if (!jobId) continue;
+    const job = await runPayoutJob(db, jobId);
+    targets += job.targetsPosted;
+    paid.push(`${asset} ${formatAmount(job.amountPosted, scaleOf(scales, asset))}`);
+  }
+  return { day, inviters: targets, paid: paid.join('; ') || 'none', resumedPayouts: resumed.length };
+}
+
+/** The job pays the day before the day it runs for: that day's fees are all in. */
+export const runTeamCommission: JobWork = async (services: Services, day: string) =>
+  payCommissions(services.db, previousDay(day), services.clock.now());
