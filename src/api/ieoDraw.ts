@@ -30,7 +30,6 @@ export interface DrawWinner {
 }
 
 const idPattern = /^[1-9][0-9]{0,17}$/;
-const linePattern = /^([1-9][0-9]{0,17}):([1-9][0-9]{0,9})$/;
 
 export const sha256Hex = (bytes: Uint8Array) => bytesToHex(sha256(bytes));
 export const seedHashOf = (seedHex: string) => sha256Hex(hexToBytes(seedHex));
@@ -40,44 +39,66 @@ const compareIds = (a: string, b: string) => (a.length !== b.length ? a.length -
 
 /** The canonical list text of applications (any order in; sorted by id out). */
 export function listText(applications: readonly DrawApplication[]): string {
-  const sorted = [...applications].sort((a, b) => compareIds(a.id, b.id));
-  let text = '';
-  for (const application of sorted) {
-    if (!idPattern.test(application.id) || !Number.isInteger(application.lots) || application.lots < 1) {
+  let sorted = applications;
+  for (let index = 1; index < applications.length; index += 1) {
+    if (compareIds(applications[index - 1].id, applications[index].id) >= 0) {
+      sorted = [...applications].sort((a, b) => compareIds(a.id, b.id));
+      break;
+    }
+  }
+  const lines: string[] = new Array(sorted.length);
+  sorted.forEach((application, index) => {
+    if (!idPattern.test(application.id) || !Number.isInteger(application.lots) || application.lots < 1 || application.lots >= 1e10) {
       throw new Error(`application ${application.id}: a decimal id and at least one lot`);
     }
-    text += `${application.id}:${application.lots}\n`;
-  }
-  return text;
+    lines[index] = `${application.id}:${application.lots}\n`;
+  });
+  return lines.join('');
 }
+
+const zero = 48;
+const colon = 58;
+const newline = 10;
 
 /** The applications of a list text; throws when it is not canonical (order, format, duplicates). */
 export function parseList(list: string): DrawApplication[] {
-  if (list === '') return [];
-  if (!list.endsWith('\n')) throw new Error('the list ends with a newline');
   const applications: DrawApplication[] = [];
-  for (const line of list.slice(0, -1).split('\n')) {
-    const match = linePattern.exec(line);
-    if (!match) throw new Error(`not an application line: ${JSON.stringify(line)}`);
-    const id = match[1];
-    if (applications.length > 0 && compareIds(applications[applications.length - 1].id, id) >= 0) {
-      throw new Error(`the list is not ordered by id at ${id}`);
+  let at = 0;
+  let previous = '';
+  while (at < list.length) {
+    const start = at;
+    while (at < list.length && list.charCodeAt(at) >= zero && list.charCodeAt(at) <= zero + 9) at += 1;
+    const id = list.slice(start, at);
+    if (list.charCodeAt(at) !== colon || !idPattern.test(id)) throw new Error(`not an application line at character ${start}`);
+    at += 1;
+    const lotsStart = at;
+    let lots = 0;
+    while (at < list.length && list.charCodeAt(at) >= zero && list.charCodeAt(at) <= zero + 9) {
+      lots = lots * 10 + list.charCodeAt(at) - zero;
+      at += 1;
     }
-    applications.push({ id, lots: Number(match[2]) });
+    const digits = at - lotsStart;
+    if (list.charCodeAt(at) !== newline || digits === 0 || digits > 10 || list.charCodeAt(lotsStart) === zero) {
+      throw new Error(`not an application line at character ${start}`);
+    }
+    at += 1;
+    if (previous !== '' && compareIds(previous, id) >= 0) throw new Error(`the list is not ordered by id at ${id}`);
+    previous = id;
+    applications.push({ id, lots });
   }
   return applications;
 }
 
 /** The stream of uniform integers of step 5. */
 export class DrawStream {
-  private readonly key: Uint8Array;
+  private readonly keyed: ReturnType<typeof hmac.create>;
   private readonly message: Uint8Array;
   private counter = 0;
   private words = new Uint32Array(0);
   private next = 0;
 
   constructor(seed: Uint8Array, listHash: Uint8Array) {
-    this.key = seed;
+    this.keyed = hmac.create(sha256, seed);
     this.message = new Uint8Array(listHash.length + 4);
     this.message.set(listHash);
   }
@@ -87,7 +108,7 @@ export class DrawStream {
       const view = new DataView(this.message.buffer);
       view.setUint32(this.message.length - 4, this.counter);
       this.counter += 1;
-      const block = hmac(sha256, this.key, this.message);
+      const block = this.keyed.clone().update(this.message).digest();
       const blockView = new DataView(block.buffer, block.byteOffset, block.byteLength);
       this.words = new Uint32Array(8);
       for (let index = 0; index < 8; index += 1) this.words[index] = blockView.getUint32(index * 4);
