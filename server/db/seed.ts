@@ -13,6 +13,9 @@ import { seedLoanSettings } from '../domain/loans/settings.ts';
 import { seedDemoProducts } from '../domain/products/seedProducts.ts';
 import { seedDemoIeo } from '../domain/ieo/seedIeo.ts';
 import { seedTeamCommissionRates } from '../domain/team/team.ts';
+import { seedWelfareTasks } from '../domain/rewards/welfare.ts';
+import { seedVipRewards } from '../domain/rewards/vip.ts';
+import { seedDemoRewardPool } from '../domain/rewards/fundings.ts';
 
 export const demoAccount = { email: 'demo@bourse.local', password: 'Demo2026pass' } as const;
 
@@ -39,6 +42,9 @@ export async function seed(db: Db, options: { demo: boolean; now?: Date }) {
   await seedLoanSettings(db);
   // Team commission rates per level (issue 23): 20 %, 10 %, 5 % of the fees, edited in the back office.
   await seedTeamCommissionRates(db);
+  // The six welfare tasks and each VIP level's bonus and weekly red envelope (issue 23), edited in the back office.
+  await seedWelfareTasks(db);
+  await seedVipRewards(db);
   if (!options.demo) return undefined;
   await seedDemoDepositAddresses(db);
   const [existing] = await db.select({ id: users.id }).from(users).where(eq(users.email, demoAccount.email)).limit(1);
@@ -55,5 +61,7 @@ export async function seed(db: Db, options: { demo: boolean; now?: Date }) {
   await seedDemoProducts(db, options.now ?? new Date());
   // A token offering open for applications, its lottery committed (issue 23), once.
   await seedDemoIeo(db, options.now ?? new Date());
+  // The rewards pool funded with 20 000 USDT so the welfare tasks and red envelopes pay (issue 23), once.
+  await seedDemoRewardPool(db, options.now ?? new Date());
   return demoAccount;
 }

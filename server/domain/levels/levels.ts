@@ -17,6 +17,7 @@ import { listAssets } from '../ledger/assets.ts';
 import { symbolByCode } from '../market/symbols.ts';
 import { loadCurrencies, valueInUsdt, type Rate } from '../wallet/currencies.ts';
 import type { JobResult } from '../jobs/types.ts';
+import { grantVipBonuses } from '../rewards/vip.ts';
 
 export const usdt = 'USDT';
 /** USDT's ledger scale when the asset row is missing (it never is after seeding). */
@@ -182,7 +183,8 @@ export async function userVipLevel(db: Executor, userId: bigint): Promise<number
  * its commit and without holding up the caller: a failure is logged, the daily job corrects it.
  */
 export function recheckLevelSoon(db: Executor, clock: Clock, userId: bigint, log: (error: unknown) => void): void {
-  void recheckUserLevel(db, clock, userId).catch(log);
+  // Issue 23: a level reached for the first time pays its one-time bonus (rewards/vip.ts), here off the caller's path.
+  void recheckUserLevel(db, clock, userId).then(() => grantVipBonuses(db, clock.now(), [userId])).catch(log);
 }
 
 // ─── The daily job ───────────────────────────────────────────────────────────────────────────
@@ -230,7 +232,10 @@ export async function recomputeAllLevels(db: Executor, clock: Clock): Promise<{ 
 }
 
 export async function runVipLevels(services: Services, _day: string): Promise<JobResult> {
-  return recomputeAllLevels(services.db, services.clock);
+  const levels = await recomputeAllLevels(services.db, services.clock);
+  // Issue 23: the one-time bonuses of levels reached for the first time (rewards/vip.ts), paid once.
+  const bonuses = await grantVipBonuses(services.db, services.clock.now());
+  return { ...levels, bonusesGranted: bonuses.granted, bonusesUncovered: bonuses.uncovered };
 }
 
 // ─── What the wire shows ─────────────────────────────────────────────────────────────────────

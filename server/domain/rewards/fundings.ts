@@ -182,3 +182,18 @@ export async function listRewardFundings(db: Executor, all = false): Promise<Rew
   for (const row of rows) out.push(await fundingWire(db, row));
   return out;
 }
+
+/** A demo install's rewards pool: 20 000 USDT from the house, once (the transfer id makes a second call a no-op). */
+export async function seedDemoRewardPool(db: Executor, now: Date): Promise<void> {
+  const scale = (await assetScales(db)).get('USDT');
+  if (scale === undefined) return;
+  const [house, pool] = await openAccounts(db, [
+    { ledger: 'real', asset: 'USDT', kind: 'house', shard: 0 },
+    { ledger: 'real', asset: 'USDT', kind: 'rewards', shard: 0 },
+  ]);
+  const result = await postTransfers(db, [{
+    id: 'demo-rewards-pool', kind: 'reward_funding', reference: 'pool:rewards', amountAtomic: 20_000n * 10n ** BigInt(scale),
+    debitAccountId: house, creditAccountId: pool, remark: 'demo rewards pool',
+  }], { now: () => now });
+  if (!result.ok) throw new Error(`demo rewards pool refused by the ledger: ${result.refusal}`);
+}

@@ -1,6 +1,114 @@
-// The operator's calls of issue 23 (rewards), under /api/admin. Registered in ./index.ts.
+// /api/admin/rewards/* (issue 23): fund the reward and prize pools (a second operator above the
+// currency's threshold), see their balances, edit welfare tasks and the VIP rewards per level.
+// Writes need the admin role, reads admin or finance; every write is audited in its transaction.
 import type { FastifyInstance } from 'fastify';
+import { Type, type Static } from '@sinclair/typebox';
+import { ReasonBody } from '../../../src/api/contract/products.ts';
+import {
+  FundingBody, VipRewardBody, WelfareTaskBody, WelfareTaskUpdateBody, rewardAdminPaths,
+} from '../../../src/api/contract/rewards.ts';
+import { RecordId } from '../../../src/api/contract/withdrawals.ts';
+import { recordAudit } from '../../domain/audit.ts';
+import {
+  approveRewardFunding, listRewardFundings, poolBalances, rejectRewardFunding, requestRewardFunding,
+} from '../../domain/rewards/fundings.ts';
+import { createWelfareTask, listAdminWelfareTasks, updateWelfareTask } from '../../domain/rewards/welfare.ts';
+import { listVipRewardRows, setVipReward } from '../../domain/rewards/vip.ts';
+import { operatorOnly } from '../../plugins/operatorAuth.ts';
+import { ok } from '../../lib/envelope.ts';
 import type { Services } from '../../services.ts';
 
-export function rewardAdminRoutes(_api: FastifyInstance, _services: Services) {
+const writers = ['admin'] as const;
+const readers = ['admin', 'finance'] as const;
+
+const IdParams = Type.Object({ id: RecordId });
+const FundingsQuery = Type.Object({ all: Type.Optional(Type.Boolean()) }, { additionalProperties: false });
+const EmptyBody = Type.Object({}, { additionalProperties: false });
+
+export function rewardAdminRoutes(app: FastifyInstance, services: Services) {
+  const { db, clock } = services;
+
+  app.get<{ Querystring: Static<typeof FundingsQuery> }>(rewardAdminPaths.fundings,
+    { schema: { querystring: FundingsQuery }, preHandler: operatorOnly(readers) },
+    async (request) => ok(await listRewardFundings(db, request.query.all === true)));
+
+  app.post<{ Body: Static<typeof FundingBody> }>(rewardAdminPaths.fundings,
+    { schema: { body: FundingBody }, preHandler: operatorOnly(writers) }, async (request) => {
+      const now = clock.now();
+      return ok(await db.transaction(async (tx) => {
+        const { pool, asset, amount, competitionId } = request.body;
+        const funding = await requestRewardFunding(tx, { pool, asset, amountText: amount, competitionId }, request.operator!.id, now);
+        await recordAudit(tx, {
+          operatorId: request.operator!.id, action: 'reward.funding', targetType: 'reward_funding', targetId: funding.id, after: funding,
+        }, clock);
+        return funding;
+      }));
+    });
+
+  app.post<{ Params: Static<typeof IdParams>; Body: Static<typeof EmptyBody> }>(rewardAdminPaths.approveFunding,
+    { schema: { params: IdParams, body: EmptyBody }, preHandler: operatorOnly(writers) }, async (request) => {
+      const now = clock.now();
+      return ok(await db.transaction(async (tx) => {
+        const { before, after } = await approveRewardFunding(tx, BigInt(request.params.id), request.operator!.id, now);
+        await recordAudit(tx, {
+          operatorId: request.operator!.id, action: 'reward.funding.approve', targetType: 'reward_funding', targetId: after.id, before, after,
+        }, clock);
+        return after;
+      }));
+    });
+
+  app.post<{ Params: Static<typeof IdParams>; Body: Static<typeof ReasonBody> }>(rewardAdminPaths.rejectFunding,
+    { schema: { params: IdParams, body: ReasonBody }, preHandler: operatorOnly(writers) }, async (request) => {
+      const now = clock.now();
+      return ok(await db.transaction(async (tx) => {
+        const { before, after } = await rejectRewardFunding(tx, BigInt(request.params.id), now);
+        await recordAudit(tx, {
+          operatorId: request.operator!.id, action: 'reward.funding.reject', targetType: 'reward_funding', targetId: after.id,
+          before, after, reason: request.body.reason.trim(),
+        }, clock);
+        return after;
+      }));
+    });
+
+  app.get(rewardAdminPaths.pools, { preHandler: operatorOnly(readers) }, async () => ok(await poolBalances(db)));
+
+  app.get(rewardAdminPaths.tasks, { preHandler: operatorOnly(readers) }, async () => ok(await listAdminWelfareTasks(db)));
+
+  app.post<{ Body: Static<typeof WelfareTaskBody> }>(rewardAdminPaths.tasks,
+    { schema: { body: WelfareTaskBody }, preHandler: operatorOnly(writers) }, async (request) => {
+      const now = clock.now();
+      return ok(await db.transaction(async (tx) => {
+        const task = await createWelfareTask(tx, request.body, now);
+        await recordAudit(tx, {
+          operatorId: request.operator!.id, action: 'welfare.task.create', targetType: 'welfare_task', targetId: task.id, after: task,
+        }, clock);
+        return task;
+      }));
+    });
+
+  app.post<{ Params: Static<typeof IdParams>; Body: Static<typeof WelfareTaskUpdateBody> }>(rewardAdminPaths.task,
+    { schema: { params: IdParams, body: WelfareTaskUpdateBody }, preHandler: operatorOnly(writers) }, async (request) => {
+      const now = clock.now();
+      return ok(await db.transaction(async (tx) => {
+        const { before, after } = await updateWelfareTask(tx, BigInt(request.params.id), request.body, now);
+        await recordAudit(tx, {
+          operatorId: request.operator!.id, action: 'welfare.task.update', targetType: 'welfare_task', targetId: after.id, before, after,
+        }, clock);
+        return after;
+      }));
+    });
+
+  app.get(rewardAdminPaths.vipRewards, { preHandler: operatorOnly(readers) }, async () => ok(await listVipRewardRows(db)));
+
+  app.post<{ Body: Static<typeof VipRewardBody> }>(rewardAdminPaths.vipRewards,
+    { schema: { body: VipRewardBody }, preHandler: operatorOnly(writers) }, async (request) => {
+      const now = clock.now();
+      return ok(await db.transaction(async (tx) => {
+        const { before, after } = await setVipReward(tx, request.body, now);
+        await recordAudit(tx, {
+          operatorId: request.operator!.id, action: 'vip.reward.update', targetType: 'vip_reward', targetId: String(after.level), before, after,
+        }, clock);
+        return after;
+      }));
+    });
 }
