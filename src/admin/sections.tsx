@@ -20,6 +20,7 @@ import { ProductsScreen } from './pages/ProductsScreen.tsx';
 import { JobsScreen } from './pages/JobsScreen.tsx';
 import { LoansScreen } from './pages/LoansScreen.tsx';
 import { LevelsScreen } from './pages/LevelsScreen.tsx';
+import { TeamScreen } from './pages/marketing/TeamScreen.tsx';
 
 export const sections = [
   { key: 'deposits', label: msg`Deposits`, Screen: DepositsScreen },
@@ -33,6 +34,7 @@ export const sections = [
   { key: 'jobs', label: msg`Scheduled jobs`, Screen: JobsScreen },
   { key: 'loans', label: msg`Loans`, Screen: LoansScreen },
   { key: 'levels', label: msg`VIP levels`, Screen: LevelsScreen },
+  { key: 'team', label: msg`Team income`, Screen: TeamScreen },
   { key: 'chat', label: msg`Live chat`, Screen: ChatScreen },
   { key: 'content', label: msg`Notices and content`, Screen: ContentScreen },
   { key: 'maintenance', label: msg`Maintenance`, Screen: MaintenanceScreen },

@@ -47,6 +47,7 @@ export const pages = {
   jiedai: () => import('../features/loans/LoanPage.tsx'),
   jiedaiHetong: () => import('../features/loans/LoanAgreementPage.tsx'),
   jiedaiOrder: () => import('../features/loans/LoanOrdersPage.tsx'),
+  tuanduiYaoqing: () => import('../features/marketing/team/TeamPage.tsx'),
 };
 
 export type PageName = keyof typeof pages;

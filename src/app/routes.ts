@@ -53,7 +53,7 @@ export const routeTable: RouteEntry[] = [
   page('renzhengResult', msg`Verification result`, true, { load: later('renzhengResult') }),
   // Ours (not in spec §2): Google Authenticator, passkeys, linked wallets and providers, sessions, login history.
   page('anquanZhongxin', msg`Account security`, true, { load: later('anquanZhongxin') }),
-  page('tuanduiYaoqing', msg`Team invitation`, true),
+  page('tuanduiYaoqing', msg`Team invitation`, true, { load: later('tuanduiYaoqing') }),
   page('zichanCenter', msg`Asset centre`, true, { load: later('zichanCenter') }),
   page('zhangbianRecord', msg`Account ledger records`, true, { load: later('zhangbianRecord') }),
   page('hangqing', msg`Market`, false, { tab: 'market', load: later('hangqing') }),

@@ -6,7 +6,7 @@ import { useNavigate, useSearchParams } from 'react-router-dom';
 import { Badge, List, NoticeBar, PullToRefresh } from 'antd-mobile';
 import {
   BankcardOutline, BellOutline, BillOutline, StarOutline, ReceiptOutline, CollectMoneyOutline, FileOutline, HistogramOutline, DownlandOutline, QuestionCircleOutline, SoundOutline, GlobalOutline, LockOutline, PayCircleOutline, UnorderedListOutline, UploadOutline,
-  UserContactOutline, UserOutline,
+  TeamOutline, UserContactOutline, UserOutline,
 } from 'antd-mobile-icons';
 import { useLingui } from '@lingui/react/macro';
 import { CopyButton } from '../../components/CopyButton.tsx';
@@ -94,6 +94,7 @@ export default function MyPage() {
             description={t`Friends who register with your code join your team.`}>
             {t`Invitation code`}: <strong>{user.inviteCode}</strong>
           </List.Item>
+          <List.Item prefix={<TeamOutline />} onClick={() => navigate('/tuanduiYaoqing')}>{t`Team invitation`}</List.Item>
         </List>
         <List header={t`Wallet`}>
           <List.Item prefix={<PayCircleOutline />} onClick={() => navigate('/zichanCenter')}>{t`Asset centre`}</List.Item>
