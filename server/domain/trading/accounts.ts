@@ -19,12 +19,18 @@ export interface TradingAccounts {
   fees: bigint;
 }
 
-/** The user's accounts in `asset` and the house and fee shards for `shardKey`, opened on first use. */
+/**
+ * The user's accounts in `asset` and the house and fee shards for `shardKey`, opened on first use.
+ * With `competition` (issue 23: a contract opened inside a trading competition) the funds are the
+ * user's `competition` account of the real ledger instead of spot: margin comes from it and the
+ * result returns to it.
+ */
 export async function tradingAccounts(db: Executor, userId: bigint, ledger: LedgerName, shardKey: string,
-  asset: string = marginAsset): Promise<TradingAccounts> {
+  asset: string = marginAsset, options: { competition?: boolean } = {}): Promise<TradingAccounts> {
   const shard = systemShard(shardKey);
+  const fundsKind = options.competition && ledger === 'real' ? 'competition' : ledger === 'demo' ? 'demo' : 'spot';
   const [funds, held, house, fees] = await openAccounts(db, [
-    { ledger, asset, kind: ledger === 'demo' ? 'demo' : 'spot', ownerUserId: userId },
+    { ledger, asset, kind: fundsKind, ownerUserId: userId },
     { ledger, asset, kind: 'position_margin', ownerUserId: userId },
     { ledger, asset, kind: 'house', shard },
     { ledger, asset, kind: 'fees', shard },

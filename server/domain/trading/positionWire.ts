@@ -67,5 +67,6 @@ export function positionToWire(row: PositionRow, ticks: Map<bigint, RecordedTick
     pnl: row.pnl === null ? null : usdt(row.pnl), demo: isDemoLedger(row.ledger), clientOrderId: row.clientOrderId,
     entryTick: tickRef(entryTick), createTime: row.createdAt.getTime(), closeTime: row.closedAt?.getTime() ?? null,
     receipt: receiptOf(row, units, ticks),
+    ...(row.competitionId !== null ? { competitionId: String(row.competitionId) } : {}),
   };
 }

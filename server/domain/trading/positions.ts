@@ -37,6 +37,7 @@ import type { UserEventBus } from './userEvents.ts';
 import {
   deliverMessages, writeMessage, writeMessages, type MessageDelivery, type NewMessage, type WrittenMessage,
 } from '../content/messages.ts';
+import { checkCompetitionTrade } from '../competitions/trading.ts';
 
 export interface PositionDeps {
   db: Db; clock: Clock; userEvents: UserEventBus;
@@ -74,8 +75,11 @@ const positionNotFound = () => notFound('position_not_found', 'There is no such 
 
 /** The SHA-256 of the fields that define a request: the same clientOrderId must come with the same. */
 export function requestHashOf(body: CreatePositionBody): string {
-  const canonical = JSON.stringify([body.symbol, body.direction, body.leverage, body.margin ?? null, body.quantity ?? null,
-    body.takeProfit ?? null, body.stopLoss ?? null]);
+  const fields: unknown[] = [body.symbol, body.direction, body.leverage, body.margin ?? null, body.quantity ?? null,
+    body.takeProfit ?? null, body.stopLoss ?? null];
+  // Issue 23: only a competition order adds its competition, so earlier hashes stay as they were.
+  if (body.competitionId !== undefined) fields.push(body.competitionId);
+  const canonical = JSON.stringify(fields);
   return createHash('sha256').update(canonical).digest('hex');
 }
 
@@ -274,13 +278,21 @@ export async function createPosition(deps: PositionDeps, userId: bigint, body: C
   checkSides(body.direction, math.exitPrice(body.direction, tick.priceUnits, settings.spreadUnits), takeProfit, stopLoss, spec);
   const openFee = math.feeOf(math.notional(units, quantity, entry), settings.feePpm);
   const liquidation = math.liquidationPrice(units, body.direction, quantity, entry, margin, settings.maintenancePpm);
+  const competitionId = body.competitionId === undefined ? null : BigInt(body.competitionId);
+  if (competitionId !== null && ledger === 'demo') {
+    throw badRequest('competition_not_joined', 'Competition trades use the competition account, not demo funds.');
+  }
 
   let row: PositionRow;
   try {
     row = await db.transaction(async (tx) => {
+      // Issue 23: a competition order checks the entry (locked, so an exit or the end waits) and trades on its account.
+      if (competitionId !== null) await checkCompetitionTrade(tx, userId, competitionId, spec.symbol, now);
       // Opened in the transaction when missing: a refused open leaves no trace, not even empty accounts.
-      const accounts = context?.accounts ?? await tradingAccounts(tx, userId, ledger, shardKeyOf(userId));
-      const [inserted] = await tx.insert(tradePositions).values({
+      const accounts = competitionId !== null
+        ? await tradingAccounts(tx, userId, ledger, shardKeyOf(userId), marginAsset, { competition: true })
+        : context?.accounts ?? await tradingAccounts(tx, userId, ledger, shardKeyOf(userId));
+      const [inserted] = await tx.insert(tradePositions).values({ competitionId,
         userId, ledger: ledgerId, symbol: spec.symbol, direction: body.direction, leverage: body.leverage, quantity, margin,
         openPrice: entry, spreadUnits: settings.spreadUnits, feePpm: settings.feePpm, maintenancePpm: settings.maintenancePpm,
         openFee, takeProfit, stopLoss, liquidationPrice: liquidation, status: 'running', clientOrderId: body.clientOrderId,
@@ -361,8 +373,9 @@ function settlementOf(row: PositionRow, tick: RecordedTick, accounts: TradingAcc
  * ledger batch (margin back, profit from the house or loss to it, close fee), the exit tick
  * retained, the receipt columns written, status closed.
  */
-async function settleLocked(tx: Tx, clock: Clock, row: PositionRow, tick: RecordedTick, reason: CloseReason): Promise<PositionRow> {
-  const accounts = await tradingAccounts(tx, row.userId, ledgerOf(row.ledger === ledgers.demo), shardKeyOf(row.userId));
+export async function settleLocked(tx: Tx, clock: Clock, row: PositionRow, tick: RecordedTick, reason: CloseReason): Promise<PositionRow> {
+  const accounts = await tradingAccounts(tx, row.userId, ledgerOf(row.ledger === ledgers.demo), shardKeyOf(row.userId), marginAsset,
+    { competition: row.competitionId !== null });
   const { batch, figures, exit } = settlementOf(row, tick, accounts);
   const result = await postTransfers(tx, batch, clock);
   // The margin just released covers any loss and fee (payout ≥ 0), so a refusal is a bug.
@@ -462,7 +475,8 @@ async function settleFiredChunk(tx: Tx, clock: Clock, chunk: readonly FiredPosit
   const accounts = await tradingAccountsOf(tx, decided.map(({ row }) => row));
   const groups: TransferGroup<(typeof decided)[number] & { figures: ReturnType<typeof settlementOf>['figures']; exit: bigint }>[] =
     decided.map((each) => {
-      const { batch, figures, exit } = settlementOf(each.row, each.tick, accounts.get(`${each.row.ledger}:${each.row.userId}`)!);
+      const { batch, figures, exit } = settlementOf(each.row, each.tick,
+        accounts.get(`${each.row.ledger}:${each.row.userId}:${each.row.competitionId === null ? 's' : 'c'}`)!);
       return { target: { ...each, figures, exit }, transfers: batch };
     });
   const posted = await postGroups(tx, groups, clock);
@@ -495,7 +509,8 @@ async function settleFiredChunk(tx: Tx, clock: Clock, chunk: readonly FiredPosit
 
 /** tradingAccounts of many positions' owners, 50 owners (200 account keys) per look-up; keyed `${ledger}:${userId}`. */
 async function tradingAccountsOf(tx: Tx, rows: readonly PositionRow[]): Promise<Map<string, TradingAccounts>> {
-  const owners = [...new Map(rows.map((row) => [`${row.ledger}:${row.userId}`, row])).values()];
+  const keyOf = (row: PositionRow) => `${row.ledger}:${row.userId}:${row.competitionId === null ? 's' : 'c'}`;
+  const owners = [...new Map(rows.map((row) => [keyOf(row), row])).values()];
   const byOwner = new Map<string, TradingAccounts>();
   for (let start = 0; start < owners.length; start += 50) {
     const page = owners.slice(start, start + 50);
@@ -503,14 +518,17 @@ async function tradingAccountsOf(tx: Tx, rows: readonly PositionRow[]): Promise<
       const ledger = ledgerOf(row.ledger === ledgers.demo);
       const shard = systemShard(shardKeyOf(row.userId));
       return [
-        { ledger, asset: marginAsset, kind: ledger === 'demo' ? 'demo' as const : 'spot' as const, ownerUserId: row.userId },
+        {
+          ledger, asset: marginAsset, ownerUserId: row.userId,
+          kind: row.competitionId !== null && ledger === 'real' ? 'competition' as const : ledger === 'demo' ? 'demo' as const : 'spot' as const,
+        },
         { ledger, asset: marginAsset, kind: 'position_margin' as const, ownerUserId: row.userId },
         { ledger, asset: marginAsset, kind: 'house' as const, shard },
         { ledger, asset: marginAsset, kind: 'fees' as const, shard },
       ];
     });
     const ids = await openAccounts(tx, keys);
-    page.forEach((row, index) => byOwner.set(`${row.ledger}:${row.userId}`, {
+    page.forEach((row, index) => byOwner.set(keyOf(row), {
       funds: ids[4 * index], held: ids[4 * index + 1], house: ids[4 * index + 2], fees: ids[4 * index + 3],
     }));
   }

@@ -14,13 +14,13 @@ const usdt = 'USDT';
 /** Which asset kind of the wallet each ledger account kind counts as. */
 const kindOfAccount: Record<string, TotalKind | undefined> = {
   spot: 'spot', frozen: 'frozen', position_margin: 'position', product_holdings: 'product', loan: 'loan', demo: 'demo',
-  collateral: 'collateral',
+  collateral: 'collateral', competition: 'competition',
 };
 
-/** The contract's kinds and the collateral pledge loans hold (an optional field on the wire). */
-type TotalKind = AssetKind | 'collateral';
+/** The contract's kinds, the collateral pledge loans hold and the funds of trading competitions (optional fields on the wire). */
+type TotalKind = AssetKind | 'collateral' | 'competition';
 type KindTotals = Record<TotalKind, bigint>;
-const zeroTotals = (): KindTotals => ({ spot: 0n, frozen: 0n, position: 0n, product: 0n, loan: 0n, demo: 0n, collateral: 0n });
+const zeroTotals = (): KindTotals => ({ spot: 0n, frozen: 0n, position: 0n, product: 0n, loan: 0n, demo: 0n, collateral: 0n, competition: 0n });
 
 /**
  * Per currency and kind, in atomic units. What pending transfers reserve on the spot account

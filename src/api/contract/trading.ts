@@ -143,6 +143,8 @@ export const CreatePositionBody = Type.Object({
   stopLoss: Type.Optional(PriceText),
   clientOrderId: ClientOrderId,
   demo: Demo,
+  /** Ours (issue 23): trade inside this running trading competition, on its competition account. */
+  competitionId: Type.Optional(RecordId),
 }, { additionalProperties: false });
 export type CreatePositionBody = Static<typeof CreatePositionBody>;
 
@@ -228,6 +230,8 @@ export const Position = Type.Object({
   createTime: Type.Integer(),
   closeTime: Type.Union([Type.Integer(), Type.Null()]),
   receipt: Type.Union([PositionReceipt, Type.Null()]),
+  /** Ours (issue 23): the trading competition whose account the position trades on. */
+  competitionId: Type.Optional(Type.String()),
 });
 export type Position = Static<typeof Position>;
 

@@ -112,6 +112,8 @@ const KindAmounts = Type.Object({
   spot: Amount, frozen: Amount, position: Amount, product: Amount, loan: Amount, demo: Amount,
   /** Ours (issue 22): what pledge loans hold as collateral; the server always sends it, a reader may ignore it. */
   collateral: Type.Optional(Amount),
+  /** Ours (issue 23): spec §3 "assets frozen by competition", the competition account's entry funds and results. */
+  competition: Type.Optional(Amount),
 });
 
 export const CurrencyAssets = Type.Object({
@@ -125,7 +127,7 @@ export const CurrencyAssets = Type.Object({
   valueUsdt: Type.Union([Amount, Type.Null()]),
 });
 export const UserAssets = Type.Object({
-  /** Net worth in USDT: spot + frozen + position + product + collateral + loan (real funds only). */
+  /** Net worth in USDT: spot + frozen + position + product + collateral + competition + loan (real funds only). */
   totalUsdt: Amount,
   /** Each kind summed over the currencies in USDT; demo is the virtual funds, apart from the total. */
   byKind: KindAmounts,

@@ -36,7 +36,7 @@ export { convertFromUsdt, decimalsOf, displayCurrencyKey, hiddenAmount, hideAmou
  * The kinds shown: the contract's, and the collateral locked by pledge loans (issue 22), shown once
  * the server's assets carry it (an optional `collateral` beside the other kinds) and zero until then.
  */
-type ShownKind = AssetKind | 'collateral';
+type ShownKind = AssetKind | 'collateral' | 'competition';
 const kindAmount = (amounts: Record<AssetKind, string>, kind: ShownKind): string =>
   (amounts as Partial<Record<ShownKind, string>>)[kind] ?? '0';
 
@@ -48,10 +48,11 @@ const kindLabels: Record<ShownKind, MessageDescriptor> = {
   product: msg`Product holdings`,
   loan: msg`Loans`,
   collateral: msg`Loan collateral`,
+  competition: msg`Frozen by competition`,
 };
 /** Always shown, in this order; products, loans and collateral only when the user has some. */
 const summaryKinds: ShownKind[] = ['spot', 'position', 'frozen', 'demo'];
-const optionalKinds: ShownKind[] = ['product', 'loan', 'collateral'];
+const optionalKinds: ShownKind[] = ['product', 'loan', 'collateral', 'competition'];
 
 const currencyKindLabels: Record<ShownKind, MessageDescriptor> = {
   spot: msg`Available`,
@@ -60,6 +61,7 @@ const currencyKindLabels: Record<ShownKind, MessageDescriptor> = {
   product: msg`Products`,
   loan: msg`Loan`,
   collateral: msg`Collateral`,
+  competition: msg`Competition`,
   demo: msg`Virtual`,
 };
 
