@@ -94,7 +94,7 @@ export const routeTable: RouteEntry[] = [
   page('messages', msg`Messages`, true, { load: later('messages') }),
   page('helpCentre', msg`Help centre`, false, { load: later('helpCentre') }),
   page('helpDetail', msg`Help article`, false, { load: later('helpDetail') }),
-  page('ieo', msg`Token offering`, true),
+  page('ieo', msg`Token offering`, true, { load: later('ieo') }),
   // Ours (issue 21): push notifications on this device and their categories, and price alerts.
   page('notificationSettings', msg`Notifications`, true, { load: later('notificationSettings') }),
   page('priceAlerts', msg`Price alerts`, true, { load: later('priceAlerts') }),
