@@ -59,4 +59,4 @@ forEachDatabase((server) => {
       expectOk(await server.get(paths.myUserInfo, {}, { token: account.token }));
     });
   });
-});
+}, { databases: 'embedded' });

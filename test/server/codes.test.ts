@@ -173,4 +173,4 @@ forEachDatabase((server) => {
       expect(server.outbox()).toHaveLength(sent);
     });
   });
-});
+}, { databases: 'embedded' });

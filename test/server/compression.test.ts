@@ -154,4 +154,4 @@ forEachDatabase((server) => {
       expect(JSON.parse(reply.payload)).toMatchObject({ success: true, code: 200 });
     });
   });
-});
+}, { databases: 'embedded' });

@@ -63,4 +63,4 @@ forEachDatabase((server) => {
       }
     });
   });
-});
+}, { databases: 'embedded' });

@@ -30,6 +30,15 @@ export type DatabaseKind = 'pglite' | 'postgres';
 /** The databases every suite runs on: PGlite always, PostgreSQL when TEST_DATABASE_URL is set. */
 export const databaseKinds: DatabaseKind[] = process.env.TEST_DATABASE_URL ? ['pglite', 'postgres'] : ['pglite'];
 
+/**
+ * The databases of a suite that declared `databases: 'embedded'` (issue 20): its subject is the
+ * protocol above the database (framing, encryption, sessions' and codes' rules, push delivery,
+ * realtime sockets, uploads), which runs the same on either, so the PostgreSQL pass, ~40 % of the
+ * server tests' time, is kept for the suites where the database matters: locking, concurrency,
+ * the ledger, money, migrations and SQL. TEST_ALL_DATABASES=1 runs every suite on both.
+ */
+const embeddedOnlyKinds: DatabaseKind[] = process.env.TEST_ALL_DATABASES === '1' ? databaseKinds : ['pglite'];
+
 /** The instant every suite's clock starts at; tests move it with `clock.advance`. */
 export const clockStart = new Date('2026-06-01T04:00:00.000Z');
 
@@ -151,6 +160,11 @@ export interface SuiteOptions {
    * by default). The outage tests shorten it: each call to a hung Redis costs that long.
    */
   redisCommandTimeoutMs?: number;
+  /**
+   * 'embedded': the suite tests what runs the same on any database and runs on PGlite only (see
+   * embeddedOnlyKinds); 'all' (the default): on every database of databaseKinds.
+   */
+  databases?: 'all' | 'embedded';
 }
 
 export interface Account {
@@ -391,7 +405,7 @@ export function expectOk(reply: Reply): Reply {
  * a fresh caller address.
  */
 export function forEachDatabase(suite: (server: TestServer) => void, options: SuiteOptions = {}) {
-  for (const kind of databaseKinds) {
+  for (const kind of options.databases === 'embedded' ? embeddedOnlyKinds : databaseKinds) {
     describe(`on ${kind}`, () => {
       const server = new TestServer(kind, options);
       beforeAll(() => server.start());

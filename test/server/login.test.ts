@@ -265,4 +265,4 @@ forEachDatabase((server) => {
       expectRefused(await server.get(paths.checkAccount, query as Record<string, string>), 400, 'invalid_request');
     });
   });
-});
+}, { databases: 'embedded' });

@@ -127,4 +127,4 @@ forEachDatabase((server) => {
       expect(down.body).toMatchObject({ success: false, code: 503, result: { ready: false, market: true, database: false } });
     });
   });
-});
+}, { databases: 'embedded' });

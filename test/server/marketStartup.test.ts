@@ -292,4 +292,4 @@ forEachDatabase((server) => {
     const distribution = (await get(paths.priceDistribution)).body.result as PriceDistribution;
     expect(distribution.closed).toBe(0);
   });
-});
+}, { databases: 'embedded' });

@@ -143,4 +143,4 @@ forEachDatabase((server: TestServer) => {
     expectRefused(await server.post(operatorSecurityPaths.totpStart, {}, { token: user.token }), 401, 'unauthorized');
     expectRefused(await confirm(user.token, { ticket: 'x'.repeat(40), code: '123456', currentCode: '123456' }), 401, 'unauthorized');
   });
-});
+}, { databases: 'embedded' });

@@ -193,7 +193,7 @@ forEachDatabase((server) => {
       expectRefused(reply, 401, 'unauthorized');
     });
   });
-});
+}, { databases: 'embedded' });
 
 describe('the list of commonly used passwords (ASVS V6.2.4)', () => {
   it('holds more than the 3000 most used that our rule lets through, in lower case, each one the rule accepts', () => {

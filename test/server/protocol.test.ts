@@ -314,4 +314,4 @@ forEachDatabase((server) => {
       }
     });
   });
-});
+}, { databases: 'embedded' });

@@ -308,4 +308,4 @@ forEachDatabase((server) => {
       expect(await server.userByUsername(name)).toBeUndefined();
     });
   });
-}, { limits });
+}, { databases: 'embedded', limits });

@@ -229,7 +229,7 @@ forEachDatabase((server) => {
       expect((await client.closedWithin()).code).toBe(1009);
     });
   });
-});
+}, { databases: 'embedded' });
 
 /** Every channel name there is, the list first, then each symbol's ticker and candles. */
 function allChannels(): string[] {
@@ -266,7 +266,7 @@ describe('GET /api/ws heartbeat', () => {
       await silent.next('heartbeat');
       expect((await silent.closedWithin()).code).toBe(1006);
     });
-  }, { realtime: { heartbeatIntervalMs: 100 } });
+  }, { databases: 'embedded', realtime: { heartbeatIntervalMs: 100 } });
 });
 
 describe('GET /api/ws backpressure', () => {
@@ -296,5 +296,5 @@ describe('GET /api/ws backpressure', () => {
         client.close();
       }
     });
-  }, { realtime: { updateBufferedBytesMax: -1 } });
+  }, { databases: 'embedded', realtime: { updateBufferedBytesMax: -1 } });
 });

@@ -104,4 +104,4 @@ forEachDatabase((server) => {
       expect(seen).toEqual([['update', snapshot.seq + 1], ['snapshot', snapshot.seq + 1], ['update', snapshot.seq + 2]]);
     });
   });
-});
+}, { databases: 'embedded' });

@@ -72,4 +72,4 @@ forEachDatabase((server) => {
       expect(() => server.services.userEvents.publish(carolId, { kind: 'balance', demo: false })).not.toThrow();
     });
   });
-});
+}, { databases: 'embedded' });

@@ -78,4 +78,4 @@ forEachDatabase((server) => {
       expectRefused(asCookie, 401, 'unauthorized');
     });
   });
-});
+}, { databases: 'embedded' });

@@ -48,4 +48,4 @@ forEachDatabase((server) => {
       expectRefused(await server.get(paths.settingByKey, query as Record<string, string>), 400, 'invalid_request');
     });
   });
-});
+}, { databases: 'embedded' });

@@ -231,4 +231,4 @@ forEachDatabase((server) => {
       expectRefused(await server.post(paths.logout, {}), 401, 'unauthorized');
     });
   });
-});
+}, { databases: 'embedded' });

@@ -80,7 +80,7 @@ describe('GET /api/ws per-address cap', () => {
         return client !== undefined;
       }, `a socket from ${localAddress}`);
     }
-  }, { realtime: { connectionsPerAddressMax: 3 } });
+  }, { databases: 'embedded', realtime: { connectionsPerAddressMax: 3 } });
 });
 
 describe('GET /api/ws total cap', () => {
@@ -104,7 +104,7 @@ describe('GET /api/ws total cap', () => {
         for (const client of held) client.close();
       }
     });
-  }, { realtime: { connectionsMax: 2 } });
+  }, { databases: 'embedded', realtime: { connectionsMax: 2 } });
 
   it('keeps the cap below the open-file limit, leaving room for HTTP', () => {
     expect(connectionsCap(20_000, 20_000)).toBe(16_000);
@@ -230,5 +230,5 @@ describe('HTTP request timeout', () => {
         client.close();
       }
     });
-  }, { limits: { httpRequestTimeoutMs: 1_000, httpHeadersTimeoutMs: 1_000, httpIdleTimeoutMs: 1_000 } });
+  }, { databases: 'embedded', limits: { httpRequestTimeoutMs: 1_000, httpHeadersTimeoutMs: 1_000, httpIdleTimeoutMs: 1_000 } });
 });

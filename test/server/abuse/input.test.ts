@@ -157,7 +157,7 @@ forEachDatabase((server) => {
       expect(reply.headers['strict-transport-security']).toBeUndefined();
     });
   });
-});
+}, { databases: 'embedded' });
 
 forEachDatabase((server) => {
   describe('the per-address limit in front of decryption and the replay store', () => {
@@ -179,4 +179,4 @@ forEachDatabase((server) => {
       expectRefused(await server.post(paths.logout, {}, via('203.0.113.9', '203.0.113.10')), 401, 'unauthorized');
     });
   });
-}, { limits: { encryptedBodiesPerIpPerMinute: 5 }, trustProxy: '1' });
+}, { databases: 'embedded', limits: { encryptedBodiesPerIpPerMinute: 5 }, trustProxy: '1' });

@@ -938,4 +938,4 @@ forEachDatabase((server: TestServer) => {
       limitHolds('logins per address', await sendAll(category, logins, 10), 0);
     });
   });
-});
+}, { databases: 'embedded' });

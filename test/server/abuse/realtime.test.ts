@@ -127,7 +127,7 @@ describe('GET /api/ws amplification', () => {
       const acknowledgementBytes = JSON.stringify({ type: 'subscribed', channels: ['tickers'] }).length;
       expect(client.received.bytes - before).toBeLessThan(90 * acknowledgementBytes + 100);
     });
-  });
+  }, { databases: 'embedded' });
 });
 
 describe('GET /api/ws reply budget', () => {
@@ -193,5 +193,5 @@ describe('GET /api/ws reply budget', () => {
       expect((await neighbour.nextOn('tickers')).type).toBe('snapshot');
       neighbour.close();
     });
-  }, { realtime: budgets });
+  }, { databases: 'embedded', realtime: budgets });
 });

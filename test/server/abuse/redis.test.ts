@@ -255,4 +255,4 @@ forEachDatabase((server) => {
       expect(server.services.signals.redisFailedAtMs).toBeDefined();
     });
   });
-}, { redisUrl: proxyUrl, redisCommandTimeoutMs: 250 });
+}, { databases: 'embedded', redisUrl: proxyUrl, redisCommandTimeoutMs: 250 });

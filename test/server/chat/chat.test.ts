@@ -237,4 +237,4 @@ forEachDatabase((server: TestServer) => {
       expect(expectOk(await server.get(chatPaths.duty, {}, { token: user.token })).body.result).toEqual({ onDuty: true });
     });
   });
-});
+}, { databases: 'embedded' });

@@ -316,4 +316,4 @@ forEachDatabase((server) => {
       expect(expectOk(await server.get(contentPaths.status)).body.result).toEqual({ maintenance: false, serverTime: server.clock.now().getTime() });
     });
   });
-});
+}, { databases: 'embedded' });

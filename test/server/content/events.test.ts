@@ -109,4 +109,4 @@ forEachDatabase((server) => {
       expect(counts.messages).toBe(2);
     });
   });
-});
+}, { databases: 'embedded' });

@@ -68,4 +68,4 @@ forEachDatabase((server) => {
       }
     });
   });
-});
+}, { databases: 'embedded' });

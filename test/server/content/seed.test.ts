@@ -36,4 +36,4 @@ forEachDatabase((server) => {
     const [{ n }] = await server.db.select({ n: sql<number>`count(*)::int` }).from(contentItems);
     expect(Number(n)).toBe(13);
   });
-});
+}, { databases: 'embedded' });

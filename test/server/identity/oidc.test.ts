@@ -301,4 +301,4 @@ forEachDatabase((server) => {
     await start(server, { token: owner.token, link: true, password: owner.password });
     expect(await flows()).toBe(before + 2);
   });
-});
+}, { databases: 'embedded' });

@@ -282,4 +282,4 @@ forEachDatabase((server: TestServer) => {
       expect(await challengesOf(account.token)).toBe(1);
     });
   });
-});
+}, { databases: 'embedded' });

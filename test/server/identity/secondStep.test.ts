@@ -177,4 +177,4 @@ forEachDatabase((server) => {
     expectOk(await server.post(withdrawalPaths.editDestination, { ...edit, googleCode: await code(server, secret) }, { token: user.token }));
     expect((await destinations())[0].cardNumber).toBe('6222029999999999');
   });
-});
+}, { databases: 'embedded' });

@@ -226,4 +226,4 @@ forEachDatabase((server) => {
       expect(noticesTo(account.email!)).toEqual([]);
     });
   });
-});
+}, { databases: 'embedded' });

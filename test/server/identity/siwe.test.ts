@@ -241,4 +241,4 @@ forEachDatabase((server) => {
     expectRefused(await server.post(externalLoginPaths.removeOtherWaysIn, {}, { token }), 409, 'last_login_method');
     expect(await walletRow(server, first.wallet.address)).toBeDefined();
   });
-});
+}, { databases: 'embedded' });

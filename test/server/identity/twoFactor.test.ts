@@ -223,4 +223,4 @@ forEachDatabase((server) => {
     expectOk(await apply(server, user));
     expectOk(await server.post(paths.changePassword, { oldPassword: user.password, newPassword: 'Fresh2026pass' }, { token: user.token }));
   });
-});
+}, { databases: 'embedded' });

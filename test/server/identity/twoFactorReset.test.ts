@@ -104,4 +104,4 @@ forEachDatabase((server: TestServer) => {
     const { userId } = await boundUser();
     expectOk(await reset(admin.token, userId, { reason, operatorCode: await currentTotp(server, admin.operator) }));
   });
-});
+}, { databases: 'embedded' });

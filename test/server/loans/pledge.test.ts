@@ -223,7 +223,7 @@ forEachDatabase((server) => {
           }
           await expectLedgerSound(server);
         },
-      ), { numRuns: 30, seed: 22 });
+      ), { numRuns: Number(process.env.LOAN_PROPERTY_RUNS ?? 12), seed: 22 });
     }, 600_000);
   });
 });

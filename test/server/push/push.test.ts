@@ -256,7 +256,7 @@ describe('web push to a push service that checks and decrypts', () => {
       expectRefused(await server.post(pushPaths.subscribe, { ...subscribeBody(browser), categories: ['spam'] }, { token: user.token }), 400, 'invalid_request');
       expect(await server.db.select().from(pushSubscriptions).where(eq(pushSubscriptions.endpoint, browser.endpoint))).toEqual([]);
     });
-  });
+  }, { databases: 'embedded' });
 });
 
 describe('push endpoints into private networks (PUSH_ALLOW_PRIVATE_ENDPOINTS unset)', () => {
@@ -304,5 +304,5 @@ describe('push endpoints into private networks (PUSH_ALLOW_PRIVATE_ENDPOINTS uns
       expect(service.accepted).toBe(0);
       expect(service.errors).toEqual([]);
     });
-  });
+  }, { databases: 'embedded' });
 });

@@ -10,7 +10,7 @@ import { paths } from '../../../src/api/contract/paths.ts';
 import { teamAdminPaths, teamPaths, type MyTeam } from '../../../src/api/contract/team.ts';
 import { openAccounts } from '../../../server/domain/ledger/accounts.ts';
 import { postTransfers } from '../../../server/domain/ledger/transfers.ts';
-import { commissionJobId, payCommissions, prepareCommissions } from '../../../server/domain/team/jobs.ts';
+import { commissionJobId, payCommissions, prepareCommissions, runTeamCommission } from '../../../server/domain/team/jobs.ts';
 import { ratesPpm } from '../../../server/domain/team/team.ts';
 import { expectOk, expectRefused, forEachDatabase, type Account, type TestServer } from '../helpers.ts';
 import { admin, balance, expectLedgerSound, moneySnapshot } from '../products/productHelpers.ts';
@@ -208,6 +208,25 @@ forEachDatabase((server) => {
       const [rows] = await server.query<{ n: number }>(sql`select count(*)::int as n from team_commissions where day = ${feeDay} and user_id = ${top.userId}`);
       expect(Number(rows.n)).toBe(1);
       await expectLedgerSound(server);
+    });
+  });
+
+  describe('team-commission catch-up', () => {
+    test('a day no run paid (the server was down) is paid by the next run within a week, once', async () => {
+      const top = await member(server);
+      const l1 = await member(server, top.inviteCode);
+      server.clock.advance(dayMs);
+      const missedDay = utcDay(server.clock.now());
+      await payFee(server, l1.userId, 5_000_000n);
+      const start = await balance(server, top.userId);
+      server.clock.advance(3 * dayMs);
+      const today = utcDay(server.clock.now());
+      const first = await runTeamCommission(server.services, today);
+      expect(String(first.lateDays)).toContain(`${missedDay}: USDT 1.000000`);
+      expect(await balance(server, top.userId) - start).toBe(1_000_000n);
+      const again = await runTeamCommission(server.services, today);
+      expect(again.lateDays).toBe('none');
+      expect(await balance(server, top.userId) - start).toBe(1_000_000n);
     });
   });
 

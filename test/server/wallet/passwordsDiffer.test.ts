@@ -63,4 +63,4 @@ forEachDatabase((server) => {
     expectRefused(refused, 400, 'withdraw_password_same_as_login');
     expect(await moneySnapshot(server)).toEqual(before);
   });
-});
+}, { databases: 'embedded' });

@@ -241,4 +241,4 @@ forEachDatabase((server) => {
       expectRefused(await server.get(fileUrl(id)), 401, 'unauthorized');
     });
   });
-});
+}, { databases: 'embedded' });

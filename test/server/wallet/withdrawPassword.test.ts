@@ -97,4 +97,4 @@ forEachDatabase((server) => {
     await setWithdrawPassword(server, user, 'Renewed2026key');
     expectOk(await apply(server, user, { withdrawPassword: 'Renewed2026key' }));
   });
-});
+}, { databases: 'embedded' });
