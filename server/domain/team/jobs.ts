@@ -115,6 +115,8 @@ export async function payCommissions(db: Db, day: string, now: Date): Promise<Jo
   const paid: string[] = [];
   let targets = 0;
   for (const { asset } of assets) {
+    // A day paid before (by an earlier run) is not paid, nor reported, again.
+    if ((await payoutJob(db, commissionJobId(day, asset)))?.state === 'done') continue;
     const jobId = await prepareCommissions(db, day, asset, rates, now);
     if (!jobId) continue;
     const job = await runPayoutJob(db, jobId);
@@ -124,6 +126,21 @@ export async function payCommissions(db: Db, day: string, now: Date): Promise<Jo
   return { day, inviters: targets, paid: paid.join('; ') || 'none', resumedPayouts: resumed.length };
 }
 
-/** The job pays the day before the day it runs for: that day's fees are all in. */
-export const runTeamCommission: JobWork = async (services: Services, day: string) =>
-  payCommissions(services.db, previousDay(day), services.clock.now());
+/** Days before the run's day that a run looks at: a day the job missed (the server was down) is paid late, within a week. */
+export const catchUpDays = 7;
+
+/**
+ * The job pays the days before the day it runs for (their fees are all in): yesterday, and any of
+ * the week before that no run paid. A day already paid has its payout job and is skipped.
+ */
+export const runTeamCommission: JobWork = async (services: Services, day: string) => {
+  const results: JobResult[] = [];
+  let paidDay = day;
+  for (let back = 1; back <= catchUpDays; back += 1) {
+    paidDay = previousDay(paidDay);
+    const result = await payCommissions(services.db, paidDay, services.clock.now());
+    if (back === 1 || result.paid !== 'none') results.push(result);
+  }
+  const [yesterday, ...late] = results;
+  return { ...yesterday, lateDays: late.map((result) => `${result.day}: ${result.paid}`).join('; ') || 'none' };
+};

@@ -57,6 +57,8 @@ function Invitation({ team }: { team: MyTeam }) {
 
 function Figures({ team }: { team: MyTeam }) {
   const { t } = useLingui();
+  const levelCount = team.subordinateLevels;
+  const [rate1, rate2, rate3] = [1, 2, 3].map((level) => team.levels.find((row) => row.level === level)?.ratePercent ?? '0');
   return (
     <section className="team-card" aria-labelledby="team-figures-title">
       <h2 id="team-figures-title" className="team-card-title">{t`My team`}</h2>
@@ -67,21 +69,24 @@ function Figures({ team }: { team: MyTeam }) {
         <div><span>{t`Team income (USDT)`}</span><strong data-testid="team-income"><Amount value={team.teamIncome} asset="USDT" /></strong></div>
       </div>
       <table className="team-table">
-        <caption>{t`Subordinate levels: ${team.subordinateLevels}`}</caption>
+        <caption>{t`Subordinate levels: ${levelCount}`}</caption>
         <thead>
           <tr><th scope="col">{t`Level`}</th><th scope="col">{t`Members`}</th><th scope="col">{t`New today`}</th><th scope="col">{t`Deposited`}</th><th scope="col">{t`Share of fees`}</th></tr>
         </thead>
         <tbody>
-          {team.levels.map((level) => (
-            <tr key={level.level} data-testid={`team-level-${level.level}`}>
-              <th scope="row">{t`Level ${level.level}`}</th>
-              <td>{level.members}</td><td>{level.newToday}</td><td>{level.deposited}</td><td>{level.ratePercent}&nbsp;%</td>
-            </tr>
-          ))}
+          {team.levels.map((level) => {
+            const number = level.level;
+            return (
+              <tr key={number} data-testid={`team-level-${number}`}>
+                <th scope="row">{t`Level ${number}`}</th>
+                <td>{level.members}</td><td>{level.newToday}</td><td>{level.deposited}</td><td>{level.ratePercent}&nbsp;%</td>
+              </tr>
+            );
+          })}
         </tbody>
       </table>
       <p className="team-note" data-testid="team-rates">
-        {t`You receive a share of the trading fees your team pays: ${team.levels[0]?.ratePercent ?? '0'} % of level 1, ${team.levels[1]?.ratePercent ?? '0'} % of level 2 and ${team.levels[2]?.ratePercent ?? '0'} % of level 3. It is paid from the platform's fees, credited daily for the previous day (UTC). Simulated trades do not count.`}
+        {t`You receive a share of the trading fees your team pays: ${rate1} % of level 1, ${rate2} % of level 2 and ${rate3} % of level 3. It is paid from the platform's fees, credited daily for the previous day (UTC). Simulated trades do not count.`}
       </p>
     </section>
   );
@@ -92,13 +97,22 @@ function Statement({ day }: { day: TeamIncomeDay }) {
   return (
     <li className="team-statement" data-testid={`statement-${day.day}-${day.asset}`}>
       <div className="team-statement-head"><strong>{day.day}</strong> <Amount value={day.amount} asset={day.asset} withAsset /></div>
-      <ul>
-        {day.levels.map((level) => (
-          <li key={level.level}>
-            {t`Level ${level.level}: ${level.members} members paid`} <Amount value={level.fees} asset={day.asset} withAsset /> {t`in fees × ${level.ratePercent} % =`} <Amount value={level.amount} asset={day.asset} withAsset />
-          </li>
-        ))}
-      </ul>
+      <table className="team-table">
+        <thead>
+          <tr><th scope="col">{t`Level`}</th><th scope="col">{t`Members`}</th><th scope="col">{t`Fees paid`}</th><th scope="col">{t`Share of fees`}</th><th scope="col">{t`Credited`}</th></tr>
+        </thead>
+        <tbody>
+          {day.levels.map((level) => {
+            const number = level.level;
+            return (
+              <tr key={number}>
+                <th scope="row">{t`Level ${number}`}</th><td>{level.members}</td><td><Amount value={level.fees} asset={day.asset} /></td>
+                <td>{level.ratePercent}&nbsp;%</td><td><Amount value={level.amount} asset={day.asset} /></td>
+              </tr>
+            );
+          })}
+        </tbody>
+      </table>
     </li>
   );
 }
