@@ -21,6 +21,7 @@ import { JobsScreen } from './pages/JobsScreen.tsx';
 import { LoansScreen } from './pages/LoansScreen.tsx';
 import { LevelsScreen } from './pages/LevelsScreen.tsx';
 import { TeamScreen } from './pages/marketing/TeamScreen.tsx';
+import { IeoScreen } from './pages/marketing/IeoScreen.tsx';
 
 export const sections = [
   { key: 'deposits', label: msg`Deposits`, Screen: DepositsScreen },
@@ -35,6 +36,7 @@ export const sections = [
   { key: 'loans', label: msg`Loans`, Screen: LoansScreen },
   { key: 'levels', label: msg`VIP levels`, Screen: LevelsScreen },
   { key: 'team', label: msg`Team income`, Screen: TeamScreen },
+  { key: 'ieo', label: msg`Token offerings`, Screen: IeoScreen },
   { key: 'chat', label: msg`Live chat`, Screen: ChatScreen },
   { key: 'content', label: msg`Notices and content`, Screen: ContentScreen },
   { key: 'maintenance', label: msg`Maintenance`, Screen: MaintenanceScreen },
