@@ -21,6 +21,7 @@ import { JobsScreen } from './pages/JobsScreen.tsx';
 import { LoansScreen } from './pages/LoansScreen.tsx';
 import { LevelsScreen } from './pages/LevelsScreen.tsx';
 import { TeamScreen } from './pages/marketing/TeamScreen.tsx';
+import { RewardsScreen } from './pages/marketing/RewardsScreen.tsx';
 import { IeoScreen } from './pages/marketing/IeoScreen.tsx';
 
 export const sections = [
@@ -36,6 +37,7 @@ export const sections = [
   { key: 'loans', label: msg`Loans`, Screen: LoansScreen },
   { key: 'levels', label: msg`VIP levels`, Screen: LevelsScreen },
   { key: 'team', label: msg`Team income`, Screen: TeamScreen },
+  { key: 'rewards', label: msg`Rewards`, Screen: RewardsScreen },
   { key: 'ieo', label: msg`Token offerings`, Screen: IeoScreen },
   { key: 'chat', label: msg`Live chat`, Screen: ChatScreen },
   { key: 'content', label: msg`Notices and content`, Screen: ContentScreen },

@@ -44,6 +44,7 @@ export const pages = {
   zhaiquan: () => import('../features/invest/BondListPage.tsx'),
   zhaiquanDetail: () => import('../features/invest/BondDetailPage.tsx'),
   vipLevel: () => import('../features/invest/VipLevelPage.tsx'),
+  fuliCenter: () => import('../features/marketing/rewards/WelfarePage.tsx'),
   ieo: () => import('../features/marketing/ieo/IeoPage.tsx'),
   jiedai: () => import('../features/loans/LoanPage.tsx'),
   jiedaiHetong: () => import('../features/loans/LoanAgreementPage.tsx'),

@@ -64,7 +64,7 @@ export const routeTable: RouteEntry[] = [
   page('tixian', msg`Withdrawal`, true, { load: later('tixian') }),
   page('chongzhitixianResult', msg`Deposit or withdrawal result`, true, { load: later('chongzhitixianResult') }),
   page('jiesuanInfo', msg`Settlement info`, true, { load: later('jiesuanInfo') }),
-  page('fuliCenter', msg`Welfare centre`, true),
+  page('fuliCenter', msg`Welfare centre`, true, { load: later('fuliCenter') }),
   page('vipLevel', msg`VIP level`, true, { load: later('vipLevel') }),
   page('jiedai', msg`Lending`, true, { load: later('jiedai') }),
   page('jiedaiHetong', msg`Loan agreement`, true, { load: later('jiedaiHetong') }),

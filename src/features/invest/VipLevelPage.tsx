@@ -1,7 +1,8 @@
 // vipLevel: the caller's VIP level, their total assets in USDT when last checked, the progress to
 // the next level, and the table of levels: the assets each needs and what it unlocks (the credit
 // limit it adds, the products it opens). The level follows total assets, up and down, checked
-// daily and after large movements.
+// daily and after large movements. Issue 23: each level's one-time bonus and weekly red envelope,
+// and which bonuses the caller received.
 import { PullToRefresh, Skeleton } from 'antd-mobile';
 import { useLingui } from '@lingui/react/macro';
 import type { Levels } from '../../api/contract/levels.ts';
@@ -11,6 +12,7 @@ import { formatEpochMs } from '../../lib/time.ts';
 import { formatAssetAmount } from '../../lib/assetPrecision.ts';
 import { intlOf } from '../../lib/locales.ts';
 import { useVipLevelsQuery } from './investApi.ts';
+import { useVipRewardsQuery } from '../marketing/rewards/rewardsApi.ts';
 import { atomicOf } from './investMath.ts';
 import { LoadFailure, usePullTexts } from './parts.tsx';
 import { prepareInvestTexts } from './investTexts.ts';
@@ -36,9 +38,41 @@ export function levelProgress(levels: Levels): number {
   return Number(percent < 0n ? 0n : percent > 100n ? 100n : percent);
 }
 
+/** Each level's one-time bonus and weekly red envelope, marking the bonuses the caller received. */
+function VipRewardsTable() {
+  const { t } = useLingui();
+  const query = useVipRewardsQuery();
+  const data = query.data;
+  if (query.isLoading) return <section className="invest-card" aria-busy="true" aria-label={t`Loading...`}><Skeleton.Paragraph lineCount={4} animated /></section>;
+  if (!data) return <LoadFailure title={t`The VIP rewards could not be loaded.`} error={query.error} onRetry={() => void query.refetch()} />;
+  const granted = new Map(data.granted.map((grant) => [grant.level, grant]));
+  return (
+    <section className="invest-card" aria-labelledby="vip-rewards-title">
+      <h2 id="vip-rewards-title" className="invest-card-title">{t`VIP rewards`}</h2>
+      <table className="vip-table" data-testid="vip-rewards">
+        <thead>
+          <tr><th scope="col">{t`Level`}</th><th scope="col">{t`One-time bonus`}</th><th scope="col">{t`Weekly red envelope`}</th><th scope="col">{t`Bonus received`}</th></tr>
+        </thead>
+        <tbody>
+          {data.levels.map((row) => (
+            <tr key={row.level} className={row.level === data.level ? 'mine' : undefined}>
+              <th scope="row">{row.name}</th>
+              <td><Amount value={row.bonus} asset={row.asset} /></td>
+              <td><Amount value={row.weeklyEnvelope} asset={row.asset} /></td>
+              <td>{granted.has(row.level) ? t`Received` : '—'}</td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
+      <p className="buy-note">{t`The bonus of a level is paid once, the first time you reach it. Red envelopes arrive every Monday and can be opened for seven days in the welfare centre.`}</p>
+    </section>
+  );
+}
+
 export default function VipLevelPage() {
   const { t, i18n } = useLingui();
   const query = useVipLevelsQuery();
+  const rewards = useVipRewardsQuery();
   const pull = usePullTexts();
   const data = query.data;
   const header = <PageHeader title={t`VIP level`} fallback="/my" />;
@@ -57,7 +91,7 @@ export default function VipLevelPage() {
   return (
     <div className="invest-page">
       {header}
-      <PullToRefresh onRefresh={async () => { await query.refetch(); }} {...pull}>
+      <PullToRefresh onRefresh={async () => { await Promise.all([query.refetch(), rewards.refetch()]); }} {...pull}>
         {my && (
           <section className="vip-current" aria-labelledby="vip-now">
             <h2 id="vip-now" data-testid="vip-level">{levelName}</h2>
@@ -92,6 +126,7 @@ export default function VipLevelPage() {
           </table>
           <p className="buy-note">{t`Your level follows your total assets in USDT: it rises and falls automatically, checked daily and after large movements.`}</p>
         </section>
+        <VipRewardsTable />
       </PullToRefresh>
     </div>
   );

@@ -6,7 +6,7 @@ import { useNavigate, useSearchParams } from 'react-router-dom';
 import { Badge, List, NoticeBar, PullToRefresh } from 'antd-mobile';
 import {
   BankcardOutline, BellOutline, BillOutline, StarOutline, ReceiptOutline, CollectMoneyOutline, FileOutline, HistogramOutline, DownlandOutline, QuestionCircleOutline, SoundOutline, GlobalOutline, LockOutline, PayCircleOutline, UnorderedListOutline, UploadOutline,
-  TeamOutline, UserContactOutline, UserOutline,
+  TeamOutline, UserContactOutline, UserOutline, GiftOutline,
 } from 'antd-mobile-icons';
 import { useLingui } from '@lingui/react/macro';
 import { CopyButton } from '../../components/CopyButton.tsx';
@@ -109,6 +109,7 @@ export default function MyPage() {
         {/* Investment products and loans (issue 22). */}
         <List header={t`Investments and loans`}>
           <List.Item prefix={<StarOutline />} onClick={() => navigate('/vipLevel')}>{t`VIP level`}</List.Item>
+          <List.Item prefix={<GiftOutline />} onClick={() => navigate('/fuliCenter')}>{t`Welfare centre`}</List.Item>
           <List.Item prefix={<ReceiptOutline />} onClick={() => navigate('/taoliOrder')}>{t`Investment orders`}</List.Item>
           <List.Item prefix={<CollectMoneyOutline />} onClick={() => navigate('/jiedaiOrder')}>{t`Loan orders`}</List.Item>
         </List>
