@@ -50,6 +50,9 @@ export const pages = {
   jiedaiHetong: () => import('../features/loans/LoanAgreementPage.tsx'),
   jiedaiOrder: () => import('../features/loans/LoanOrdersPage.tsx'),
   tuanduiYaoqing: () => import('../features/marketing/team/TeamPage.tsx'),
+  bisai: () => import('../features/marketing/competitions/CompetitionListPage.tsx'),
+  bisaiDetail: () => import('../features/marketing/competitions/CompetitionDetailPage.tsx'),
+  bisaiMycansai: () => import('../features/marketing/competitions/MyEntriesPage.tsx'),
 };
 
 export type PageName = keyof typeof pages;

@@ -307,7 +307,13 @@ export async function myEntries(db: Executor, userId: bigint, query: MyEntriesQu
     const standing = entry.status === 'joined'
       ? (await standings(db, competition, now.getTime())).find((each) => each.entry.id === entry.id)!
       : { entry, name: '', equity: entry.finalEquity ?? 0n, returnPpm: entry.returnPpm ?? 0n, rank: entry.rank, reward: entry.reward };
-    records.push(entryWire(standing, competition, scales, now, lang));
+    const wire = entryWire(standing, competition, scales, now, lang);
+    if (entry.status === 'joined') {
+      const [account] = await db.select().from(ledgerAccounts).where(and(eq(ledgerAccounts.ownerUserId, userId),
+        eq(ledgerAccounts.ledger, ledgers.real), eq(ledgerAccounts.asset, competition.asset), eq(ledgerAccounts.kind, 'competition'))).limit(1);
+      wire.available = formatAmount(account ? balanceOf(account).availableAtomic : 0n, scaleOf(scales, competition.asset));
+    }
+    records.push(wire);
   }
   return { records, total, size: pageSize, current: pageNo, pages: Math.ceil(total / pageSize) };
 }

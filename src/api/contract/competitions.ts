@@ -100,6 +100,8 @@ export const CompetitionEntry = Type.Object({
   startTime: Type.Integer(),
   endTime: Type.Integer(),
   clientOrderId: Type.String(),
+  /** While joined: what the competition account can spend now (the contract page's available). */
+  available: Type.Optional(Type.String()),
 });
 export type CompetitionEntry = Static<typeof CompetitionEntry>;
 

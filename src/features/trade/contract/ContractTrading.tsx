@@ -26,6 +26,7 @@ import '../trade.css';
 import { SimulatedPricesLabel } from '../../../components/SimulatedPricesLabel.tsx';
 import { symbolName } from '../../../lib/symbolName.ts';
 import { Amount } from '../../../components/Amount.tsx';
+import { useMyCompetitionEntriesQuery } from '../../marketing/competitions/competitionsApi.ts';
 
 export const prepare = prepareTradeTexts;
 
@@ -50,6 +51,15 @@ export default function ContractTrading({ demo = false }: { demo?: boolean }) {
   const settings = useTradeSettingsQuery();
   const view = useTickers();
   const summary = usePositionsSummaryQuery(demo ? { demo: true } : {}, { pollingInterval: summaryPollMs, skipPollingIfUnfocused: true });
+  // Issue 23: a user in a running trading competition may trade on its account (`?competitionId=` picks it).
+  const entries = useMyCompetitionEntriesQuery(undefined, { skip: demo, pollingInterval: summaryPollMs, skipPollingIfUnfocused: true });
+  const running = (entries.data?.records ?? []).find((entry) => entry.state === 'joined' && entry.status === 1);
+  const competitionChosen = running !== undefined && params.get('competitionId') === running.competitionId;
+  const chooseAccount = (competition: boolean) => {
+    const next = new URLSearchParams(params);
+    if (competition && running) next.set('competitionId', running.competitionId); else next.delete('competitionId');
+    setParams(next, { replace: true });
+  };
 
   const enabled = useMemo(() => (settings.data ?? []).filter((item) => item.enabled), [settings.data]);
   const asked = params.get('symbol')?.toUpperCase();
@@ -141,8 +151,19 @@ export default function ContractTrading({ demo = false }: { demo?: boolean }) {
         <div><span>{t`Available`}</span><strong className="mono" data-testid="summary-available">{money(summary.data?.available)}</strong></div>
       </section>
 
-      <OrderForm key={side ?? 'long'} settings={symbolSettings} last={ticker?.last} available={summary.data?.available} demo={demo}
-        disabledReason={disabledReason} initialDirection={side} />
+      {running && (
+        <div className="competition-account" role="group" aria-label={t`Trade on`} data-testid="competition-account">
+          <button type="button" aria-pressed={!competitionChosen} onClick={() => chooseAccount(false)}>{t`Spot account`}</button>
+          <button type="button" aria-pressed={competitionChosen} onClick={() => chooseAccount(true)}>
+            {t`Competition: ${running.name}`}
+          </button>
+          {competitionChosen && <span className="competition-account-note">{t`Available in the competition: ${running.available ?? '0'} USDT`}</span>}
+        </div>
+      )}
+
+      <OrderForm key={side ?? 'long'} settings={symbolSettings} last={ticker?.last}
+        available={competitionChosen ? running?.available : summary.data?.available} demo={demo}
+        disabledReason={disabledReason} initialDirection={side} competitionId={competitionChosen ? running?.competitionId : undefined} />
 
       <PositionsPanel demo={demo} settings={settings.data} tickers={view.tickers} disabledReason={online ? undefined : offReason} />
     </div>

@@ -89,9 +89,11 @@ export interface OrderFormProps {
   disabledReason: string | undefined;
   initialDirection?: Direction;
   onOpened?: (position: Position) => void;
+  /** Issue 23: open on this trading competition's account instead of spot. */
+  competitionId?: string;
 }
 
-export function OrderForm({ settings, last, available, demo, disabledReason, initialDirection = 'long', onOpened }: OrderFormProps) {
+export function OrderForm({ settings, last, available, demo, disabledReason, initialDirection = 'long', onOpened, competitionId }: OrderFormProps) {
   const { t, i18n } = useLingui();
   const intl = intlOf(i18n.locale);
   const [form] = Form.useForm<Values>();
@@ -164,6 +166,7 @@ export function OrderForm({ settings, last, available, demo, disabledReason, ini
       ...(values.stopLoss?.trim() ? { stopLoss: values.stopLoss.trim().replace(',', '.') } : {}),
       clientOrderId: confirming.clientOrderId,
       ...(demo ? { demo: true } : {}),
+      ...(competitionId && !demo ? { competitionId } : {}),
     });
     if (result.data) {
       setConfirming(undefined);
