@@ -23,6 +23,7 @@ import { LevelsScreen } from './pages/LevelsScreen.tsx';
 import { TeamScreen } from './pages/marketing/TeamScreen.tsx';
 import { RewardsScreen } from './pages/marketing/RewardsScreen.tsx';
 import { IeoScreen } from './pages/marketing/IeoScreen.tsx';
+import { CompetitionsScreen } from './pages/marketing/CompetitionsScreen.tsx';
 
 export const sections = [
   { key: 'deposits', label: msg`Deposits`, Screen: DepositsScreen },
@@ -39,6 +40,7 @@ export const sections = [
   { key: 'team', label: msg`Team income`, Screen: TeamScreen },
   { key: 'rewards', label: msg`Rewards`, Screen: RewardsScreen },
   { key: 'ieo', label: msg`Token offerings`, Screen: IeoScreen },
+  { key: 'competitions', label: msg`Trading competitions`, Screen: CompetitionsScreen },
   { key: 'chat', label: msg`Live chat`, Screen: ChatScreen },
   { key: 'content', label: msg`Notices and content`, Screen: ContentScreen },
   { key: 'maintenance', label: msg`Maintenance`, Screen: MaintenanceScreen },
