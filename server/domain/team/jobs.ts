@@ -29,6 +29,35 @@ export const commissionJobId = (day: string, asset: string) => `${jobPrefix}${da
 
 interface LineRow { user_id: string; from_user_id: string; level: number; fees: string }
 
+/**
+ * How much earlier than the day's start the scan begins. A transfer's time is taken when it is
+ * posted and its seq when it is stored, so time follows seq closely but not exactly (a long job
+ * stamps its batches with its start); a day of margin keeps every fee of the day in the scan.
+ */
+const seqSearchMarginMs = 86_400_000;
+
+/**
+ * The first seq worth scanning for transfers made from `since` on: a binary search over the seq
+ * index (about 40 probes), so the daily scan reads two days of fees, not every fee ever paid. It
+ * only bounds the scan: the time of each transfer is still checked.
+ */
+export async function firstSeqFrom(tx: Tx, since: Date): Promise<bigint> {
+  const [bounds] = rowsOf<{ low: string | null; high: string | null }>(await tx.execute(sql`
+    select min(seq)::text as low, max(seq)::text as high from ledger_transfers`));
+  if (bounds.low === null || bounds.high === null) return 0n;
+  let low = BigInt(bounds.low);
+  let high = BigInt(bounds.high) + 1n;
+  while (low < high) {
+    const middle = (low + high) / 2n;
+    const [row] = rowsOf<{ at_or_after: boolean }>(await tx.execute(sql`
+      select created_at >= ${since.toISOString()}::timestamptz as at_or_after from ledger_transfers
+      where seq >= ${middle.toString()}::bigint order by seq limit 1`));
+    if (!row || row.at_or_after) high = middle;
+    else low = middle + 1n;
+  }
+  return low;
+}
+
 /** Step 1 for one asset and day; answers the job to run, if anything is owed. Exported for the crash tests. */
 export async function prepareCommissions(db: Db, day: string, asset: string, rates: Map<number, number>, now: Date): Promise<string | undefined> {
   const jobId = commissionJobId(day, asset);
@@ -36,6 +65,7 @@ export async function prepareCommissions(db: Db, day: string, asset: string, rat
   return db.transaction(async (tx) => {
     const start = `${day}T00:00:00Z`;
     const end = `${new Date(Date.parse(start) + 86_400_000).toISOString()}`;
+    const fromSeq = await firstSeqFrom(tx, new Date(Date.parse(start) - seqSearchMarginMs));
     // Fees paid that day per member (the fees accounts' credits, through their index), then the
     // three inviters above each member.
     const lines = rowsOf<LineRow>(await tx.execute(sql`
@@ -45,7 +75,7 @@ export async function prepareCommissions(db: Db, day: string, asset: string, rat
         select d.owner_user_id as member, sum(t.amount) as fees
         from ledger_transfers t
         join ledger_accounts d on d.id = t.debit_account_id
-        where t.credit_account_id in (select id from fee_accounts)
+        where t.credit_account_id in (select id from fee_accounts) and t.seq >= ${fromSeq.toString()}::bigint
           and t.kind in ('trade_fee', 'swap_fee') and t.phase in ('single', 'post') and t.ledger = 1
           and t.created_at >= ${start}::timestamptz and t.created_at < ${end}::timestamptz
           and d.owner_user_id is not null

@@ -10,7 +10,7 @@ import { paths } from '../../../src/api/contract/paths.ts';
 import { teamAdminPaths, teamPaths, type MyTeam } from '../../../src/api/contract/team.ts';
 import { openAccounts } from '../../../server/domain/ledger/accounts.ts';
 import { postTransfers } from '../../../server/domain/ledger/transfers.ts';
-import { commissionJobId, payCommissions, prepareCommissions, runTeamCommission } from '../../../server/domain/team/jobs.ts';
+import { commissionJobId, firstSeqFrom, payCommissions, prepareCommissions, runTeamCommission } from '../../../server/domain/team/jobs.ts';
 import { ratesPpm } from '../../../server/domain/team/team.ts';
 import { expectOk, expectRefused, forEachDatabase, type Account, type TestServer } from '../helpers.ts';
 import { admin, balance, expectLedgerSound, moneySnapshot } from '../products/productHelpers.ts';
@@ -219,6 +219,15 @@ forEachDatabase((server) => {
       const missedDay = utcDay(server.clock.now());
       await payFee(server, l1.userId, 5_000_000n);
       const start = await balance(server, top.userId);
+      // The scan's seq bound leaves out older transfers and keeps every one of the day.
+      const since = new Date(`${missedDay}T00:00:00Z`);
+      const fromSeq = await server.db.transaction((tx) => firstSeqFrom(tx, since));
+      const [split] = await server.query<{ kept_out: number; day_before_bound: number }>(sql`select
+        count(*) filter (where seq < ${fromSeq.toString()}::bigint)::int as kept_out,
+        count(*) filter (where seq < ${fromSeq.toString()}::bigint and created_at >= ${since.toISOString()}::timestamptz)::int as day_before_bound
+        from ledger_transfers`);
+      expect(Number(split.kept_out)).toBeGreaterThan(0);
+      expect(Number(split.day_before_bound)).toBe(0);
       server.clock.advance(3 * dayMs);
       const today = utcDay(server.clock.now());
       const first = await runTeamCommission(server.services, today);
