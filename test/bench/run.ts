@@ -1,7 +1,7 @@
 // `npm run bench`: prints the figures of DESIGN §8 that exist so far. Measured, never asserted.
 // Each figure is also a line `figure <name> <value> <unit>` (figures.ts); `BENCH_ONLY=a,b` runs only
 // the parts named (home, lighthouse, start, replay, login, ledger, withdrawals, second_contracts,
-// payouts, positions, candles, triggers, realtime, push, chat, ieo).
+// payouts, positions, candles, triggers, realtime, push, chat, ieo, rewards).
 //  1. Brotli size of the JS the home screen needs (entry, its static imports, the home page and
 //     the default catalog), from the Vite build manifest. Budget: ≤ 120 kB.
 //  2. The same files as transferred by the running product, and Lighthouse's mobile preset on the
@@ -158,6 +158,7 @@ const parts: [string, () => Promise<unknown> | unknown][] = [
   ['chat', async () => (await import('./chat.ts')).chatBench()],
   // The IEO lottery over 100 000 applications (issue 23).
   ['ieo', async () => (await import('./ieo.ts')).ieoBench()],
+  ['rewards', async () => (await import('./rewards.ts')).rewardsBench()],
 ];
 // Older spellings of BENCH_ONLY keep working: "web" is the home JS and Lighthouse.
 if (only.has('web')) only.add('home').add('lighthouse');

@@ -1,0 +1,145 @@
+// Conformance: the welfare centre, red envelopes, VIP rewards and reward pool fundings (issue 23)
+// through a spec-only client: paths from the issue, field names from src/api/contract/rewards.ts
+// (read, not imported). Nothing from src/ or server/ is imported: node:crypto, fetch and the
+// conformance helpers only. The demo seed funds the rewards pool.
+//
+// The journey: a user deposits 1 000 USDT (the demo operator approves) and so reaches VIP 1, whose
+// one-time bonus (10 USDT) arrives once; their first-deposit task is claimable and pays 5 USDT
+// once (task_claimed the second time), the verification task is not done (task_not_done); a daily
+// check-in once (checkin_done_today); the operator runs the red-envelopes job (a second run the
+// same day answers the first); another user cannot open the envelope (envelope_not_found), the
+// owner opens it once (envelope_opened after); operators fund the pool, a large funding waits for
+// a second operator (the requester cannot approve it). Every refusal leaves the balance as it was.
+import crypto from 'node:crypto';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { readCode, startServer, type RunningServer } from './server.ts';
+import { errorOf, isSuccess, SpecClient, tokenOf, type Answer } from './specClient.ts';
+import { demoOperatorToken } from './adminClient.ts';
+import { plainPng } from './pngImage.ts';
+import { describeAnswer, expectSuccess } from './expectAnswer.ts';
+
+interface WelfareTask { id: string; kind: string; name: string; progress: number; target: number; rewardAsset: string; rewardAmount: string; state: string }
+interface WelfareTasks { tasks: WelfareTask[]; checkedInToday: boolean; checkinStreak: number }
+interface RedEnvelope { id: string; week: string; level: number; asset: string; amount?: string; status: string; expiresAt: number }
+interface VipRewards { levels: Array<{ level: number; bonus: string; weeklyEnvelope: string }>; level: number; highestLevel: number; granted: Array<{ level: number; amount: string }> }
+interface Funding { id: string; pool: string; asset: string; amount: string; status: string; approvalsRequired: number }
+interface JobRun { name: string; day: string; state: string; replayed: boolean; result: Record<string, string | number> }
+
+let server: RunningServer;
+let client: SpecClient;
+let operatorToken: string;
+let owner: string;
+let stranger: string;
+
+function expectError(answer: Answer, status: number, error: string) {
+  expect({ status: answer.status, error: errorOf(answer) }, describeAnswer(answer)).toEqual({ status, error });
+}
+
+async function register(tag: string): Promise<string> {
+  const email = `conf-${tag}-${crypto.randomBytes(5).toString('hex')}@example.test`;
+  expect(isSuccess(await client.emailCaptcha(email, 'register'))).toBe(true);
+  const registered = await client.register({
+    accountType: 'email', account: email, password: 'Rewards2026conf', code: await readCode(server.dataDir, email, 'email'),
+  });
+  const token = tokenOf(registered);
+  expect(token, describeAnswer(registered)).toEqual(expect.any(String));
+  return token!;
+}
+
+async function deposit(token: string, amount: string) {
+  const proof = expectSuccess(await client.upload(token, plainPng(8, 8, [10, 200, 10]), 'deposit_proof')).id;
+  const applied = expectSuccess(await client.post<{ id: string }>('/finance/appRecharge/apply',
+    { currency: 'USDT', network: 'TRC20', amount, proofFileId: proof }, token));
+  expectSuccess(await client.post(`/admin/recharges/${applied.id}/approve`, {}, operatorToken));
+}
+
+async function spot(token: string): Promise<string> {
+  const balances = expectSuccess(await client.get<Array<{ currency: string; available: string }>>('/finance/appWallet/queryUserBalance', {}, token));
+  return balances.find((balance) => balance.currency === 'USDT')?.available ?? '0';
+}
+
+const tasksOf = async (token: string) => expectSuccess(await client.get<WelfareTasks>('/marketing/welfare/tasks', {}, token));
+
+beforeAll(async () => {
+  server = await startServer();
+  client = new SpecClient(server.baseUrl);
+  operatorToken = await demoOperatorToken(client);
+  owner = await register('rewards');
+  stranger = await register('stranger');
+  await deposit(owner, '1000');
+});
+
+afterAll(async () => {
+  await server?.stop();
+});
+
+describe('VIP rewards (/marketing/vipRewards)', () => {
+  it('reaching VIP 1 pays its one-time bonus once', async () => {
+    await expect.poll(async () => expectSuccess(await client.get<VipRewards>('/marketing/vipRewards', {}, owner)).granted.length, { timeout: 20_000 }).toBe(1);
+    const rewards = expectSuccess(await client.get<VipRewards>('/marketing/vipRewards', {}, owner));
+    expect(rewards).toMatchObject({ level: 1, highestLevel: 1, granted: [{ level: 1, amount: '10.000000' }] });
+    expect(rewards.levels.find((row) => row.level === 1)).toMatchObject({ bonus: '10.000000', weeklyEnvelope: '1.000000' });
+    expect(Number(await spot(owner))).toBe(1010);
+  });
+});
+
+describe('welfare centre (/marketing/welfare/*)', () => {
+  it('lists the tasks with progress and state; a done task pays once; a task not done is refused', async () => {
+    const { tasks } = await tasksOf(owner);
+    expect(tasks.map((task) => task.kind)).toEqual(expect.arrayContaining(['first_deposit', 'kyc_basic', 'first_trade', 'first_product', 'invite_deposit', 'checkin_streak']));
+    const first = tasks.find((task) => task.kind === 'first_deposit')!;
+    const kyc = tasks.find((task) => task.kind === 'kyc_basic')!;
+    expect(first).toMatchObject({ state: 'claimable', progress: 1, target: 1, rewardAsset: 'USDT', rewardAmount: '5.000000' });
+    expect(kyc).toMatchObject({ state: 'in_progress', progress: 0 });
+    const before = await spot(owner);
+    expectError(await client.post('/marketing/welfare/claim', { taskId: kyc.id }, owner), 409, 'task_not_done');
+    expectError(await client.post('/marketing/welfare/claim', { taskId: 'x' }, owner), 400, 'invalid_request');
+    expect(await spot(owner)).toBe(before);
+    expectSuccess(await client.post('/marketing/welfare/claim', { taskId: first.id }, owner));
+    expect(Number(await spot(owner))).toBe(Number(before) + 5);
+    const after = await spot(owner);
+    expectError(await client.post('/marketing/welfare/claim', { taskId: first.id }, owner), 409, 'task_claimed');
+    expect(await spot(owner)).toBe(after);
+    expect((await tasksOf(owner)).tasks.find((task) => task.id === first.id)!.state).toBe('claimed');
+    expect((await client.get('/marketing/welfare/tasks')).status).toBe(401);
+  });
+
+  it('checks in once a day', async () => {
+    expect(expectSuccess(await client.post<{ day: string; checkinStreak: number }>('/marketing/welfare/checkin', {}, owner)).checkinStreak).toBe(1);
+    expectError(await client.post('/marketing/welfare/checkin', {}, owner), 409, 'checkin_done_today');
+    expect(await tasksOf(owner)).toMatchObject({ checkedInToday: true, checkinStreak: 1 });
+  });
+});
+
+describe('red envelopes (/marketing/redEnvelope/*, job red-envelopes)', () => {
+  it('the job issues the week\'s envelope; only its owner opens it, once', async () => {
+    const run = expectSuccess(await client.post<JobRun>('/admin/jobs/red-envelopes/run', {}, operatorToken));
+    expect(run).toMatchObject({ name: 'red-envelopes', state: 'done' });
+    expect(expectSuccess(await client.post<JobRun>('/admin/jobs/red-envelopes/run', {}, operatorToken)).replayed).toBe(true);
+    const mine = expectSuccess(await client.get<RedEnvelope[]>('/marketing/redEnvelope/mine', {}, owner));
+    expect(mine).toHaveLength(1);
+    expect(mine[0]).toMatchObject({ level: 1, asset: 'USDT', status: 'unopened', week: expect.stringMatching(/^\d{4}-\d{2}-\d{2}$/) });
+    expect(expectSuccess(await client.get<RedEnvelope[]>('/marketing/redEnvelope/mine', {}, stranger))).toEqual([]);
+    const before = await spot(owner);
+    expectError(await client.post('/marketing/redEnvelope/open', { id: mine[0].id }, stranger), 404, 'envelope_not_found');
+    expect(await spot(owner)).toBe(before);
+    const opened = expectSuccess(await client.post<RedEnvelope>('/marketing/redEnvelope/open', { id: mine[0].id }, owner));
+    expect(opened).toMatchObject({ id: mine[0].id, status: 'opened', amount: '1.000000' });
+    expect(Number(await spot(owner))).toBe(Number(before) + 1);
+    expectError(await client.post('/marketing/redEnvelope/open', { id: mine[0].id }, owner), 409, 'envelope_opened');
+  });
+});
+
+describe('reward pools (/admin/rewards/fundings)', () => {
+  it('a small funding is done at once; a large one waits for a second operator', async () => {
+    const small = expectSuccess(await client.post<Funding>('/admin/rewards/fundings', { pool: 'rewards', asset: 'USDT', amount: '10' }, operatorToken));
+    expect(small).toMatchObject({ pool: 'rewards', status: 'done', approvalsRequired: 1, amount: '10.000000' });
+    const large = expectSuccess(await client.post<Funding>('/admin/rewards/fundings', { pool: 'prizes', asset: 'USDT', amount: '20000' }, operatorToken));
+    expect(large).toMatchObject({ pool: 'prizes', status: 'pending', approvalsRequired: 2 });
+    expectError(await client.post(`/admin/rewards/fundings/${large.id}/approve`, {}, operatorToken), 409, 'funding_approved_by_you');
+    expectError(await client.post('/admin/rewards/fundings', { pool: 'jackpot', asset: 'USDT', amount: '1' }, operatorToken), 400, 'invalid_request');
+    expect((await client.post('/admin/rewards/fundings', { pool: 'rewards', asset: 'USDT', amount: '1' }, owner)).status).toBe(401);
+    const rejected = expectSuccess(await client.post<Funding>(`/admin/rewards/fundings/${large.id}/reject`, { reason: 'conformance' }, operatorToken));
+    expect(rejected.status).toBe('rejected');
+  });
+});
