@@ -105,7 +105,7 @@ beforeAll(async () => {
 }, 120_000);
 
 afterAll(async () => {
-  await server?.halt();
+  await server?.stop();
 });
 
 describe('IEO with a provable lottery', () => {

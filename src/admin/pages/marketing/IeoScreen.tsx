@@ -57,7 +57,7 @@ export function IeoScreen() {
           { title: t`Offering`, key: 'name', render: (_, row) => <><strong>{row.name}</strong><br />{row.token} · #{row.id}</> },
           { title: t`Status`, dataIndex: 'status', render: (status: string) => <Tag color={statusColor[status]}>{status}</Tag> },
           { title: t`Price`, key: 'price', render: (_, row) => `${formatAmount(row.estimatedPrice)} ${row.payAsset}` },
-          { title: t`Lots`, key: 'lots', render: (_, row) => t`${row.supplyLots} on offer, ${row.appliedLots} applied by ${row.applicants}` },
+          { title: t`Lots`, key: 'lots', render: (_, { supplyLots, appliedLots, applicants }) => t`${supplyLots} on offer, ${appliedLots} applied by ${applicants}` },
           { title: t`Won / paid / lapsed`, key: 'won', render: (_, row) => `${row.wonLots} / ${row.paidLots} / ${row.lapsedLots}` },
           { title: t`Proceeds`, key: 'proceeds', render: (_, row) => `${formatAmount(row.proceeds)} ${row.payAsset}` },
           { title: t`Window`, key: 'window', render: (_, row) => <>{formatTime(row.opensAt)} – {formatTime(row.closesAt)}<br />{t`Pay by`} {formatTime(row.payDeadline)} · {t`Lists`} {formatTime(row.listsAt)}</> },

@@ -106,7 +106,7 @@ function ProjectCard({ project }: { project: IeoProject }) {
     <li className="product-card ieo-card" data-testid={`ieo-${project.id}`}>
       <div className="product-card-head">
         <h2 className="product-name">{project.name}</h2>
-        <span className="ieo-status">{i18n._(projectStatusLabels[project.status])}</span>
+        <span className="ieo-status" data-status={project.status}>{i18n._(projectStatusLabels[project.status])}</span>
       </div>
       <dl className="invest-figures compact">
         <Figure label={t`Estimated price`}><Amount value={project.estimatedPrice} asset={project.payAsset} exact withAsset /></Figure>
@@ -123,7 +123,7 @@ function ProjectCard({ project }: { project: IeoProject }) {
       {my?.status === 'won' && Date.now() < project.payDeadline && <PayButton project={project} application={my} />}
       <p className="ieo-commitment">{t`Commitment (SHA-256 of the draw's seed):`} <code>{project.seedHash}</code></p>
       {drawable && (
-        <Button size="small" fill="outline" onClick={() => setVerifying((open) => !open)} aria-expanded={verifying}>{t`Verify the draw`}</Button>
+        <Button size="small" fill="outline" onClick={() => setVerifying((open) => !open)} aria-expanded={verifying} data-testid="ieo-verify">{t`Verify the draw`}</Button>
       )}
       {verifying && <DrawCheck projectId={project.id} myApplicationId={my?.id} />}
     </li>
@@ -135,7 +135,7 @@ function MyApplication({ application }: { application: IeoApplication }) {
   const lots = application.lots;
   const won = application.wonLots;
   return (
-    <dl className="invest-figures compact ieo-mine" data-testid="ieo-my-application">
+    <dl className="invest-figures compact ieo-mine" data-testid="ieo-my-application" data-status={application.status}>
       <Figure label={t`My subscription`} strong>{i18n._(applicationStatusLabels[application.status])}</Figure>
       <Figure label={t`Subscription quantity`}>{t`${lots} lots`} · <Amount value={application.quantity} asset={application.token} withAsset /></Figure>
       {application.status !== 'applied' && <Figure label={t`Winning lots`} testId="ieo-won-lots">{t`${won} lots`}</Figure>}
@@ -153,11 +153,12 @@ function ApplyForm({ project }: { project: IeoProject }) {
   const valid = /^[1-9][0-9]*$/.test(text) && lots <= project.perUserMaxLots;
   const amount = valid ? lotsAmount(project.lotAmount, lots) : '0';
   const max = project.perUserMaxLots;
+  const payAsset = project.payAsset;
   const submit = async () => {
     setProblem(undefined);
     const yes = await confirmDialog({
       title: t`Apply for ${lots} lots?`,
-      content: t`If you win, you pay up to ${amount} ${project.payAsset} before the payment deadline. Nothing is paid now.`,
+      content: t`If you win, you pay up to ${amount} ${payAsset} before the payment deadline. Nothing is paid now.`,
       confirmText: t`Apply`, cancelText: t`Cancel`,
     });
     if (!yes) return;
@@ -169,11 +170,11 @@ function ApplyForm({ project }: { project: IeoProject }) {
     <form className="ieo-apply" onSubmit={(event) => { event.preventDefault(); if (valid) void submit(); }}>
       <label className="ieo-lots">
         <span>{t`Lots to apply for`}</span>
-        <input type="number" inputMode="numeric" min={1} max={max} step={1} value={text} onChange={(event) => setText(event.target.value)} />
+        <input type="number" inputMode="numeric" data-testid="ieo-lots" min={1} max={max} step={1} value={text} onChange={(event) => setText(event.target.value)} />
       </label>
-      <p className="buy-note" data-testid="ieo-apply-amount">{valid ? t`Amount if all are won: ${amount} ${project.payAsset}` : t`Enter 1 to ${max} lots.`}</p>
+      <p className="buy-note" data-testid="ieo-apply-amount">{valid ? t`Amount if all are won: ${amount} ${payAsset}` : t`Enter 1 to ${max} lots.`}</p>
       {problem && <p className="ieo-problem" role="alert">{problem}</p>}
-      <Button color="primary" type="submit" disabled={!valid} loading={applying.isLoading}>{t`Apply`}</Button>
+      <Button color="primary" type="submit" disabled={!valid} loading={applying.isLoading} data-testid="ieo-apply">{t`Apply`}</Button>
     </form>
   );
 }
@@ -183,9 +184,10 @@ function PayButton({ project, application }: { project: IeoProject; application:
   const [pay, paying] = usePayIeoMutation();
   const [problem, setProblem] = useState<string>();
   const amount = application.amount;
+  const payAsset = project.payAsset;
   const submit = async () => {
     setProblem(undefined);
-    const yes = await confirmDialog({ title: t`Pay ${amount} ${project.payAsset}?`, content: t`The tokens are credited to your balance at listing.`,
+    const yes = await confirmDialog({ title: t`Pay ${amount} ${payAsset}?`, content: t`The tokens are credited to your balance at listing.`,
       confirmText: t`Pay`, cancelText: t`Cancel` });
     if (!yes) return;
     const answer = await pay({ id: project.id });
@@ -195,7 +197,7 @@ function PayButton({ project, application }: { project: IeoProject; application:
   return (
     <div className="ieo-pay">
       {problem && <p className="ieo-problem" role="alert">{problem}</p>}
-      <Button color="primary" onClick={() => void submit()} loading={paying.isLoading}>{t`Pay ${amount} ${project.payAsset}`}</Button>
+      <Button color="primary" onClick={() => void submit()} loading={paying.isLoading}>{t`Pay ${amount} ${payAsset}`}</Button>
     </div>
   );
 }
@@ -217,6 +219,7 @@ function DrawCheck({ projectId, myApplicationId }: { projectId: string; myApplic
   const totalLots = draw.totalLots ?? 0;
   const supply = draw.supplyLots;
   const differ = check?.winnersDiffer.join(', ') ?? '';
+  const problem = check?.error;
   return (
     <section className="ieo-draw" aria-label={t`Verify the draw`} data-testid="ieo-draw">
       {!check ? (
@@ -225,7 +228,7 @@ function DrawCheck({ projectId, myApplicationId }: { projectId: string; myApplic
         <p className="ieo-verified" role="status" data-testid="ieo-verified">{t`Verified: the seed matches the commitment, the list matches its hash, and the winners recomputed in your browser are the published ones.`}</p>
       ) : (
         <ul className="ieo-mismatch" role="alert" data-testid="ieo-mismatch">
-          {check.error && <li>{t`The published draw could not be recomputed: ${check.error}`}</li>}
+          {problem && <li>{t`The published draw could not be recomputed: ${problem}`}</li>}
           {!check.error && !check.seedMatches && <li>{t`The seed does not match the commitment.`}</li>}
           {!check.error && !check.listMatches && <li>{t`The application list does not match its hash.`}</li>}
           {check.winnersDiffer.length > 0 && <li>{t`The published winning lots differ for applications ${differ}.`}</li>}
@@ -237,7 +240,9 @@ function DrawCheck({ projectId, myApplicationId }: { projectId: string; myApplic
         {draw.seed && <Figure label={t`Seed`}><code>{draw.seed}</code></Figure>}
         {myApplicationId !== undefined && check && (
           <Figure label={t`Your lots`} strong testId="ieo-draw-mine">
-            {mineInList ? t`Application ${myApplicationId}: ${myWon} lots won` : t`Your application is not in the published list.`}
+            <span data-won={mineInList ? myWon : undefined} data-application={myApplicationId}>
+              {mineInList ? t`Application ${myApplicationId}: ${myWon} lots won` : t`Your application is not in the published list.`}
+            </span>
           </Figure>
         )}
       </dl>
