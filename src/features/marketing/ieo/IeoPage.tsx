@@ -172,7 +172,7 @@ function ApplyForm({ project }: { project: IeoProject }) {
         <span>{t`Lots to apply for`}</span>
         <input type="number" inputMode="numeric" data-testid="ieo-lots" min={1} max={max} step={1} value={text} onChange={(event) => setText(event.target.value)} />
       </label>
-      <p className="buy-note" data-testid="ieo-apply-amount">{valid ? t`Amount if all are won: ${amount} ${payAsset}` : t`Enter 1 to ${max} lots.`}</p>
+      <p className="buy-note" data-testid="ieo-apply-amount" data-amount={valid ? `${amount} ${payAsset}` : undefined}>{valid ? t`Amount if all are won: ${amount} ${payAsset}` : t`Enter 1 to ${max} lots.`}</p>
       {problem && <p className="ieo-problem" role="alert">{problem}</p>}
       <Button color="primary" type="submit" disabled={!valid} loading={applying.isLoading} data-testid="ieo-apply">{t`Apply`}</Button>
     </form>
