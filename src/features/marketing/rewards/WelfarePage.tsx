@@ -54,7 +54,7 @@ function Envelopes() {
           const expires = formatEpochMs(envelope.expiresAt);
           const level = envelope.level;
           return (
-            <li key={envelope.id} className="rw-envelope">
+            <li key={envelope.id} className="rw-envelope" data-testid="envelope">
               <div className="rw-envelope-face" aria-hidden="true" />
               <div className="rw-envelope-text">
                 <strong>{t`VIP ${level} red envelope`}</strong>
@@ -82,7 +82,7 @@ function TaskRow({ task }: { task: WelfareTask }) {
   const target = task.target;
   const percent = Math.round((Math.min(progress, target) * 100) / target);
   return (
-    <li className="rw-task" data-testid={`task-${task.kind}`}>
+    <li className="rw-task" data-testid={`task-${task.kind}`} data-state={task.state}>
       <div className="rw-task-head">
         <strong>{task.name}</strong>
         <span className="rw-reward">+<Amount value={task.rewardAmount} asset={task.rewardAsset} withAsset /></span>
@@ -95,7 +95,7 @@ function TaskRow({ task }: { task: WelfareTask }) {
         {task.state === 'claimed' && <span className="rw-claimed">{t`Claimed`}</span>}
         {task.state === 'in_progress' && <span className="rw-muted">{t`In progress`}</span>}
         {task.state === 'claimable' && (
-          <Button size="mini" color="primary" loading={claiming.isLoading} onClick={() => void claim({ taskId: task.id })}>{t`Claim`}</Button>
+          <Button size="mini" color="primary" loading={claiming.isLoading} data-testid={`claim-${task.kind}`} onClick={() => void claim({ taskId: task.id })}>{t`Claim`}</Button>
         )}
       </div>
       {claiming.isError && <p className="rw-error" role="alert">{failureText(claiming.error)}</p>}
