@@ -33,12 +33,12 @@ const dayBefore = (day: string) => utcDayOf(new Date(Date.parse(`${day}T00:00:00
 
 /** The six tasks of a fresh install (USDT atomic, scale 6), written once when there are none. */
 const defaultTasks: Array<{ kind: WelfareKind; name: string; names: Record<string, string>; target: number; reward: bigint }> = [
-  { kind: 'first_deposit', name: 'Make your first deposit', names: { 'zh-cn': '完成首次充值' }, target: 1, reward: 5_000000n },
-  { kind: 'kyc_basic', name: 'Complete basic verification', names: { 'zh-cn': '完成初级认证' }, target: 1, reward: 2_000000n },
-  { kind: 'first_trade', name: 'Place your first trade', names: { 'zh-cn': '完成首笔交易' }, target: 1, reward: 3_000000n },
-  { kind: 'first_product', name: 'Buy your first investment product', names: { 'zh-cn': '首次购买理财产品' }, target: 1, reward: 3_000000n },
-  { kind: 'invite_deposit', name: 'Invite 3 friends who deposit', names: { 'zh-cn': '邀请 3 位好友充值' }, target: 3, reward: 15_000000n },
-  { kind: 'checkin_streak', name: 'Check in 7 days in a row', names: { 'zh-cn': '连续签到 7 天' }, target: 7, reward: 1_000000n },
+  { kind: 'first_deposit', name: 'Make your first deposit', names: { 'zh-cn': '完成首次充值', 'zh-tw': '完成首次儲值', 'zh-hk': '完成首次存款', jp: '初めての入金', ko: '첫 입금하기', vl: 'Nạp tiền lần đầu', tai: 'ฝากเงินครั้งแรก', mlxy: 'Buat deposit pertama', xi: 'Haz tu primer depósito' }, target: 1, reward: 5_000000n },
+  { kind: 'kyc_basic', name: 'Complete basic verification', names: { 'zh-cn': '完成初级认证', 'zh-tw': '完成初級認證', 'zh-hk': '完成初級認證', jp: '基本本人確認を完了', ko: '기본 인증 완료', vl: 'Hoàn tất xác minh cơ bản', tai: 'ยืนยันตัวตนขั้นพื้นฐาน', mlxy: 'Lengkapkan pengesahan asas', xi: 'Completa la verificación básica' }, target: 1, reward: 2_000000n },
+  { kind: 'first_trade', name: 'Place your first trade', names: { 'zh-cn': '完成首笔交易', 'zh-tw': '完成首筆交易', 'zh-hk': '完成首次交易', jp: '初めての取引', ko: '첫 거래하기', vl: 'Thực hiện giao dịch đầu tiên', tai: 'เทรดครั้งแรก', mlxy: 'Buat dagangan pertama', xi: 'Haz tu primera operación' }, target: 1, reward: 3_000000n },
+  { kind: 'first_product', name: 'Buy your first investment product', names: { 'zh-cn': '首次购买理财产品', 'zh-tw': '首次購買理財產品', 'zh-hk': '首次購買理財產品', jp: '初めての投資商品購入', ko: '첫 투자 상품 구매', vl: 'Mua sản phẩm đầu tư đầu tiên', tai: 'ซื้อผลิตภัณฑ์การลงทุนครั้งแรก', mlxy: 'Beli produk pelaburan pertama', xi: 'Compra tu primer producto de inversión' }, target: 1, reward: 3_000000n },
+  { kind: 'invite_deposit', name: 'Invite 3 friends who deposit', names: { 'zh-cn': '邀请 3 位好友充值', 'zh-tw': '邀請 3 位好友儲值', 'zh-hk': '邀請 3 位朋友存款', jp: '入金する友達を3人招待', ko: '입금하는 친구 3명 초대', vl: 'Mời 3 bạn bè nạp tiền', tai: 'เชิญเพื่อน 3 คนที่ฝากเงิน', mlxy: 'Jemput 3 rakan yang membuat deposit', xi: 'Invita a 3 amigos que depositen' }, target: 3, reward: 15_000000n },
+  { kind: 'checkin_streak', name: 'Check in 7 days in a row', names: { 'zh-cn': '连续签到 7 天', 'zh-tw': '連續簽到 7 天', 'zh-hk': '連續簽到 7 日', jp: '7日連続でチェックイン', ko: '7일 연속 출석', vl: 'Điểm danh 7 ngày liên tiếp', tai: 'เช็กอินติดต่อกัน 7 วัน', mlxy: 'Daftar masuk 7 hari berturut-turut', xi: 'Regístrate 7 días seguidos' }, target: 7, reward: 1_000000n },
 ];
 
 export async function seedWelfareTasks(db: Executor, now = new Date()): Promise<void> {
