@@ -1,0 +1,92 @@
+// The welfare centre page (features/marketing/rewards/WelfarePage.tsx): tasks with their progress
+// and state, a claim that the server refuses shown in the user's words (pool_insufficient) and one
+// that pays, the daily check-in, and an unopened red envelope opened to show its amount.
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { cleanup, fireEvent, render, screen, waitFor, within } from '@testing-library/react';
+import { MemoryRouter } from 'react-router-dom';
+import { Provider } from 'react-redux';
+import { I18nProvider } from '@lingui/react';
+import { i18n } from '../../src/lib/i18n.ts';
+import { configureApiClient } from '../../src/api/api.ts';
+import WelfarePage from '../../src/features/marketing/rewards/WelfarePage.tsx';
+import type { RedEnvelope, WelfareTasks } from '../../src/api/contract/rewards.ts';
+import { testStore } from './testStore.ts';
+
+vi.mock('../../src/api/crypto.ts', () => ({
+  importServerKey: async () => ({}),
+  encryptBody: async (payload: unknown) => JSON.stringify(payload),
+}));
+
+const ok = (result: unknown) => ({ success: true, code: 200, message: '', result, timestamp: 0 });
+const refused = (error: string, message: string, code = 409) => ({ success: false, code, message, result: { error }, timestamp: 0 });
+
+const tasks: WelfareTasks = {
+  checkedInToday: false, checkinStreak: 2,
+  tasks: [
+    { id: '1', kind: 'first_deposit', name: 'Make your first deposit', progress: 1, target: 1, rewardAsset: 'USDT', rewardAmount: '5.000000', state: 'claimable' },
+    { id: '6', kind: 'checkin_streak', name: 'Check in 7 days in a row', progress: 2, target: 7, rewardAsset: 'USDT', rewardAmount: '1.000000', state: 'in_progress' },
+  ],
+};
+const envelope: RedEnvelope = { id: '40', week: '2026-11-23', level: 2, asset: 'USDT', status: 'unopened', expiresAt: Date.UTC(2026, 10, 30), createdAt: 0 };
+
+function serve(posts: Record<string, unknown[]>) {
+  const posted: string[] = [];
+  vi.stubGlobal('fetch', vi.fn(async (url: string, init?: RequestInit) => {
+    const path = new URL(String(url), 'http://test').pathname.replace(/^\/api/, '');
+    if (path.includes('getPublicKey')) return new Response(JSON.stringify(ok('PEM')));
+    if (init?.method === 'POST') {
+      posted.push(path);
+      return new Response(JSON.stringify(posts[path]?.shift() ?? refused('not_found', 'no', 404)));
+    }
+    if (path === '/marketing/welfare/tasks') return new Response(JSON.stringify(ok(tasks)));
+    if (path === '/marketing/redEnvelope/mine') return new Response(JSON.stringify(ok([envelope])));
+    return new Response(JSON.stringify({ success: false, code: 404, message: 'no', result: null }));
+  }));
+  return posted;
+}
+
+function renderPage() {
+  return render(
+    <Provider store={testStore('token')}>
+      <I18nProvider i18n={i18n}>
+        <MemoryRouter initialEntries={['/fuliCenter']}><WelfarePage /></MemoryRouter>
+      </I18nProvider>
+    </Provider>,
+  );
+}
+
+beforeEach(() => configureApiClient({ notify: vi.fn() }));
+afterEach(() => {
+  cleanup();
+  vi.unstubAllGlobals();
+});
+
+describe('the welfare centre', () => {
+  it('shows tasks with progress; a refused claim in the user\'s words, then a claim that pays; the check-in', async () => {
+    const posted = serve({
+      '/marketing/welfare/claim': [refused('pool_insufficient', 'The reward pool is empty for now.'), ok({ taskId: '1', asset: 'USDT', amount: '5.000000', transferId: 'welfare:1:9' })],
+      '/marketing/welfare/checkin': [ok({ day: '2026-11-27', checkinStreak: 3 })],
+    });
+    renderPage();
+    const deposit = await screen.findByTestId('task-first_deposit');
+    expect(within(deposit).getByText('Make your first deposit')).toBeTruthy();
+    expect(within(screen.getByTestId('task-checkin_streak')).getByText('2 / 7')).toBeTruthy();
+    expect(within(screen.getByTestId('task-checkin_streak')).getByText('In progress')).toBeTruthy();
+    expect(screen.getByText('Days in a row: 2')).toBeTruthy();
+    fireEvent.click(within(deposit).getByRole('button', { name: 'Claim' }));
+    await within(deposit).findByText('The reward pool cannot pay this at the moment. Please try again later.');
+    fireEvent.click(within(deposit).getByRole('button', { name: 'Claim' }));
+    await waitFor(() => expect(posted.filter((path) => path === '/marketing/welfare/claim')).toHaveLength(2));
+    fireEvent.click(screen.getByRole('button', { name: 'Check in' }));
+    await waitFor(() => expect(posted).toContain('/marketing/welfare/checkin'));
+  });
+
+  it('opens an unopened red envelope and shows its amount', async () => {
+    serve({ '/marketing/redEnvelope/open': [ok({ ...envelope, status: 'opened', amount: '5.000000', openedAt: 1 })] });
+    renderPage();
+    expect(await screen.findByText('VIP 2 red envelope')).toBeTruthy();
+    fireEvent.click(screen.getByTestId('open-envelope-40'));
+    const shown = await screen.findByTestId('envelope-amount');
+    expect(shown.querySelector('.amount')?.getAttribute('data-amount')).toBe('5.000000');
+  });
+});
