@@ -11,6 +11,7 @@ import { seedDemoContent } from '../domain/content/seedContent.ts';
 import { seedVipLevels } from '../domain/levels/levels.ts';
 import { seedLoanSettings } from '../domain/loans/settings.ts';
 import { seedDemoProducts } from '../domain/products/seedProducts.ts';
+import { seedDemoCompetition } from '../domain/competitions/seedCompetitions.ts';
 import { seedDemoIeo } from '../domain/ieo/seedIeo.ts';
 import { seedTeamCommissionRates } from '../domain/team/team.ts';
 import { seedWelfareTasks } from '../domain/rewards/welfare.ts';
@@ -59,6 +60,8 @@ export async function seed(db: Db, options: { demo: boolean; now?: Date }) {
   await seedDemoContent(db, demoOperator.email, options.now ?? new Date(), demoUser.id);
   // Products of each kind with funded reserves and a published mining reward (issue 22), once.
   await seedDemoProducts(db, options.now ?? new Date());
+  // A trading competition in progress with a funded prize pool and three entrants (issue 23), once.
+  await seedDemoCompetition(db, options.now ?? new Date());
   // A token offering open for applications, its lottery committed (issue 23), once.
   await seedDemoIeo(db, options.now ?? new Date());
   // The rewards pool funded with 20 000 USDT so the welfare tasks and red envelopes pay (issue 23), once.

@@ -30,6 +30,27 @@ export async function prizePoolBalance(db: Executor, asset: string): Promise<big
 }
 const isNullOwner = () => sql`${ledgerAccounts.ownerUserId} is null`;
 
+/**
+ * What the prize pool is held for by the other unsettled competitions of the same prize asset:
+ * the whole prize table of those not yet ended, the frozen rewards of those ended and unpaid.
+ */
+export async function prizesOwedElsewhere(db: Executor, competition: CompetitionRow): Promise<bigint> {
+  const others = await db.select().from(competitions).where(and(eq(competitions.prizeAsset, competition.prizeAsset),
+    inArray(competitions.status, ['scheduled', 'running', 'ended']), sql`${competitions.id} <> ${competition.id}`));
+  let owed = 0n;
+  for (const other of others) {
+    if (other.status === 'ended') {
+      if (other.payoutJobId) continue;
+      const [row] = await db.select({ total: sql<string>`coalesce(sum(${competitionEntries.reward}), 0)::text` }).from(competitionEntries)
+        .where(eq(competitionEntries.competitionId, other.id));
+      owed += BigInt(row.total);
+    } else {
+      owed += other.prizeTable.reduce((total, prize) => total + BigInt(prize.amount) * BigInt(prize.toRank - prize.fromRank + 1), 0n);
+    }
+  }
+  return owed;
+}
+
 /** Step 1 for one competition. Answers the number of entries frozen (0 when it was frozen already). */
 export async function freezeCompetition(db: Db, clock: Clock, competitionId: bigint): Promise<number> {
   return db.transaction(async (tx) => {
@@ -72,8 +93,8 @@ export async function payPrizes(db: Db, clock: Clock, competitionId: bigint, opt
   if (due > 0n) {
     let job = await payoutJob(db, jobId);
     if (!job) {
-      // The pool must hold the whole prize money before the first prize is paid.
-      if (await prizePoolBalance(db, competition.prizeAsset) < due) return 'unfunded';
+      // The pool must hold the whole prize money before the first prize is paid, beside what it owes others.
+      if (await prizePoolBalance(db, competition.prizeAsset) - await prizesOwedElsewhere(db, competition) < due) return 'unfunded';
       const accounts = await openAccounts(db, winners.map((entry) => ({ ledger: 'real' as const, asset: competition.prizeAsset, kind: 'spot' as const, ownerUserId: entry.userId })));
       job = await createPayoutJob(db, {
         id: jobId, ledger: 'real', asset: competition.prizeAsset, sourceKind: 'prizes', direction: 'credit', kind: 'competition_prize',

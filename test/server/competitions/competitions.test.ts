@@ -9,6 +9,7 @@ import { describe, expect, test } from 'vitest';
 import { sql } from 'drizzle-orm';
 import { competitionAdminPaths, competitionPaths } from '../../../src/api/contract/competitions.ts';
 import { walletPaths } from '../../../src/api/contract/wallet.ts';
+import { seedDemoCompetition } from '../../../server/domain/competitions/seedCompetitions.ts';
 import { payPrizes, prizeJobIdOf, settleCompetitions } from '../../../server/domain/competitions/jobs.ts';
 import { expectOk, expectRefused, forEachDatabase, type TestServer } from '../helpers.ts';
 import { admin, balance, type Admin } from '../products/productHelpers.ts';
@@ -25,6 +26,15 @@ async function transfersOfKind(server: TestServer, userId: bigint, kind: string)
 
 forEachDatabase((server) => {
   let boss: Admin;
+
+  test('the demo seed makes a competition in progress with three entrants and a funded prize pool, once', async () => {
+    await seedDemoCompetition(server.db, server.clock.now());
+    await seedDemoCompetition(server.db, server.clock.now());
+    const list = expectOk(await server.get(competitionPaths.list, { status: '1' })).body.result;
+    expect(list.records).toHaveLength(1);
+    expect(list.records[0]).toMatchObject({ status: 1, participants: 3, prizeTotal: '975.000000' });
+    await expectLedgerSound(server);
+  });
 
   describe('join and refusals', () => {
     test('joining moves the entry funds once; a retry answers the first entry; every refusal moves nothing', async () => {
@@ -125,7 +135,7 @@ forEachDatabase((server) => {
       expectRefused(await openPosition(server, a, { competitionId: cup.id, margin: '10' }), 409, 'competition_not_running');
       expect((await moneySnapshot(server)).transfers).toBe(before.transfers);
 
-      // The prize pool is empty: frozen and returned, prizes not paid yet.
+      // The prize pool is held for the demo cup (975 of its 1 000): frozen and returned, prizes not paid yet.
       await settleCompetitions(server.db, server.clock);
       const ended = expectOk(await server.get(competitionPaths.detail, { id: cup.id })).body.result;
       expect(ended).toMatchObject({ status: -2, state: 'ended' });
@@ -137,7 +147,8 @@ forEachDatabase((server) => {
       expect(open.n).toBe(0);
       expect((await transfersOfKind(server, a.userId, 'competition_prize')).n).toBe(0);
 
-      await fundPrizes(server, '70');
+      // The pool is held for the demo cup (975) and the other unsettled ones: 300 more pays this one and the first test's cup (70 each).
+      await fundPrizes(server, '300');
       let batches = 0;
       await expect(payPrizes(server.db, server.clock, BigInt(cup.id), {
         batchSize: 1, onProgress: () => { if ((batches += 1) === 2) throw new Error('crash after the first batch'); },
@@ -155,7 +166,7 @@ forEachDatabase((server) => {
       expect((await rewardOf(b)).n).toBe(0);
       boss = await admin(server);
       const settled = expectOk(await server.get(competitionAdminPaths.competition.replace(':id', cup.id), {}, { token: boss.token })).body.result;
-      expect(settled).toMatchObject({ state: 'settled', prizesDue: '70.000000', poolBalance: '0.000000', payout: { state: 'done', targetsPosted: 2 } });
+      expect(settled).toMatchObject({ state: 'settled', prizesDue: '70.000000', poolBalance: '1160.000000', payout: { state: 'done', targetsPosted: 2 } });
       const mine = expectOk(await server.get(competitionPaths.mine, {}, { token: a.token })).body.result;
       expect(mine.records[0]).toMatchObject({ status: -2, state: 'ended' });
       expect(mine.records[0].rank).toBeGreaterThan(0);
