@@ -46,7 +46,7 @@ export function JobsScreen() {
     'loan-accrual': t`Charges every active loan its interest for the day, and the penalty rate once it is overdue.`,
     'vip-levels': t`Recomputes every user's VIP level from their total assets in USDT; levels rise and fall.`,
     'competition-settle': t`Ends the competitions whose window has closed: every entry's funds and result go back to spot, the ranking freezes and the prizes are paid by rank from the prize pool.`,
-    'red-envelopes': t`On Mondays, issues this week's red envelope to every user by VIP level; an envelope not opened within seven days expires.`,
+    'red-envelopes': t`Issues this week's red envelope to every user by VIP level on Monday, or on the first day of the week it runs; an envelope not opened within seven days expires.`,
     'team-commission': t`Credits every inviter the stated share of the trading fees their team paid yesterday, per level, with a statement per day.`,
   };
   const start = (name: JobName) => {
