@@ -111,6 +111,7 @@ export default function MyPage() {
           <List.Item prefix={<StarOutline />} onClick={() => navigate('/vipLevel')}>{t`VIP level`}</List.Item>
           <List.Item prefix={<GiftOutline />} onClick={() => navigate('/fuliCenter')}>{t`Welfare centre`}</List.Item>
           <List.Item prefix={<UnorderedListOutline />} onClick={() => navigate('/ieo')}>{t`Token offering`}</List.Item>
+          <List.Item prefix={<StarOutline />} onClick={() => navigate('/bisai')}>{t`Competitions`}</List.Item>
           <List.Item prefix={<ReceiptOutline />} onClick={() => navigate('/taoliOrder')}>{t`Investment orders`}</List.Item>
           <List.Item prefix={<CollectMoneyOutline />} onClick={() => navigate('/jiedaiOrder')}>{t`Loan orders`}</List.Item>
         </List>
