@@ -641,8 +641,9 @@ export async function positionsSummary(db: Executor, market: MarketView, userId:
     eq(ledgerAccounts.ledger, ledgers[ledger]), eq(ledgerAccounts.asset, marginAsset),
     eq(ledgerAccounts.kind, ledger === 'demo' ? 'demo' : 'spot'))).limit(1);
   const funds = fundsRow ? balanceOf(fundsRow) : undefined;
+  // Competition positions (issue 23) trade on the competition account, not these funds: left out.
   const running = await db.select().from(tradePositions).where(and(eq(tradePositions.userId, userId),
-    eq(tradePositions.ledger, ledgers[ledger]), eq(tradePositions.status, 'running')));
+    eq(tradePositions.ledger, ledgers[ledger]), eq(tradePositions.status, 'running'), isNull(tradePositions.competitionId)));
   const prices = new Map<string, bigint | undefined>();
   let margin = 0n;
   let unrealised = 0n;
