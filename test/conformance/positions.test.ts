@@ -71,9 +71,12 @@ describe('contract calls of spec §7', () => {
     }, token);
     expectError(await open({}), 400, 'balance_insufficient');
     expectError(await open({ leverage: 7 }), 400, 'leverage_not_offered');
-    await fund('1000');
+    // 999, not 1 000: 1 000 USDT of assets reaches VIP 1, whose one-time bonus (an extension of
+    // ours, issue 23) the server may credit a moment after the deposit, moving the balance the
+    // receipts below are recomputed against.
+    await fund('999');
     const start = await balanceOf();
-    expect(start).toBe(1000_000_000n);
+    expect(start).toBe(999_000_000n);
 
     const last = (await recentTicks(client, 'BTCUSDT')).at(-1)!;
     const lastPrice = units(last.price, pp);

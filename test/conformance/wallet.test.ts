@@ -64,8 +64,8 @@ describe('wallet calls of spec §7', () => {
     const assets = expectSuccess(await client.get<{ totalUsdt: string; byKind: Record<string, string> }>(
       '/finance/appWallet/queryUserAssets', {}, token));
     expect(assets.totalUsdt).toBe('0.000000');
-    // The spec's kinds, and the server's optional extension (pledge collateral), which a reader may ignore.
-    expect(Object.keys(assets.byKind).filter((kind) => kind !== 'collateral').sort()).toEqual(['demo', 'frozen', 'loan', 'position', 'product', 'spot']);
+    // The spec's kinds, and the server's optional extensions (pledge collateral, competition funds), which a reader may ignore.
+    expect(Object.keys(assets.byKind).filter((kind) => kind !== 'collateral' && kind !== 'competition').sort()).toEqual(['demo', 'frozen', 'loan', 'position', 'product', 'spot']);
     const log = expectSuccess(await client.get('/finance/appBalanceLog/list', { pageNo: 1, pageSize: 10 }, token));
     expect(log).toEqual({ records: [], total: 0, size: 10, current: 1, pages: 0 });
     expect((await client.get('/finance/appWallet/queryUserBalance')).status).toBe(401);

@@ -137,7 +137,9 @@ describe('two operators above the threshold (ours, /api/admin)', () => {
 
     const second = expectSuccess(await client.post<AdminDeposit>(`/admin/recharges/${applied.id}/approve`, {}, finance));
     expect(second).toMatchObject({ status: 1, approvalsRequired: 2 });
-    expect(await usdtAvailable()).toBe('20000.000000');
+    // The deposit is credited in full; reaching a VIP level may add its one-time bonus (an extension
+    // of ours, issue 23, paid from the operators' reward pool a moment later), never take anything.
+    expect(Number(await usdtAvailable())).toBeGreaterThanOrEqual(20000);
   });
 
   it('withdrawals count the user\'s approvals of the last 24 hours against the threshold', async () => {

@@ -140,7 +140,7 @@ forEachDatabase((server) => {
       const assets = expectOk(await server.get(walletPaths.userAssets, {}, { token: user.token })).body.result;
       expect(assets.byKind).toEqual({
         spot: '1000.000000', frozen: '2.500000', position: '30000.000000', product: '3000.500000', loan: '0.000000', demo: '0.000000',
-        collateral: '600.000000',
+        collateral: '600.000000', competition: '0.000000',
       });
       // Pledged collateral is still the user's: it counts in the total (a loan against it counts as owed).
       expect(assets.totalUsdt).toBe('34603.000000');
