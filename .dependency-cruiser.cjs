@@ -16,15 +16,22 @@ const baseFeatures = ['session', 'market'];
 /**
  * A feature's endpoints file (`<feature>/<name>Api.ts`, endpoints injected into the one createApi)
  * is its public face: another page may read through it (the swap shows the wallet's balances)
- * and the cache tags keep both in step. Everything else in a feature folder is its own.
+ * and the cache tags keep both in step. Everything else in a feature folder is its own. A feature
+ * of several areas (features/marketing: competitions, ieo, rewards, team) keeps each area's
+ * endpoints file one folder down.
  */
-const featureEndpoints = '^src/features/[^/]+/[^/]+Api[.]ts$';
+const featureEndpoints = ['^src/features/[^/]+/[^/]+Api[.]ts$', '^src/features/[^/]+/[^/]+/[^/]+Api[.]ts$'];
 
 /**
  * Folders that are parts of one domain: the flash swap (features/swap) is trading's, its calls and
  * error texts live in features/trade (tradeApi.ts, tradeTexts.ts) and it shares the trade catalog.
  */
-const domainParts = { swap: ['trade'] };
+/**
+ * The IEO page (features/marketing, issue 23) draws its offerings with the investment pages' cards,
+ * figures, loading and failure states (features/invest/parts.tsx) and loads the invest catalog
+ * with its own for their texts.
+ */
+const domainParts = { swap: ['trade'], marketing: ['invest'] };
 
 const otherDomains = '^server/domain/(wallet|trading|market)/';
 const sharedInfrastructure = '^server/domain/(ledger/|[^/]+[.]ts$)';
@@ -81,7 +88,7 @@ module.exports = {
       from: { path: '^src/features/([^/]+)/', pathNot: Object.keys(domainParts).map((part) => `^src/features/${part}/`) },
       to: {
         path: '^src/features/',
-        pathNot: ['^src/features/$1/', featureEndpoints, ...baseFeatures.map((feature) => `^src/features/${feature}/`)],
+        pathNot: ['^src/features/$1/', ...featureEndpoints, ...baseFeatures.map((feature) => `^src/features/${feature}/`)],
       },
     },
     ...Object.entries(domainParts).map(([part, domains]) => ({
@@ -91,7 +98,7 @@ module.exports = {
       from: { path: `^src/features/${part}/` },
       to: {
         path: '^src/features/',
-        pathNot: [`^src/features/${part}/`, featureEndpoints, ...[...domains, ...baseFeatures].map((feature) => `^src/features/${feature}/`)],
+        pathNot: [`^src/features/${part}/`, ...featureEndpoints, ...[...domains, ...baseFeatures].map((feature) => `^src/features/${feature}/`)],
       },
     })),
     {

@@ -29,6 +29,22 @@ export async function feedbackLoaded(): Promise<void> {
   while (loads.size > 0) await Promise.allSettled([...loads]);
 }
 
+/** The toast and dialog modules once a toast or dialog has loaded them. */
+let shown: { Toast?: { clear(): void }; Dialog?: { clear(): void } } = {};
+
+/**
+ * Closes every toast and dialog showing and lets their roots unmount. The web tests call it after
+ * each file (test/web/setup.ts): a toast still showing closes by its own timer, and that unmount
+ * would run after the test environment is gone.
+ */
+export async function closeFeedback(): Promise<void> {
+  await feedbackLoaded();
+  shown.Toast?.clear();
+  shown.Dialog?.clear();
+  // The render hook unmounts a closed root on the next macrotask (see installRenderHook).
+  await new Promise((resolve) => setTimeout(resolve, 10));
+}
+
 function installRenderHook() {
   renderHookInstalled ??= track(Promise.all([
     import('antd-mobile/es/utils/unstable-render'),
@@ -56,16 +72,19 @@ function installRenderHook() {
  */
 export async function showToast(content: string) {
   const [{ default: Toast }] = await track(Promise.all([import('antd-mobile/es/components/toast/index.js'), installRenderHook()]));
+  shown = { ...shown, Toast };
   // The class lets styles.css outrank antd-mobile's own toast rules, which load after it (with this chunk).
   Toast.show({ content, duration: toastDurationMs, position: 'top', maskClassName: toastClassName });
 }
 
 export async function confirmDialog(props: DialogConfirmProps): Promise<boolean> {
   const [{ default: Dialog }] = await track(Promise.all([import('antd-mobile/es/components/dialog/index.js'), installRenderHook()]));
+  shown = { ...shown, Dialog };
   return Dialog.confirm(props);
 }
 
 export async function alertDialog(props: DialogAlertProps): Promise<void> {
   const [{ default: Dialog }] = await track(Promise.all([import('antd-mobile/es/components/dialog/index.js'), installRenderHook()]));
+  shown = { ...shown, Dialog };
   return Dialog.alert(props);
 }

@@ -66,6 +66,8 @@ beforeAll(async () => {
   operatorToken = await demoOperatorToken(client);
   owner = await register('rewards');
   stranger = await register('stranger');
+  // One-time bonuses start at zero on a fresh install: the operator sets VIP 1's before the deposit.
+  expectSuccess(await client.post('/admin/rewards/vip', { level: 1, asset: 'USDT', bonus: '10', weeklyEnvelope: '1' }, operatorToken));
   await deposit(owner, '1000');
 });
 

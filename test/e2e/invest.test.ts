@@ -146,7 +146,7 @@ describe('investment products on the phone', () => {
     await fits(phone, 'mining at 320 px');
     await phone.screenshot({ path: path.join(shots, 'kuangchi-320.png'), fullPage: true });
     await open(phone, '/vipLevel');
-    await phone.getByRole('table').waitFor();
+    await phone.getByRole('table').first().waitFor();
     await fits(phone, 'VIP level at 320 px');
     await phone.screenshot({ path: path.join(shots, 'vipLevel-320.png'), fullPage: true });
   }, 120_000);

@@ -4,7 +4,7 @@
 // the operator runs the red-envelopes job over the admin API. On the phone /#/fuliCenter shows
 // the VIP 1 envelope: opening it shows 1 USDT and the spot balance rises by exactly that; the
 // basic-verification task is claimable, claiming pays 2 USDT and it is claimed (no button left).
-import { beforeAll, describe, expect, inject, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { SpecClient } from '../conformance/specClient.ts';
 import type { PageOf } from '../../src/api/contract/wallet.ts';
 import type { AdminKycApplication } from '../../src/api/contract/identity.ts';
@@ -33,6 +33,8 @@ async function until(done: () => Promise<boolean>) {
 
 describe('welfare centre and red envelopes on the phone', () => {
   let user: { email: string; token: string };
+  let resetBonus: (() => Promise<void>) | undefined;
+  afterAll(async () => { await resetBonus?.(); });
 
   beforeAll(async () => {
     user = await newAccount(baseUrl, dataDir, 'rewards');
@@ -41,6 +43,12 @@ describe('welfare centre and red envelopes on the phone', () => {
     const queue = result(await client.get<PageOf<AdminKycApplication>>('/admin/kyc', { status: 'pending', level: 1, pageSize: 100 }, operator), 'kyc queue');
     const application = queue.records.find((record) => record.account === user.email);
     result(await client.post(`/admin/kyc/${application!.id}/approve`, {}, operator), 'kyc approve');
+    // One-time bonuses start at zero: VIP 1's is set for this journey and set back after it (the
+    // other journeys share this server and count on their deposits alone).
+    result(await client.post('/admin/rewards/vip', { level: 1, asset: 'USDT', bonus: '10', weeklyEnvelope: '1' }, operator), 'vip bonus');
+    resetBonus = async () => {
+      result(await client.post('/admin/rewards/vip', { level: 1, asset: 'USDT', bonus: '0', weeklyEnvelope: '1' }, operator), 'vip bonus reset');
+    };
     await fundAccount(baseUrl, user.token, '1000');
     // The level is rechecked after the deposit's commit, and the bonus paid after it.
     await until(async () => result(await client.get<{ granted: unknown[] }>('/marketing/vipRewards', {}, user.token), 'vip').granted.length === 1);

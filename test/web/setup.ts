@@ -15,9 +15,18 @@ afterAll(async () => {
   const feedback = await import('../../src/components/feedback.tsx');
   let settle: (() => Promise<void>) | undefined;
   try {
-    settle = feedback.feedbackLoaded;
+    settle = feedback.closeFeedback;
   } catch {
     return;
   }
   if (typeof settle === 'function') await settle();
+});
+
+// What a file rendered and did not unmount is unmounted before the environment goes, and React's
+// scheduled work gets its turn: work left for after the teardown throws "window is not defined"
+// (formsPersonalData, once in a full run).
+afterAll(async () => {
+  const { cleanup } = await import('@testing-library/react');
+  cleanup();
+  await new Promise((resolve) => setTimeout(resolve, 0));
 });

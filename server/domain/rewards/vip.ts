@@ -19,9 +19,15 @@ import { postTransfers } from '../ledger/transfers.ts';
 import { assetScales, scaleOf } from '../products/products.ts';
 import { lockPool, poolBalance } from './fundings.ts';
 
-/** Bonus and weekly envelope per level in whole USDT for a fresh install. */
+/**
+ * Bonus and weekly envelope per level in whole USDT for a fresh install. One-time bonuses start at
+ * zero and an operator sets them (Rewards screen, /api/admin/rewards/vip): a bonus is credited a
+ * moment after the deposit that lifts the level, so a default bonus would move every new
+ * depositor's balance by itself, which a client written from the spec cannot expect. Envelopes are
+ * issued only by the weekly job and opened by the user.
+ */
 const defaultRewards: Record<number, { bonus: bigint; weekly: bigint }> = {
-  1: { bonus: 10n, weekly: 1n }, 2: { bonus: 50n, weekly: 5n }, 3: { bonus: 200n, weekly: 20n }, 4: { bonus: 800n, weekly: 80n }, 5: { bonus: 3000n, weekly: 300n },
+  1: { bonus: 0n, weekly: 1n }, 2: { bonus: 0n, weekly: 5n }, 3: { bonus: 0n, weekly: 20n }, 4: { bonus: 0n, weekly: 80n }, 5: { bonus: 0n, weekly: 300n },
 };
 
 export async function seedVipRewards(db: Executor, now = new Date()): Promise<void> {

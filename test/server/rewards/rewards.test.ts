@@ -127,6 +127,10 @@ forEachDatabase((server) => {
   describe('VIP bonuses', () => {
     test('each level reached pays its bonus once, never again after falling and rising; the daily job pays from assets', async () => {
       await setup();
+      // Bonuses start at zero on a fresh install; the operator sets them.
+      for (const [level, bonus, weeklyEnvelope] of [[1, '10', '1'], [2, '50', '5'], [3, '200', '20'], [4, '800', '80'], [5, '3000', '300']] as const) {
+        expectOk(await server.post(rewardAdminPaths.vipRewards, { level, asset: 'USDT', bonus, weeklyEnvelope }, { token: boss.token }));
+      }
       await fund(server, boss, '1000');
       const user = await buyer(server, '0', false);
       await setLevel(server, user.userId, 2);

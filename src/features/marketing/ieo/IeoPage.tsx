@@ -21,11 +21,13 @@ import { confirmDialog, showToast } from '../../../components/feedback.tsx';
 import { formatEpochMs } from '../../../lib/time.ts';
 import { Figure, LoadFailure, LoadingCards, usePullTexts } from '../../invest/parts.tsx';
 import { prepareMarketingTexts } from '../marketingTexts.ts';
+import { prepareInvestTexts } from '../../invest/investTexts.ts';
 import { useApplyIeoMutation, useIeoDrawQuery, useIeoProjectsQuery, useMyIeoApplicationsInfiniteQuery, usePayIeoMutation } from './ieoApi.ts';
 import '../../invest/invest.css';
 import './ieo.css';
 
-export const prepare = prepareMarketingTexts;
+// The investment pages' cards and states it borrows (invest/parts.tsx) speak from the invest catalog.
+export const prepare = () => Promise.all([prepareMarketingTexts(), prepareInvestTexts()]);
 
 const projectStatusLabels: Record<IeoProjectStatus, MessageDescriptor> = {
   upcoming: msg`Coming soon`,
