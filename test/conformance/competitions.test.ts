@@ -11,11 +11,12 @@
 // answers status -3 and brings everything back; exiting again is refused; the settle job runs.
 import crypto from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { readCode, startServer, type RunningServer } from './server.ts';
-import { errorOf, isSuccess, SpecClient, tokenOf, type Answer } from './specClient.ts';
+import { startServer, type RunningServer } from './server.ts';
+import { isSuccess, SpecClient } from './specClient.ts';
 import { demoOperatorToken } from './adminClient.ts';
-import { plainPng } from './pngImage.ts';
-import { describeAnswer, expectSuccess } from './expectAnswer.ts';
+import { describeAnswer, expectError, expectSuccess } from './expectAnswer.ts';
+import { depositUsdt, registerByEmail } from './accounts.ts';
+
 
 interface Page<T> { records: T[]; total: number; size: number; current: number; pages: number }
 interface Competition {
@@ -32,27 +33,9 @@ let operatorToken: string;
 let user: string;
 let competition: Competition;
 
-function expectError(answer: Answer, status: number, error: string) {
-  expect({ status: answer.status, error: errorOf(answer) }, describeAnswer(answer)).toEqual({ status, error });
-}
+const register = (tag: string) => registerByEmail(client, server.dataDir, tag, 'Compete2026conf');
 
-async function register(tag: string): Promise<string> {
-  const email = `conf-${tag}-${crypto.randomBytes(5).toString('hex')}@example.test`;
-  expect(isSuccess(await client.emailCaptcha(email, 'register'))).toBe(true);
-  const registered = await client.register({
-    accountType: 'email', account: email, password: 'Compete2026conf', code: await readCode(server.dataDir, email, 'email'),
-  });
-  const token = tokenOf(registered);
-  expect(token, describeAnswer(registered)).toEqual(expect.any(String));
-  return token!;
-}
-
-async function deposit(token: string, amount: string) {
-  const proof = expectSuccess(await client.upload(token, plainPng(8, 8, [10, 200, 10]), 'deposit_proof')).id;
-  const applied = expectSuccess(await client.post<{ id: string }>('/finance/appRecharge/apply',
-    { currency: 'USDT', network: 'TRC20', amount, proofFileId: proof }, token));
-  expectSuccess(await client.post(`/admin/recharges/${applied.id}/approve`, {}, operatorToken));
-}
+const deposit = (token: string, amount: string) => depositUsdt(client, token, operatorToken, amount);
 
 async function usdtAvailable(token: string): Promise<string | undefined> {
   const balances = expectSuccess(await client.get<Array<{ currency: string; available: string }>>('/finance/appWallet/queryUserBalance', {}, token));

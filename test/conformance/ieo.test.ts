@@ -14,11 +14,12 @@
 // paying twice, a loser paying and a winner without funds are refused and nothing moves.
 import crypto from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { readCode, startServer, type RunningServer } from './server.ts';
-import { errorOf, isSuccess, SpecClient, tokenOf, type Answer } from './specClient.ts';
+import { startServer, type RunningServer } from './server.ts';
+import { errorOf, isSuccess, SpecClient, type Answer } from './specClient.ts';
 import { demoOperatorToken } from './adminClient.ts';
-import { plainPng } from './pngImage.ts';
-import { describeAnswer, expectSuccess } from './expectAnswer.ts';
+import { describeAnswer, expectError, expectSuccess } from './expectAnswer.ts';
+import { depositUsdt, registerByEmail } from './accounts.ts';
+
 
 interface Page<T> { records: T[]; total: number }
 interface Application { id: string; projectId: string; name: string; lots: number; quantity: string; wonLots: number; amount: string; status: string; estimatedPrice: string; winningPrice?: string }
@@ -71,25 +72,9 @@ let server: RunningServer;
 let client: SpecClient;
 let operatorToken: string;
 
-function expectError(answer: Answer, status: number, error: string) {
-  expect({ status: answer.status, error: errorOf(answer) }, describeAnswer(answer)).toEqual({ status, error });
-}
+const register = (tag: string) => registerByEmail(client, server.dataDir, tag, 'Ieo2026conform');
 
-async function register(tag: string): Promise<string> {
-  const email = `conf-${tag}-${crypto.randomBytes(5).toString('hex')}@example.test`;
-  expect(isSuccess(await client.emailCaptcha(email, 'register'))).toBe(true);
-  const token = tokenOf(await client.register({
-    accountType: 'email', account: email, password: 'Ieo2026conform', code: await readCode(server.dataDir, email, 'email'),
-  }));
-  expect(token).toEqual(expect.any(String));
-  return token!;
-}
-
-async function deposit(token: string, amount: string) {
-  const proof = expectSuccess(await client.upload(token, plainPng(8, 8, [10, 200, 10]), 'deposit_proof')).id;
-  const applied = expectSuccess(await client.post<{ id: string }>('/finance/appRecharge/apply', { currency: 'USDT', network: 'TRC20', amount, proofFileId: proof }, token));
-  expectSuccess(await client.post(`/admin/recharges/${applied.id}/approve`, {}, operatorToken));
-}
+const deposit = (token: string, amount: string) => depositUsdt(client, token, operatorToken, amount);
 
 async function spot(token: string, currency = 'USDT'): Promise<string> {
   const balances = expectSuccess(await client.get<Array<{ currency: string; available: string }>>('/finance/appWallet/queryUserBalance', {}, token));

@@ -10,13 +10,13 @@
 // same day answers the first); another user cannot open the envelope (envelope_not_found), the
 // owner opens it once (envelope_opened after); operators fund the pool, a large funding waits for
 // a second operator (the requester cannot approve it). Every refusal leaves the balance as it was.
-import crypto from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { readCode, startServer, type RunningServer } from './server.ts';
-import { errorOf, isSuccess, SpecClient, tokenOf, type Answer } from './specClient.ts';
+import { startServer, type RunningServer } from './server.ts';
+import { SpecClient } from './specClient.ts';
 import { demoOperatorToken } from './adminClient.ts';
-import { plainPng } from './pngImage.ts';
-import { describeAnswer, expectSuccess } from './expectAnswer.ts';
+import { expectError, expectSuccess } from './expectAnswer.ts';
+import { depositUsdt, registerByEmail } from './accounts.ts';
+
 
 interface WelfareTask { id: string; kind: string; name: string; progress: number; target: number; rewardAsset: string; rewardAmount: string; state: string }
 interface WelfareTasks { tasks: WelfareTask[]; checkedInToday: boolean; checkinStreak: number }
@@ -31,27 +31,9 @@ let operatorToken: string;
 let owner: string;
 let stranger: string;
 
-function expectError(answer: Answer, status: number, error: string) {
-  expect({ status: answer.status, error: errorOf(answer) }, describeAnswer(answer)).toEqual({ status, error });
-}
+const register = (tag: string) => registerByEmail(client, server.dataDir, tag, 'Rewards2026conf');
 
-async function register(tag: string): Promise<string> {
-  const email = `conf-${tag}-${crypto.randomBytes(5).toString('hex')}@example.test`;
-  expect(isSuccess(await client.emailCaptcha(email, 'register'))).toBe(true);
-  const registered = await client.register({
-    accountType: 'email', account: email, password: 'Rewards2026conf', code: await readCode(server.dataDir, email, 'email'),
-  });
-  const token = tokenOf(registered);
-  expect(token, describeAnswer(registered)).toEqual(expect.any(String));
-  return token!;
-}
-
-async function deposit(token: string, amount: string) {
-  const proof = expectSuccess(await client.upload(token, plainPng(8, 8, [10, 200, 10]), 'deposit_proof')).id;
-  const applied = expectSuccess(await client.post<{ id: string }>('/finance/appRecharge/apply',
-    { currency: 'USDT', network: 'TRC20', amount, proofFileId: proof }, token));
-  expectSuccess(await client.post(`/admin/recharges/${applied.id}/approve`, {}, operatorToken));
-}
+const deposit = (token: string, amount: string) => depositUsdt(client, token, operatorToken, amount);
 
 async function spot(token: string): Promise<string> {
   const balances = expectSuccess(await client.get<Array<{ currency: string; available: string }>>('/finance/appWallet/queryUserBalance', {}, token));

@@ -9,13 +9,14 @@
 // the inviter's team shows one member at level 1, new today, deposited. Refusals: an unknown
 // short code, binding one's own code, binding a second inviter, binding a member of one's own
 // team. The operator reads the rates and runs the team-commission job.
-import crypto from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { readCode, startServer, type RunningServer } from './server.ts';
-import { errorOf, isSuccess, SpecClient, tokenOf, type Answer } from './specClient.ts';
+import { startServer, type RunningServer } from './server.ts';
+import { SpecClient } from './specClient.ts';
 import { demoOperatorToken } from './adminClient.ts';
 import { plainPng } from './pngImage.ts';
-import { describeAnswer, expectSuccess } from './expectAnswer.ts';
+import { expectError, expectSuccess } from './expectAnswer.ts';
+import { registerByEmail } from './accounts.ts';
+
 
 interface TeamLevel { level: number; members: number; newToday: number; deposited: number; ratePercent: string; income: Array<{ asset: string; amount: string }> }
 interface MyTeam {
@@ -30,20 +31,7 @@ let server: RunningServer;
 let client: SpecClient;
 let operatorToken: string;
 
-function expectError(answer: Answer, status: number, error: string) {
-  expect({ status: answer.status, error: errorOf(answer) }, describeAnswer(answer)).toEqual({ status, error });
-}
-
-async function register(tag: string, inviteCode?: string): Promise<string> {
-  const email = `conf-${tag}-${crypto.randomBytes(5).toString('hex')}@example.test`;
-  expect(isSuccess(await client.emailCaptcha(email, 'register'))).toBe(true);
-  const registered = await client.register({
-    accountType: 'email', account: email, password: 'Team2026conf', code: await readCode(server.dataDir, email, 'email'), inviteCode,
-  });
-  const token = tokenOf(registered);
-  expect(token, describeAnswer(registered)).toEqual(expect.any(String));
-  return token!;
-}
+const register = (tag: string, inviteCode?: string) => registerByEmail(client, server.dataDir, tag, 'Team2026conf', inviteCode);
 
 const team = async (token: string) => expectSuccess(await client.get<MyTeam>('/marketing/myTeam', {}, token));
 

@@ -5,16 +5,13 @@ import crypto from 'node:crypto';
 import { expect } from 'vitest';
 import { readCode, startServer, type RunningServer } from './server.ts';
 import { AdminClient, base32Decode, totp, demoOperator } from './adminClient.ts';
-import { errorOf, isSuccess, SpecClient, tokenOf, type Answer } from './specClient.ts';
-import { describeAnswer, expectSuccess } from './expectAnswer.ts';
+import { isSuccess, SpecClient, tokenOf } from './specClient.ts';
+import { describeAnswer, expectError, expectSuccess } from './expectAnswer.ts';
 
-export { describeAnswer, expectSuccess };
+export { describeAnswer, expectError, expectSuccess };
 
 const tinyPng = Buffer.from('iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNkYPhfDwAChwGA60e6kgAAAABJRU5ErkJggg==', 'base64');
 
-export function expectError(answer: Answer, status: number, error: string) {
-  expect({ status: answer.status, error: errorOf(answer) }, describeAnswer(answer)).toEqual({ status, error });
-}
 
 export interface TradingSession { server: RunningServer; client: SpecClient; token: string }
 
