@@ -252,17 +252,25 @@ export const UpdateProductBody = Type.Object({
 export const ReserveBody = Type.Object({ amount: AmountText }, { additionalProperties: false });
 export const ReasonBody = Type.Object({ reason: Type.String({ minLength: 1, maxLength: 300 }) }, { additionalProperties: false });
 
-export const ReserveFunding = Type.Object({
-  id: Type.String(),
-  productId: Type.String(),
-  asset: Type.String(),
-  amount: Type.String(),
+/**
+ * Where an operator's funding stands (product reserves here, reward pools in rewards.ts): done at
+ * once up to the currency's threshold, else pending until a second, different operator approves.
+ */
+export const fundingDecision = {
   status: Type.Union([Type.Literal('pending'), Type.Literal('done'), Type.Literal('rejected')]),
   approvalsRequired: Type.Integer(),
   approvals: Type.Array(Type.Object({ operatorId: Type.String(), time: Type.Integer() })),
   requestedBy: Type.String(),
   createdAt: Type.Integer(),
   completedAt: Type.Optional(Type.Integer()),
+};
+
+export const ReserveFunding = Type.Object({
+  id: Type.String(),
+  productId: Type.String(),
+  asset: Type.String(),
+  amount: Type.String(),
+  ...fundingDecision,
 });
 export type ReserveFunding = Static<typeof ReserveFunding>;
 

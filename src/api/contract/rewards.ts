@@ -3,6 +3,7 @@
 // are UTC YYYY-MM-DD (a week is named by its Monday). Paths are the issue's; field names ours.
 import { Type, type Static } from '@sinclair/typebox';
 import { AmountText, CurrencyCode } from './wallet.ts';
+import { fundingDecision } from './products.ts';
 import { RecordId } from './withdrawals.ts';
 
 export const rewardPaths = {
@@ -57,12 +58,7 @@ export const RewardFunding = Type.Object({
   asset: Type.String(),
   amount: Type.String(),
   competitionId: Type.Optional(Type.String()),
-  status: Type.Union([Type.Literal('pending'), Type.Literal('done'), Type.Literal('rejected')]),
-  approvalsRequired: Type.Integer(),
-  approvals: Type.Array(Type.Object({ operatorId: Type.String(), time: Type.Integer() })),
-  requestedBy: Type.String(),
-  createdAt: Type.Integer(),
-  completedAt: Type.Optional(Type.Integer()),
+  ...fundingDecision,
 });
 export type RewardFunding = Static<typeof RewardFunding>;
 
