@@ -97,7 +97,17 @@ describe('theme', () => {
     const market = await look(page);
     expect(luminance(market.background)).toBeLessThan(0.05);
     // The rows' prices are readable on the dark page.
-    const priceColour = await page.getByTestId('ticker-price').first().evaluate((element) => getComputedStyle(element).color);
+    // Read once no price is mid-flash (a tick's colour fades for 0.6 s), as plain rgb through a canvas:
+    // a computed colour mid-transition may come in another colour syntax.
+    const price = page.locator('[data-testid=ticker-price]:not([class*=flash-])').first();
+    const priceColour = await price.evaluate(async (element) => {
+      await Promise.all(element.getAnimations().map((animation) => animation.finished.catch(() => undefined)));
+      const context = document.createElement('canvas').getContext('2d')!;
+      context.fillStyle = getComputedStyle(element).color;
+      context.fillRect(0, 0, 1, 1);
+      const [r, g, b] = context.getImageData(0, 0, 1, 1).data;
+      return `rgb(${r}, ${g}, ${b})`;
+    });
     expect(contrast(priceColour, market.background)).toBeGreaterThan(4.5);
     await page.screenshot({ path: path.join(shotsDir, 'dark-market-390.png') });
   });
