@@ -50,8 +50,6 @@ const precompressedBuild = (): Plugin => {
 const firstScreenModules = ['src/features/home/HomePage.tsx', 'src/locales/en-us/messages.po'];
 /** Page modules (and app/pages.ts, which imports them): fetched after the first screen, run only when their route is near. */
 const pageModule = /[\\/]src[\\/]features[\\/].+Page\.tsx$|[\\/]src[\\/]app[\\/]pages\.ts$/;
-/** Their chunks, by file name (`assets/MarketPage-[hash].js`). */
-const pageChunk = /^assets\/\w+Page-[\w-]+\.js$/;
 
 /**
  * The first use of the browser's number formatting (ICU) costs tens of milliseconds of main
@@ -210,15 +208,11 @@ export default defineConfig(({ mode }) => ({
     target: 'es2022',
     // Every browser of the es2022 target but Safari < 17 knows modulepreload; those few just fetch
     // a little later. The polyfill would cost the first screen about 0.4 kB (DESIGN §8 budget).
-    modulePreload: {
-      polyfill: false,
-      // A page's chunk brings its stylesheets through Vite's helper and its scripts through its own
-      // imports: listing every page's scripts in the entry would cost the first screen ~0.5 kB, and
-      // they are in the browser already, precached by the service worker or hinted at low priority
-      // after start where there is none (app/pagePreload.ts). Other lazy chunks keep their lists.
-      resolveDependencies: (file, deps, { hostType }) => (hostType === 'js' && pageChunk.test(file)
-        ? deps.filter((dep) => dep.endsWith('.css')) : deps),
-    },
+    // A page's dynamic import (in app/pages.ts, a chunk loaded after the first screen) carries the
+    // page's whole list of files, so a link or a notification opening a page directly fetches them
+    // at once instead of one layer of imports after another (five round trips deep for the market
+    // before; the first screen's files are unchanged).
+    modulePreload: { polyfill: false },
     // The manifest lets the benchmark find exactly the JS the home screen needs.
     manifest: true,
     rollupOptions: {

@@ -33,7 +33,7 @@ import { encryptBody, importServerKey } from '../../src/api/crypto.ts';
 import { paths, requestTimeField } from '../../src/api/contract/paths.ts';
 import { realtimeBench } from './realtime.ts';
 import { candleQueryLatency } from './candles.ts';
-import { homeScreenFiles } from './homeScreen.ts';
+import { benchWebRoot, homeScreenFiles } from './homeScreen.ts';
 import { webBench } from './lighthouse.ts';
 import { printReplayStore, replayStoreFootprint } from './replayStore.ts';
 import { firstStart, printFirstStart } from './firstStart.ts';
@@ -45,13 +45,13 @@ const root = path.resolve(import.meta.dirname, '../..');
 
 function homeScreenJs() {
   if (!process.env.BENCH_SKIP_BUILD) {
-    execFileSync('npx', ['vite', 'build', '--logLevel', 'error'], { cwd: root, stdio: 'inherit', env: { ...process.env, NODE_ENV: 'production' } });
+    execFileSync('npx', ['vite', 'build', '--logLevel', 'error', '--outDir', benchWebRoot, '--emptyOutDir'], { cwd: root, stdio: 'inherit', env: { ...process.env, NODE_ENV: 'production' } });
   }
   const { js: files } = homeScreenFiles();
   let rawBytes = 0;
   let brotliBytes = 0;
   for (const file of files) {
-    const source = fs.readFileSync(path.join(root, 'dist', file));
+    const source = fs.readFileSync(path.join(benchWebRoot, file));
     rawBytes += source.length;
     brotliBytes += brotliCompressSync(source, { params: { [constants.BROTLI_PARAM_QUALITY]: 11 } }).length;
   }
