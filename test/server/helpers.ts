@@ -101,6 +101,15 @@ function uniqueSuffix() {
   return `${process.pid}_${randomBytes(6).toString('hex')}`;
 }
 
+/**
+ * A PGlite data directory on disk at `dir`, migrated (from the template: seconds less than a first
+ * start migrating it), as a server or the operator CLI finds it after its first start.
+ */
+export async function migratedPgliteDir(dir: string): Promise<void> {
+  const database = await openDatabase({ pgliteDir: dir, pgliteLoadDataDir: await templateOfWorker() });
+  await database.close();
+}
+
 export interface OpenedDatabase { database: Database; drop(): Promise<void> }
 
 /** A fresh migrated database of `kind` (not seeded), and how to drop it. */

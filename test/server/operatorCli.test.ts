@@ -18,7 +18,7 @@ import { totpCode } from '../../server/domain/totp.ts';
 import { adminPaths } from '../../src/api/contract/admin.ts';
 import { apiPrefix, paths, requestTimeField } from '../../src/api/contract/paths.ts';
 import { encryptBody, importServerKey } from '../../src/api/crypto.ts';
-import { openTestDatabase, TestClock } from './helpers.ts';
+import { migratedPgliteDir, openTestDatabase, TestClock } from './helpers.ts';
 
 const projectRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 
@@ -70,6 +70,7 @@ describe('npm run operator -- add (embedded PGlite)', () => {
   it('creates an operator who can log in; refuses while a server holds the database; works again after', async () => {
     const dataDir = newDataDir();
     const env = { DATA_DIR: dataDir };
+    await migratedPgliteDir(path.join(dataDir, 'pgdata'));
     const first = await runCli(['add', 'First.Operator@Example.com', '--role', 'finance', '--json'], env);
     expect(first.code, first.stderr).toBe(0);
     const creds = JSON.parse(first.stdout);
@@ -134,10 +135,12 @@ describe('npm run operator -- add (embedded PGlite)', () => {
 
   it('refuses bad input plainly before opening any database (exit 2)', async () => {
     const dataDir = newDataDir();
-    for (const args of [['add', 'not-an-email', '--role', 'admin'], ['add', 'a@b.co', '--role', 'root'], ['remove', 'a@b.co', '--colour'],
-      ['disable', 'a@b.co', '--role', 'admin']]) {
-      const run = await runCli(args, { DATA_DIR: dataDir });
-      expect(run.code, args.join(' ')).toBe(2);
+    const bad = [['add', 'not-an-email', '--role', 'admin'], ['add', 'a@b.co', '--role', 'root'], ['remove', 'a@b.co', '--colour'],
+      ['disable', 'a@b.co', '--role', 'admin']];
+    // Side by side: each is a process start and nothing more, and none touches the directory.
+    const runs = await Promise.all(bad.map((args) => runCli(args, { DATA_DIR: dataDir })));
+    for (const [index, run] of runs.entries()) {
+      expect(run.code, bad[index].join(' ')).toBe(2);
       expect(run.stderr).toContain('Usage: npm run operator -- add EMAIL');
     }
     expect(fs.existsSync(path.join(dataDir, 'pgdata'))).toBe(false);
