@@ -23,6 +23,11 @@ export default defineConfig({
         test: {
           name: 'server', environment: 'node', include: ['test/server/**/*.test.ts'],
           testTimeout: 60_000, hookTimeout: 120_000, pool: 'forks',
+          // One process runs the files one after another with its modules loaded once: each file
+          // imported the whole server again (2.7 s a file under load), and PGlite's WebAssembly and
+          // the RSA keys were made again. Every suite builds its own app, database and clock, closes
+          // them in afterAll, and changes no module state it does not restore (no vi.mock here).
+          isolate: false,
         },
       },
       {

@@ -6,8 +6,9 @@
 // one file at a time, and Vitest runs a project with one worker in a group of its own, after the
 // others. Two processes let them run beside the files that each bring their own database (server
 // on PGlite and on PostgreSQL, web in jsdom), one file at a time in each lane: two at once on two
-// cores. The conformance files (a server process each) join whichever lane balances the two: the
-// server lane since the web files got quick (the run ends with each lane's time).
+// cores. The conformance files (a server process each) go to whichever lane balances the two: the
+// server lane, since the server files share one process (vitest.config.ts) and the web files
+// leave antd's styles out of jsdom (the run ends with each lane's time).
 //
 // With arguments (`npm test -- test/server/login.test.ts`) it is plain `vitest run <arguments>`.
 import { spawn, type ChildProcess } from 'node:child_process';
