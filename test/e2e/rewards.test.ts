@@ -73,7 +73,7 @@ describe('welfare centre and red envelopes on the phone', () => {
     await openButton.click();
     await expect.poll(() => phone.getByTestId('envelope-amount').textContent()).toContain('1.00');
     await expect.poll(() => spot(user.token)).toBe(before + 1);
-    expect(await openButton.count()).toBe(0);
+    await expect.poll(() => openButton.count()).toBe(0);
 
     // (States by attribute: the texts show once the lead compiles the marketing catalog.)
     expect(await phone.getByTestId('task-kyc_basic').getAttribute('data-state')).toBe('claimable');

@@ -99,22 +99,31 @@ describe('theme', () => {
     // The rows' prices are readable on the dark page: the first row's price, read between ticks (a
     // tick flashes it for 0.6 s, and a colour mid-transition may come in another colour syntax),
     // as plain rgb through a canvas once nothing on it is animating.
-    const priceColour = await page.getByTestId('ticker-price').first().evaluate(async (element) => {
-      for (let frame = 0; frame < 600; frame += 1) {
-        if (!/\bflash-/.test(element.className) && element.getAnimations().length === 0) break;
-        await new Promise((resolve) => requestAnimationFrame(resolve));
-      }
-      const raw = getComputedStyle(element).color;
-      const context = document.createElement('canvas').getContext('2d')!;
-      // A colour the canvas cannot read leaves the sentinel: then the raw text is measured.
-      context.fillStyle = '#010203';
-      context.fillStyle = raw;
-      if (context.fillStyle === '#010203') return { raw, rgb: raw };
-      context.fillRect(0, 0, 1, 1);
-      const [r, g, b] = context.getImageData(0, 0, 1, 1).data;
-      return { raw, rgb: `rgb(${r}, ${g}, ${b})` };
-    });
-    expect(contrast(priceColour.rgb, market.background), JSON.stringify({ ...priceColour, background: market.background }))
+    // A row re-rendered while this waits leaves a detached element with no computed colour: then
+    // the first row is found again.
+    let priceColour: { raw: string; rgb: string } | null = null;
+    await expect.poll(async () => {
+      priceColour = await page.getByTestId('ticker-price').first().evaluate(async (element) => {
+        for (let frame = 0; frame < 600; frame += 1) {
+          if (!/\bflash-/.test(element.className) && element.getAnimations().length === 0) break;
+          await new Promise((resolve) => requestAnimationFrame(resolve));
+        }
+        if (!element.isConnected) return null;
+        const raw = getComputedStyle(element).color;
+        const context = document.createElement('canvas').getContext('2d')!;
+        // A colour the canvas cannot read leaves the sentinel: then the raw text is measured.
+        context.fillStyle = '#010203';
+        context.fillStyle = raw;
+        if (context.fillStyle === '#010203') return { raw, rgb: raw };
+        context.fillRect(0, 0, 1, 1);
+        const [r, g, b] = context.getImageData(0, 0, 1, 1).data;
+        return { raw, rgb: `rgb(${r}, ${g}, ${b})` };
+      });
+      return priceColour !== null;
+    }, { timeout: 20_000 }).toBe(true);
+    if (!priceColour) throw new Error('no price colour read');
+    const { raw, rgb } = priceColour as { raw: string; rgb: string };
+    expect(contrast(rgb, market.background), JSON.stringify({ raw, rgb, background: market.background }))
       .toBeGreaterThan(4.5);
     await page.screenshot({ path: path.join(shotsDir, 'dark-market-390.png') });
   });

@@ -103,7 +103,10 @@ describe('SwapPage', () => {
   it('counts a quote down, refuses to confirm it once expired and offers a new one', async () => {
     const calls = serve([ok(quote(serverNow() + 9_500)), ok(quote(serverNow() + 60_000, 'q-bbbbbbbbbbbbbbbb'))], [ok(record)]);
     wrap(<SwapPage />);
-    fireEvent.click(await screen.findByRole('button', { name: 'All' }));
+    // "All" is disabled until the balances have arrived.
+    const all = await screen.findByRole('button', { name: 'All' });
+    await waitFor(() => expect((all as HTMLButtonElement).disabled).toBe(false));
+    fireEvent.click(all);
     const amount = screen.getByLabelText('Amount to swap') as HTMLInputElement;
     expect(amount.value).toBe('150.25');
     fireEvent.click(screen.getByRole('button', { name: 'Get a quote' }));
