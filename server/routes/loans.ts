@@ -106,14 +106,14 @@ export function loanRoutes(app: FastifyInstance, services: Services, market: Mar
 
   app.post<{ Body: Static<typeof RepayBody> }>(loanPaths.repay, { schema: { body: RepayBody } }, async (request) => {
     const session = await requireSession(services, request);
-    const row = await repayLoan(services, session.userId, BigInt(request.body.id), request.body.amount);
+    const row = await repayLoan(services, session.userId, BigInt(request.body.id), request.body.amount, priceOf);
     await refreshLoanMonitors([row.id]);
     return ok(loanToWire(row, await assetScales(db), clock.now(), priceOf));
   });
 
   app.post<{ Body: Static<typeof AddCollateralBody> }>(loanPaths.addCollateral, { schema: { body: AddCollateralBody } }, async (request) => {
     const session = await requireSession(services, request);
-    const row = await addCollateral(services, session.userId, BigInt(request.body.id), request.body.amount);
+    const row = await addCollateral(services, session.userId, BigInt(request.body.id), request.body.amount, priceOf);
     await refreshLoanMonitors([row.id]);
     return ok(loanToWire(row, await assetScales(db), clock.now(), priceOf));
   });

@@ -6,7 +6,7 @@
 // credited by repayments: it can never be repaid beyond what it owes); interest and penalties go to
 // the loan_interest system account; pledged collateral sits in the user's 'collateral' account.
 // Transfer ids derive from the loan and its figures, so a replay can never move money twice.
-import { and, desc, eq, inArray, sql, type SQL } from 'drizzle-orm';
+import { and, desc, eq, gt, inArray, sql, type SQL } from 'drizzle-orm';
 import type { Static } from '@sinclair/typebox';
 import sharp from 'sharp';
 import type {
@@ -16,7 +16,7 @@ import type { MessageKind } from '../../../src/api/contract/content.ts';
 import type { PageOf } from '../../../src/api/contract/wallet.ts';
 import type { Executor, Tx } from '../../db/client.ts';
 import { loans, users, vipLevels } from '../../db/schema.ts';
-import { AppError, assert, badRequest, conflict, notFound } from '../../lib/errors.ts';
+import { AppError, assert, badRequest, conflict, notFound, rateLimited } from '../../lib/errors.ts';
 import type { Clock } from '../../lib/time.ts';
 import type { Services } from '../../services.ts';
 import { writeMessage, type WrittenMessage } from '../content/messages.ts';
@@ -30,7 +30,7 @@ import { ownUpload } from '../uploads.ts';
 import { symbolByCode } from '../market/symbols.ts';
 import { agreementTerms, sha256Hex, type Borrower } from './agreement.ts';
 import {
-  bpToPercent, chargesBetween, daysCharged, dayMs, loanDayDate, ltvAbove, ltvBp, ppmToPercent, startedDays, totalInterest,
+  bpToPercent, chargesBetween, daysCharged, dayMs, loanDayDate, ltvAbove, ltvBp, ltvReached, ppmToPercent, startedDays, totalInterest,
   type CollateralScales, type LoanTerms,
 } from './math.ts';
 import { assetScales, loanSettingById, type LoanSettingRow } from './settings.ts';
@@ -287,10 +287,10 @@ export async function chargeTransfers(tx: Executor, row: LoanRow, target: number
  */
 export type LoanMessageKind = Extract<MessageKind, `loan_${string}`>;
 
-export async function loanMessage(tx: Tx, row: LoanRow, kind: LoanMessageKind, params: Record<string, string>, now: Date) {
+export async function loanMessage(tx: Tx, row: LoanRow, kind: LoanMessageKind, params: Record<string, string>, now: Date, dedupeSuffix = params.at) {
   return writeMessage(tx, {
     userId: row.userId, kind, category: 'money', route: '/jiedaiOrder',
-    params: { id: String(row.id), type: row.type, asset: row.asset, ...params }, dedupeKey: `loan:${row.id}:${kind}${params.at ? `:${params.at}` : ''}`,
+    params: { id: String(row.id), type: row.type, asset: row.asset, ...params }, dedupeKey: `loan:${row.id}:${kind}${dedupeSuffix ? `:${dedupeSuffix}` : ''}`,
   }, now);
 }
 
@@ -318,6 +318,9 @@ async function checkSignature(services: Services, tx: Executor, userId: bigint, 
 
 type ApplyBody = Static<typeof CreditApplyBody> | Static<typeof PledgeApplyBody>;
 
+/** Loan applications one user may file in 24 hours, of both types together. */
+export const loanApplicationsPerUserPerDay = 10;
+
 /**
  * Files an application (status pending). A retry with the same clientOrderId answers the first
  * loan whatever changed since. The checks run in this order, the first failing answers: offer,
@@ -331,6 +334,16 @@ export async function applyLoan(services: Services, userId: bigint, type: LoanTy
     await tx.select({ id: users.id }).from(users).where(eq(users.id, userId)).for('update');
     const [existing] = await tx.select().from(loans).where(and(eq(loans.userId, userId), eq(loans.clientOrderId, body.clientOrderId))).limit(1);
     if (existing) return { row: existing, replayed: true };
+    // Each application filed is a review for an operator: at most so many in 24 hours, counted from
+    // the filed rows under the user's lock (a refused attempt files nothing and does not count).
+    const since = new Date(clock.now().getTime() - dayMs);
+    const recent = await tx.select({ createdAt: loans.createdAt }).from(loans)
+      .where(and(eq(loans.userId, userId), gt(loans.createdAt, since))).orderBy(loans.createdAt);
+    if (recent.length >= loanApplicationsPerUserPerDay) {
+      const retryAfterMs = recent[recent.length - loanApplicationsPerUserPerDay].createdAt.getTime() + dayMs - clock.now().getTime();
+      throw rateLimited(Math.max(1, Math.ceil(retryAfterMs / 1000)),
+        `You have sent ${loanApplicationsPerUserPerDay} loan applications in the last 24 hours; please try again later.`);
+    }
     const collateralText = 'collateral' in body ? body.collateral : undefined;
     const figures = await checkFigures(tx, type, { ...body, collateral: collateralText }, true);
     const { setting, amount, days, collateral, scales } = figures;
@@ -440,7 +453,7 @@ async function releaseCollateral(tx: Tx, row: LoanRow, clock: Clock) {
  * started day counts) not charged yet, then spot → loan. Fully repaid: status repaid and a
  * pledge's collateral back to spot.
  */
-export async function repayLoan(services: Services, userId: bigint, id: bigint, amountText: string | undefined): Promise<LoanRow> {
+export async function repayLoan(services: Services, userId: bigint, id: bigint, amountText: string | undefined, priceOf?: PriceOf): Promise<LoanRow> {
   const { db, clock } = services;
   return db.transaction(async (tx) => {
     let row = await ownLoan(tx, userId, id, true);
@@ -462,12 +475,12 @@ export async function repayLoan(services: Services, userId: bigint, id: bigint, 
     const [after] = await tx.update(loans).set({ repaid, ...(full ? { status: 'repaid', closedAt: now } : {}) })
       .where(eq(loans.id, row.id)).returning();
     if (full && after.type === 'pledge' && after.collateral && after.collateral > 0n) await releaseCollateral(tx, after, clock);
-    return after;
+    return full ? after : rearmMarginCall(tx, after, priceOf);
   });
 }
 
 /** Moves more collateral from spot into the pledge (active loans only). */
-export async function addCollateral(services: Services, userId: bigint, id: bigint, amountText: string): Promise<LoanRow> {
+export async function addCollateral(services: Services, userId: bigint, id: bigint, amountText: string, priceOf?: PriceOf): Promise<LoanRow> {
   const { db, clock } = services;
   return db.transaction(async (tx) => {
     const row = await ownLoan(tx, userId, id, true);
@@ -482,6 +495,25 @@ export async function addCollateral(services: Services, userId: bigint, id: bigi
       debitAccountId: await userAccount(tx, userId, asset, 'spot'), creditAccountId: await userAccount(tx, userId, asset, 'collateral'),
     }], clock, () => `The balance does not cover ${formatAmount(amount, scale)} ${asset}.`);
     const [after] = await tx.update(loans).set({ collateral: total }).where(eq(loans.id, row.id)).returning();
-    return after;
+    return rearmMarginCall(tx, after, priceOf);
   });
+}
+
+/**
+ * After collateral is added or part of a pledge loan repaid: when the LTV at the feed's price is
+ * back under the margin-call threshold the loan was signed with, a margin call made earlier is
+ * cleared, so the next time the LTV reaches it the borrower is told again. Without a price the
+ * call stays (the monitor then watches only the liquidation threshold, as before).
+ */
+async function rearmMarginCall(tx: Tx, row: LoanRow, priceOf: PriceOf | undefined): Promise<LoanRow> {
+  if (row.type !== 'pledge' || row.status !== 'active' || row.marginCalledAt === null || !priceOf) return row;
+  const symbol = collateralSymbol(row.collateralAsset);
+  const price = symbol ? priceOf(symbol) : undefined;
+  if (!symbol || !price) return row;
+  const marginCallLtvBp = row.marginCallLtvBp ?? (await loanSettingById(tx, row.settingId))?.marginCallLtvBp;
+  if (marginCallLtvBp === null || marginCallLtvBp === undefined) return row;
+  const scales = scalesOf(await assetScales(tx), row, symbol);
+  if (ltvReached(owedOf(row), row.collateral ?? 0n, price.priceUnits, marginCallLtvBp, scales)) return row;
+  const [after] = await tx.update(loans).set({ marginCalledAt: null }).where(eq(loans.id, row.id)).returning();
+  return after;
 }

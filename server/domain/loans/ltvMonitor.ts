@@ -226,10 +226,12 @@ export async function settleLoanAtTick(services: Services, loanId: bigint, tick:
     if (!ltvReached(owedBefore, collateral, tick.priceUnits, setting.liquidationLtvBp!, scales)) {
       if (row.marginCalledAt !== null || !ltvReached(owedBefore, collateral, tick.priceUnits, setting.marginCallLtvBp!, scales)) return [];
       const [after] = await tx.update(loans).set({ marginCalledAt: now }).where(eq(loans.id, row.id)).returning();
+      // The tick keys the message: a call made again after collateral or a repayment cleared the
+      // first is a new message; the same tick seen twice (by two instances) is not.
       const message = await loanMessage(tx, after, 'loan_margin_call', {
         ltv, price: priceText, symbol, marginCallLtv: formatAmount(BigInt(setting.marginCallLtvBp!), 2),
         liquidationLtv: formatAmount(BigInt(setting.liquidationLtvBp!), 2),
-      }, now);
+      }, now, `${tick.timeMs}:${tick.priceUnits}`);
       return message ? [message] : [];
     }
     // The days used are charged first (a started day counts), so the loan closes with nothing owed.

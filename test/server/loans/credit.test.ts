@@ -72,6 +72,28 @@ forEachDatabase((server) => {
       expect(second.id).not.toBe(first.id);
     });
 
+    it('files at most ten applications of a user in 24 hours; refusals and retries do not count', async () => {
+      const user = await borrower(server);
+      for (let filed = 1; filed <= 10; filed += 1) {
+        const loan = expectOk(await applyCredit(server, user, '500', 10, { clientOrderId: `limit-apply-${filed}` })).body.result as Loan;
+        // A retry answers the same application; a second one while it is open is refused: neither counts.
+        expectOk(await applyCredit(server, user, '500', 10, { clientOrderId: `limit-apply-${filed}` }));
+        if (filed < 10) expectRefused(await applyCredit(server, user, '500', 10), 409, 'loan_already_open');
+        expectOk(await reject(server, await admin(), loan.id, 'Not now'));
+        server.clock.advance(60_000);
+      }
+      const before = await moneySnapshot(server);
+      const refused = await applyCredit(server, user, '500', 10);
+      expectRefused(refused, 429, 'rate_limited');
+      // The first of the ten, filed 10 minutes ago, leaves the window 24 hours after it was filed.
+      expect(refused.body.result.retryAfterSeconds).toBe(24 * 3600 - 600);
+      expect(await moneySnapshot(server)).toEqual(before);
+      server.clock.advance((24 * 3600 - 601) * 1000);
+      expectRefused(await applyCredit(server, user, '500', 10), 429, 'rate_limited');
+      server.clock.advance(1000);
+      expect((expectOk(await applyCredit(server, user, '500', 10)).body.result as Loan).status).toBe('pending');
+    });
+
     it('a retry with the same clientOrderId answers the first loan and files nothing new', async () => {
       const user = await borrower(server);
       const clientOrderId = server.unique('retry-order-');

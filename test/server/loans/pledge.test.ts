@@ -103,6 +103,35 @@ forEachDatabase((server) => {
       await expectLedgerSound(server);
     });
 
+    it('calls the margin again after collateral brought the LTV back under the threshold, not while it stays above', async () => {
+      await publishPrice(server, 'BTCUSDT', '60000.00');
+      const user = await borrower(server, { BTC: '2' });
+      const loan = expectOk(await applyPledge(server, user, 'BTC', '30000', '1', 30)).body.result as Loan;
+      expectOk(await approve(server, await admin(), loan.id));
+      const marginCalls = async () => (await server.db.select().from(userMessages)
+        .where(sql`${userMessages.userId} = ${user.userId} and ${userMessages.kind} = 'loan_margin_call'`)).length;
+      const add = async (amount: string) =>
+        expectOk(await server.post(loanPaths.addCollateral, { id: loan.id, amount }, { token: user.token })).body.result as Loan;
+      // 30 000 / 37 500 = 80 %: the first call.
+      await publishPrice(server, 'BTCUSDT', '37500.00');
+      expect(await marginCalls()).toBe(1);
+      // A little collateral at a lower price: 30 000 / (1.01 × 37 000) = 80.28 %, still at or above 80 %:
+      // the call stays made, and is not repeated.
+      await publishPrice(server, 'BTCUSDT', '37000.00');
+      expect((await add('0.01')).marginCalled).toBe(true);
+      await publishPrice(server, 'BTCUSDT', '36900.00');
+      expect(await marginCalls()).toBe(1);
+      // Half a BTC more: 30 000 / (1.51 × 36 900) = 53.8 %, the call is cleared...
+      expect((await add('0.5')).marginCalled).toBe(false);
+      // ...and made again when the LTV comes back to 80 %: 30 000 / (1.51 × 24 834.44) = 80.00 %.
+      await publishPrice(server, 'BTCUSDT', '25000.00');
+      expect(await marginCalls()).toBe(1);
+      await publishPrice(server, 'BTCUSDT', '24834.43');
+      expect(await marginCalls()).toBe(2);
+      expect(await detail(user.token, loan.id)).toMatchObject({ status: 'active', marginCalled: true });
+      await expectLedgerSound(server);
+    });
+
     it('a gap below the proceeds: the house absorbs the shortfall and takes no fee', async () => {
       await publishPrice(server, 'BTCUSDT', '60000.00');
       const user = await borrower(server, { BTC: '1' });
@@ -191,7 +220,9 @@ forEachDatabase((server) => {
           let repaid = 0n;
           let price = start;
           let liquidatedAt = -1;
-          let marginAt = -1;
+          // A margin call is made once, and made again only after a repayment brought the LTV at the
+          // last price back under its threshold (the call is then cleared).
+          let marginCalled = false;
           for (const [index, step] of steps.entries()) {
             if (liquidatedAt < 0 && step.repay > 0) {
               // A repayment charges the first (started) day once, then pays part of what is owed.
@@ -201,6 +232,8 @@ forEachDatabase((server) => {
                 expectOk(await server.post(loanPaths.repay, { id: loan.id, amount: format(part, 6) }, { token: user.token }));
                 interest = daily;
                 repaid += part;
+                const owedAfter = amount + interest - repaid;
+                if (marginCalled && owedAfter * 10_000n * 10n ** 10n < marginBp * collateral * price * 10n ** 6n) marginCalled = false;
               }
             }
             price = price + (price * BigInt(step.move)) / 10_000n;
@@ -214,12 +247,13 @@ forEachDatabase((server) => {
               const owed = amount + interest - repaid;
               // The oracle: owed / (collateral × price) ≥ threshold, in integers (BTC 8, price 2, USDT 6 decimals).
               const left = owed * 10_000n * 10n ** 10n;
-              if (marginAt < 0 && left >= marginBp * collateral * price * 10n ** 6n) marginAt = index;
+              // Both thresholds crossed at one tick: the liquidation, with no margin call before it.
               if (left >= liquidationBp * collateral * price * 10n ** 6n) liquidatedAt = index;
+              else if (left >= marginBp * collateral * price * 10n ** 6n) marginCalled = true;
             }
             const [row] = await server.db.select().from(loans).where(eq(loans.id, BigInt(loan.id)));
             expect(row.status).toBe(liquidatedAt >= 0 ? 'liquidated' : 'active');
-            expect(row.marginCalledAt !== null).toBe(marginAt >= 0 && (liquidatedAt < 0 || marginAt < liquidatedAt));
+            expect(row.marginCalledAt !== null).toBe(marginCalled);
           }
           await expectLedgerSound(server);
         },
