@@ -16,6 +16,9 @@ function toDecimalString(value: string | number | bigint): string {
   return value.trim().replace(/,/g, '');
 }
 
+/** The decimals a decimal string was written with ("67000.50" → 2, "12" → 0), trailing zeros included. */
+export const decimalsOf = (text: string) => text.split('.')[1]?.length ?? 0;
+
 /** Truncates (never rounds) to `decimals` places and pads with zeros; '' stays ''. */
 export function truncateDecimals(value: DecimalInput, decimals: number): string {
   if (value === null || value === undefined) return '';

@@ -188,7 +188,8 @@ describe('loans on the phone', () => {
     await phone.getByLabel('Collateral (BTC)').fill('0.01');
     const amount = phone.getByLabel('Loan amount (USDT)');
     const price = phone.getByTestId('loan-price');
-    await expect.poll(() => price.textContent()).toMatch(/^[\d.]+ USDT$/);
+    // The price with the language's thousands separators; its exact value in data-amount.
+    await expect.poll(() => price.textContent()).toMatch(/^\d{1,3}(,\d{3})*(\.\d+)? USDT$/);
     // Above 65 % of 0.01 BTC (about 670 USDT at the seeded price): refused in the form.
     await amount.fill('600');
     await phone.getByText(/Above the initial loan-to-value of 65%/).waitFor();
@@ -196,8 +197,9 @@ describe('loans on the phone', () => {
     await amount.fill('300');
     // The LTV shown is 300 / (0.01 × the price shown), for the price on screen at that moment.
     await expect.poll(async () => {
-      const [shownPrice, shownLtv] = await Promise.all([price.textContent(), phone.getByTestId('loan-ltv').textContent()]);
-      return shownLtv === `${expectedLtv('300', '0.01', shownPrice!.replace(' USDT', ''))}%`;
+      const [shownPrice, shownLtv] = await Promise.all([price.locator('.amount').getAttribute('data-amount'),
+        phone.getByTestId('loan-ltv').textContent()]);
+      return shownLtv === `${expectedLtv('300', '0.01', shownPrice!)}%`;
     }).toBe(true);
     await phone.getByLabel('Days', { exact: true }).fill('14');
     await fits(phone, 'the pledge form at 390 px');
@@ -223,8 +225,8 @@ describe('loans on the phone', () => {
     await expect.poll(() => live.textContent()).toMatch(/^\d+\.\d\d%$/);
     const owed = (await myLoans(user.token)).find((loan) => loan.id === loanId)!.owed;
     await expect.poll(async () => {
-      const text = (await row.locator('.loan-ltv-now').textContent()) ?? '';
-      const shownPrice = /BTC ([\d.]+)/.exec(text)?.[1];
+      // The price shown beside it (with separators on screen; exact in data-amount).
+      const shownPrice = await row.locator('.loan-ltv-now .amount').getAttribute('data-amount');
       return Boolean(shownPrice) && (await live.textContent()) === `${expectedLtv(owed, '0.01', shownPrice!)}%`;
     }).toBe(true);
     await fits(phone, 'the pledge loan at 390 px');

@@ -22,6 +22,8 @@ import { confirmDialog, showToast } from '../../components/feedback.tsx';
 import { FormError } from '../../components/form/FormError.tsx';
 import { useLinkedRecord } from '../../components/share/useLinkedRecord.ts';
 import { formatEpochMs, isoOfEpochMs } from '../../lib/time.ts';
+import { formatDecimal, decimalsOf } from '../../lib/number.ts';
+import { intlOf } from '../../lib/locales.ts';
 import { useTickers } from '../market/useMarketData.ts';
 import { useAddCollateralMutation, useLoanSettingsQuery, useMyLoanPagesInfiniteQuery, useRepayLoanMutation } from './loansApi.ts';
 import { atomicAt, chargesAtomic, checkRepayment, ltvPercent, ltvZone, payoffAtomic, plainAmount, scaleOf, startedDays } from './loanMath.ts';
@@ -29,6 +31,7 @@ import { formatAmount } from '../../api/contract/amounts.ts';
 import { prepareLoanTexts } from './loansTexts.ts';
 import { LoanFailure, LoanSkeleton, LoanStatusTag, LtvMeter, RatePercent } from './parts.tsx';
 import './loans.css';
+
 
 export const prepare = prepareLoanTexts;
 
@@ -142,7 +145,7 @@ function LoanCard({ loan, setting, tickers }: { loan: Loan; setting: LoanSetting
       {loan.type === 'pledge' && loan.status === 'active' && (
         <div className="loan-row-ltv">
           <p className="loan-ltv-now">{t`Loan-to-value`}: <strong data-testid="loan-live-ltv">{liveLtv ? `${liveLtv}%` : '—'}</strong>
-            {price && <span className="loan-muted"> · {loan.collateralAsset} {price}</span>}</p>
+            {price && <span className="loan-muted"> · {loan.collateralAsset} <Amount value={price} scale={decimalsOf(price)} exact /></span>}</p>
           <LtvMeter ltv={liveLtv} zone={zone}
             initial={setting?.initialLtv} marginCall={marginCallLtv} liquidation={liquidationLtv} />
           {ticker?.source && <SimulatedPricesLabel sources={[ticker.source]} />}
@@ -169,19 +172,24 @@ function LoanCard({ loan, setting, tickers }: { loan: Loan; setting: LoanSetting
 
 /** The receipt of a liquidation as the server wrote it: the tick (time, price), what was sold, the fee, what was repaid and returned. */
 function LiquidationReceipt({ loan }: { loan: Loan }) {
-  const { t } = useLingui();
+  const { t, i18n } = useLingui();
   const receipt = loan.liquidation ?? {};
   const text = (key: string) => (receipt[key] === undefined ? undefined : String(receipt[key]));
+  // The receipt's figures with the language's separators, every decimal the server wrote kept.
+  const figure = (key: string, asset: string | null | undefined) => {
+    const value = text(key);
+    return value === undefined ? undefined : `${formatDecimal(value, decimalsOf(value), intlOf(i18n.locale))} ${asset ?? ''}`.trim();
+  };
   const tickTime = typeof receipt.tickTime === 'number' ? receipt.tickTime : Number(receipt.tickTime);
   const rows: [string, string | undefined][] = [
     [t`Tick`, text('tickId') ? `#${text('tickId')}` : undefined],
     [t`Tick time`, Number.isFinite(tickTime) ? formatEpochMs(tickTime) : undefined],
-    [t`Price`, text('price') && `${text('price')} ${loan.asset}`],
-    [t`Collateral sold`, text('collateralSold') && `${text('collateralSold')} ${loan.collateralAsset ?? ''}`],
-    [t`Proceeds`, text('proceeds') && `${text('proceeds')} ${loan.asset}`],
-    [t`Liquidation fee`, text('fee') && `${text('fee')} ${loan.asset}`],
-    [t`Loan repaid`, text('repaid') && `${text('repaid')} ${loan.asset}`],
-    [t`Returned to you`, text('returned') && `${text('returned')} ${loan.asset}`],
+    [t`Price`, figure('price', loan.asset)],
+    [t`Collateral sold`, figure('collateralSold', loan.collateralAsset)],
+    [t`Proceeds`, figure('proceeds', loan.asset)],
+    [t`Liquidation fee`, figure('fee', loan.asset)],
+    [t`Loan repaid`, figure('repaid', loan.asset)],
+    [t`Returned to you`, figure('returned', loan.asset)],
     [t`Price source`, text('source')],
   ];
   return (

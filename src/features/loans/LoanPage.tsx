@@ -23,6 +23,8 @@ import {
 import { prepareLoanTexts } from './loansTexts.ts';
 import { LoanFailure, LoanSkeleton, LtvMeter, RatePercent } from './parts.tsx';
 import './loans.css';
+import { decimalsOf } from '../../lib/number.ts';
+
 
 export const prepare = prepareLoanTexts;
 
@@ -242,7 +244,8 @@ function PledgeForm({ settings }: { settings: LoanSetting[] }) {
         <dl className="loan-figures">
           <div>
             <dt>{t`${asset} price`}</dt>
-            <dd data-testid="loan-price">{price ? <>{price} {setting.asset}</> : view.loading ? t`Loading…` : t`No price at the moment`}</dd>
+            <dd data-testid="loan-price">{price ? <Amount value={price} asset={setting.asset} scale={decimalsOf(price)} exact withAsset />
+              : view.loading ? t`Loading…` : t`No price at the moment`}</dd>
           </div>
           <div><dt>{t`Loan-to-value`}</dt><dd data-testid="loan-ltv">{ltv ? `${ltv}%` : '—'}</dd></div>
         </dl>

@@ -14,7 +14,7 @@ import { serverNow } from '../../api/serverClock.ts';
 import { useOnline } from '../../components/OfflineBanner.tsx';
 import { PageHeader } from '../../components/PageHeader.tsx';
 import { FormError } from '../../components/form/FormError.tsx';
-import { formatDecimal } from '../../lib/number.ts';
+import { formatDecimal, decimalsOf } from '../../lib/number.ts';
 import { intlOf } from '../../lib/locales.ts';
 import { formatEpochMs } from '../../lib/time.ts';
 import { prepareTradeTexts } from '../trade/tradeTexts.ts';
@@ -30,7 +30,6 @@ import { SwapRate } from './SwapRate.tsx';
 
 export const prepare = prepareTradeTexts;
 
-const decimalsOf = (text: string) => text.split('.')[1]?.length ?? 0;
 const isQuoteGone = (error: unknown) => {
   const failure = error as Partial<Extract<ApiError, { kind: 'api' }>> | undefined;
   return failure?.kind === 'api' && (quoteGoneCodes as readonly string[]).includes(failure.error ?? '');

@@ -7,8 +7,8 @@ import type { BalanceLogEvent } from '../../api/contract/wallet.ts';
 import { Amount } from '../../components/Amount.tsx';
 import { formatEpochMs, isoOfEpochMs } from '../../lib/time.ts';
 import { eventFigure, ledgerEventLabel, ledgerEventStateLabel } from './ledgerTypes.ts';
+import { decimalsOf } from '../../lib/number.ts';
 
-const decimalsOf = (text: string) => text.split('.')[1]?.length ?? 0;
 
 export function LedgerEventRow({ event }: { event: BalanceLogEvent }) {
   const { t, i18n } = useLingui();

@@ -21,6 +21,7 @@ import { useCurrencyListQuery, useLazyBalanceEventsQuery, useLazyBalanceLogQuery
 import { prepareWalletTexts } from './walletTexts.ts';
 import './ledger.css';
 import './ledgerEvents.css';
+import { decimalsOf } from '../../lib/number.ts';
 
 export const prepare = prepareWalletTexts;
 
@@ -51,7 +52,6 @@ export function ledgerQuery(filters: LedgerFilters, pageNo: number, now: number)
   };
 }
 
-const decimalsOf = (text: string) => text.split('.')[1]?.length ?? 0;
 const currencyParam = (value: string | null) => (value && /^[A-Z0-9]{2,12}$/.test(value) ? value : '');
 
 type Status = 'loading' | 'ready' | 'error';

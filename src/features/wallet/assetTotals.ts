@@ -36,8 +36,7 @@ export function convertFromUsdt(usdt: string, rate: string, scale: number): stri
   return formatAmount(atomic, scale);
 }
 
-/** Decimals a decimal string was written with ("67250.50" → 2). */
-export const decimalsOf = (text: string) => text.split('.')[1]?.length ?? 0;
+export { decimalsOf } from '../../lib/number.ts';
 
 /** The display currency to use: the stored choice if still offered, else BTC, else the first that is not USDT. */
 export function pickDisplayCurrency(stored: string | null, offered: readonly string[]): string | undefined {

@@ -15,8 +15,8 @@ import { ProofThumb } from './ProofThumb.tsx';
 
 export type KindRecord = { kind: 'deposit'; record: RechargeRecord } | { kind: 'withdrawal'; record: Withdrawal };
 
-/** The decimals a server amount carries ("12.500000" → 6): the currency's scale. */
-export const decimalsOf = (amount: string) => amount.split('.')[1]?.length ?? 0;
+export { decimalsOf } from '../../lib/number.ts';
+import { decimalsOf } from '../../lib/number.ts';
 
 /**
  * A record's amount, as the user's language writes it at the currency's display precision with the

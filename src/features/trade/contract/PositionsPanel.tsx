@@ -16,7 +16,7 @@ import type { FieldsByCode } from '../../../components/form/fieldErrors.ts';
 import { FormError } from '../../../components/form/FormError.tsx';
 import { useFormFailure } from '../../../components/form/useFormFailure.ts';
 import { confirmDialog, showToast } from '../../../components/feedback.tsx';
-import { formatDecimal, formatSigned } from '../../../lib/number.ts';
+import { formatDecimal, formatSigned, decimalsOf } from '../../../lib/number.ts';
 import { intlOf } from '../../../lib/locales.ts';
 import { formatEpochMs } from '../../../lib/time.ts';
 import { PositionReceiptView, closeReasonLabels } from '../receipt/PositionReceiptView.tsx';
@@ -46,7 +46,6 @@ const unitsFor = (context: Context, position: Position) => {
   const settings = context.settingsBySymbol.get(position.symbol);
   return settings ? unitsOfSettings(settings) : { pricePrecision: decimalsOf(position.openPrice), quantityPrecision: decimalsOf(position.quantity) };
 };
-const decimalsOf = (text: string) => text.split('.')[1]?.length ?? 0;
 
 function DirectionTag({ position }: { position: Position }) {
   const { t } = useLingui();

@@ -6,14 +6,13 @@ import { i18n } from '@lingui/core';
 import { t } from '@lingui/core/macro';
 import type { Position, PositionReceipt, SecondOrder } from '../../../api/contract/trading.ts';
 import { formatAssetAmount } from '../../../lib/assetPrecision.ts';
-import { formatDecimal } from '../../../lib/number.ts';
+import { formatDecimal, decimalsOf } from '../../../lib/number.ts';
 import { intlOf } from '../../../lib/locales.ts';
 import { symbolLabel } from '../../../components/HistoryFilters.tsx';
 import { appRouteUrl, type ReceiptImage, type ReceiptTone } from '../../../components/share/shareReceipt.ts';
 import { tickTimeText } from './TickRow.tsx';
 
 const toneOf = (signed: string): ReceiptTone => (/^[+-]?0*(\.0*)?$/.test(signed) ? 'flat' : signed.startsWith('-') ? 'down' : 'up');
-const decimalsOf = (text: string) => text.split('.')[1]?.length ?? 0;
 
 /** The address that opens a position's receipt: the contract page (or demo page) with ?receipt=. */
 export const positionReceiptRoute = (position: Pick<Position, 'id' | 'demo'>) =>
