@@ -109,6 +109,24 @@ describe('internal message wording', () => {
       .toBe('Your ETHUSDT option of 10 has settled. Payout: 18.5.');
   });
 
+  it('words the investment products\' messages as products/jobs.ts and orders.ts write them', () => {
+    expect(wordMessage(i18n, message('product_matured', {
+      id: '41', product: 'BTC arbitrage', amount: '1000.000000', asset: 'USDT', income: '1.500000', incomeAsset: 'USDT',
+    }))).toEqual({ title: 'Investment matured', body: 'Your BTC arbitrage order has ended and 1000.000000 USDT was returned to your balance.' });
+    // Mining holds no principal: no amount, the title alone.
+    expect(wordMessage(i18n, message('product_matured', { id: '42', product: 'S19 miner', asset: 'USDT', income: '0.00120000', incomeAsset: 'BTC' })))
+      .toEqual({ title: 'Investment matured' });
+    expect(wordMessage(i18n, message('product_refunded', { id: '43', product: 'Green bond', amount: '200.000000', asset: 'USDT' }))).toEqual({
+      title: 'Investment refunded', body: 'Green bond did not reach its raise target, so your 200.000000 USDT was refunded to your balance in full.',
+    });
+    expect(wordMessage(i18n, message('product_frozen', { id: '44', product: 'AI quant', reason: ' Source of funds check ' }))).toEqual({
+      title: 'Investment order frozen', body: 'Your AI quant order has been frozen and earns nothing until it is unfrozen.', reason: 'Source of funds check',
+    });
+    expect(wordMessage(i18n, message('product_unfrozen', { id: '44', product: 'AI quant' }))).toEqual({
+      title: 'Investment order unfrozen', body: 'Your AI quant order has been unfrozen; the returns it missed will be paid.',
+    });
+  });
+
   it('shows the title alone when a value the sentence names is missing, and a generic title for an unknown kind', () => {
     expect(wordMessage(i18n, message('deposit_credited', { amount: '5' }))).toEqual({ title: 'Deposit credited' });
     expect(wordMessage(i18n, message('loan_due', { amount: '5' }))).toEqual({ title: 'New message' });

@@ -33,8 +33,10 @@ import { createPayoutJob, runPayoutJob, unfinishedPayoutJobs, type PayoutTarget 
 import { postTransfers } from '../ledger/transfers.ts';
 import type { NewTransferRequest } from '../ledger/rules.ts';
 import type { JobResult } from '../jobs/types.ts';
+import { deliverMessages, writeMessages, type NewMessage, type WrittenMessage } from '../content/messages.ts';
 import { dailyOutput, lastPrice, outputReceiptInputs, rewardInForce, type MiningRewardRow } from './mining.ts';
 import { addToFigures, assetScales, dayMs, dayOf, lockProduct, scaleOf, type ProductRow } from './products.ts';
+import { productMessage } from './orders.ts';
 
 const rowsOf = <T>(result: unknown): T[] => (result as { rows: T[] }).rows;
 const payoutPrefix = 'pa-';
@@ -267,17 +269,20 @@ async function postAll(tx: Tx, batch: NewTransferRequest[], now: Date) {
   }
 }
 
-/** A bond past its deadline: raised when its target is met (orders start), else every subscriber refunded in full. */
-async function closeBond(db: Db, productId: bigint, now: Date): Promise<{ raised: boolean; refunded: number }> {
+/**
+ * A bond past its deadline: raised when its target is met (orders start), else every subscriber
+ * refunded in full, each told so (product_refunded) by a message written with the refund.
+ */
+async function closeBond(db: Db, productId: bigint, now: Date, scales: Map<string, number>): Promise<{ raised: boolean; refunded: number; messages: WrittenMessage[] }> {
   return db.transaction(async (tx) => {
     const product = await lockProduct(tx, productId);
     assert(product, 'bond exists');
-    if (product.status !== 'open' && product.status !== 'closed') return { raised: product.status === 'raised', refunded: 0 };
+    if (product.status !== 'open' && product.status !== 'closed') return { raised: product.status === 'raised', refunded: 0, messages: [] };
     if (product.target !== null && product.sold >= product.target) {
       await tx.update(products).set({ status: 'raised', updatedAt: now }).where(eq(products.id, productId));
       await tx.update(productOrders).set({ status: 'running' })
         .where(and(eq(productOrders.productId, productId), eq(productOrders.status, 'not_started')));
-      return { raised: true, refunded: 0 };
+      return { raised: true, refunded: 0, messages: [] };
     }
     const orders = await tx.select().from(productOrders)
       .where(and(eq(productOrders.productId, productId), inArray(productOrders.status, ['not_started', 'running', 'frozen']))).for('update');
@@ -304,18 +309,25 @@ async function closeBond(db: Db, productId: bigint, now: Date): Promise<{ raised
     }
     await addToFigures(tx, productId, { principal: -principal, owed: -owed }, now);
     await tx.update(products).set({ status: 'failed', updatedAt: now }).where(eq(products.id, productId));
-    return { raised: false, refunded: orders.length };
+    const scale = scaleOf(scales, product.asset);
+    const messages = await writeMessages(tx, orders.map((order) => productMessage({ ...order, status: 'cancelled' }, product.name, 'product_refunded', {
+      amount: formatAmount(order.amount, scale), asset: product.asset,
+    })), now);
+    return { raised: false, refunded: orders.length, messages };
   });
 }
 
-/** Ends a chunk of matured orders of one product: principal (and a bond's coupons) back to spot. */
-async function endOrders(db: Db, productId: bigint, orderIds: bigint[], now: Date): Promise<number> {
+/**
+ * Ends a chunk of matured orders of one product: principal (and a bond's coupons) back to spot,
+ * and each order's owner told so (product_matured), the chunk's messages in one statement.
+ */
+async function endOrders(db: Db, productId: bigint, orderIds: bigint[], now: Date, scales: Map<string, number>): Promise<{ ended: number; messages: WrittenMessage[] }> {
   return db.transaction(async (tx) => {
     const product = await lockProduct(tx, productId);
     assert(product, 'product exists');
     const orders = (await tx.select().from(productOrders).where(inArray(productOrders.id, orderIds)).for('update'))
       .filter((order) => order.status === 'running');
-    if (orders.length === 0) return 0;
+    if (orders.length === 0) return { ended: 0, messages: [] };
     const batch: NewTransferRequest[] = [];
     let principal = 0n; let owed = 0n; let coupons = 0n;
     const holdsPrincipal = product.type !== 'mining';
@@ -351,21 +363,38 @@ async function endOrders(db: Db, productId: bigint, orderIds: bigint[], now: Dat
     await postAll(tx, batch, now);
     await tx.update(productOrders).set({ status: 'ended', owed: 0n, endedAt: now }).where(inArray(productOrders.id, orders.map((order) => order.id)));
     await addToFigures(tx, productId, { principal: -principal, owed: -owed, reserve: -coupons, paid: coupons }, now);
-    return orders.length;
+    const messages = await writeMessages(tx, orders.map((order) => maturedMessage(product, order, scales)), now);
+    return { ended: orders.length, messages };
+  });
+}
+
+/**
+ * An ended order's message: the principal back (none for mining, whose price was a rental) and
+ * all the order earned over its term (`accrued`, in the payout asset; a bond's coupons included).
+ */
+function maturedMessage(product: ProductRow, order: typeof productOrders.$inferSelect, scales: Map<string, number>): NewMessage {
+  return productMessage({ ...order, status: 'ended' }, product.name, 'product_matured', {
+    ...(product.type === 'mining' ? {} : { amount: formatAmount(order.amount, scaleOf(scales, product.asset)) }),
+    asset: product.asset,
+    income: formatAmount(order.accrued, scaleOf(scales, product.payoutAsset)), incomeAsset: product.payoutAsset,
   });
 }
 
 /**
  * Bonds past their deadline are raised or refunded; running orders whose term has ended and whose
- * every day was accrued end (a frozen one waits to be unfrozen). Safe to run any number of times.
+ * every day was accrued end (a frozen one waits to be unfrozen). Safe to run any number of times:
+ * the messages (product_refunded, product_matured) are written with the change they tell of, once
+ * per order, and pushed after each transaction commits.
  */
 export async function matureOrders(services: Services, now: Date): Promise<MaturityResult> {
   const { db } = services;
   const result: MaturityResult = { raised: 0, failed: 0, refunded: 0, ended: 0 };
+  const scales = await assetScales(db);
   const bonds = await db.select({ id: products.id }).from(products)
     .where(and(eq(products.type, 'bond'), inArray(products.status, ['open', 'closed']), lte(products.closesAt, now)));
   for (const bond of bonds) {
-    const closed = await closeBond(db, bond.id, now);
+    const closed = await closeBond(db, bond.id, now, scales);
+    deliverMessages(services, closed.messages);
     if (closed.raised) result.raised += 1;
     else { result.failed += 1; result.refunded += closed.refunded; }
   }
@@ -379,7 +408,11 @@ export async function matureOrders(services: Services, now: Date): Promise<Matur
     const byProduct = new Map<string, bigint[]>();
     for (const row of due) byProduct.set(row.product_id, [...(byProduct.get(row.product_id) ?? []), BigInt(row.id)]);
     let ended = 0;
-    for (const [productId, ids] of byProduct) ended += await endOrders(db, BigInt(productId), ids, now);
+    for (const [productId, ids] of byProduct) {
+      const chunk = await endOrders(db, BigInt(productId), ids, now, scales);
+      deliverMessages(services, chunk.messages);
+      ended += chunk.ended;
+    }
     result.ended += ended;
     if (ended === 0) break;
   }

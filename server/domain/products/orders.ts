@@ -20,9 +20,11 @@ import {
   type OrderStat, type OrderStatus, type ProductOrder, type ProductType,
 } from '../../../src/api/contract/products.ts';
 import type { PageOf } from '../../../src/api/contract/wallet.ts';
-import { productAccruals, productOrders, products, users } from '../../db/schema.ts';
+import type { MessageKind } from '../../../src/api/contract/content.ts';
+import { productAccruals, productOrders, products, userMessages, users } from '../../db/schema.ts';
 import type { Db, Executor, Tx } from '../../db/client.ts';
 import { AppError, assert, conflict, notFound } from '../../lib/errors.ts';
+import { writeMessage, type NewMessage, type WrittenMessage } from '../content/messages.ts';
 import { formatAmount, parseAmount } from '../ledger/amounts.ts';
 import { openAccounts, systemShard } from '../ledger/accounts.ts';
 import { postTransfers } from '../ledger/transfers.ts';
@@ -428,21 +430,55 @@ async function accountsOf(db: Executor, userIds: bigint[]): Promise<Map<bigint, 
  * back (running, or not_started before its start); the days it missed are paid at the next
  * accrual, so what it owes is paid in full.
  */
-export async function setFrozen(tx: Tx, orderId: bigint, reason: string | undefined, now: Date) {
+export async function setFrozen(tx: Tx, orderId: bigint, reason: string | undefined, now: Date): Promise<{ before: OrderRow; after: OrderRow; message?: WrittenMessage }> {
   const [before] = await tx.select().from(productOrders).where(eq(productOrders.id, orderId)).for('update');
   if (!before) throw notFound('order_not_found', 'There is no such order.');
+  const [product] = await tx.select({ name: products.name, type: products.type, status: products.status }).from(products)
+    .where(eq(products.id, before.productId));
   if (reason !== undefined) {
     if (before.status !== 'running' && before.status !== 'not_started') {
       throw conflict('record_already_decided', `Only a running or not yet started order can be frozen; this one is ${before.status}.`);
     }
     const [after] = await tx.update(productOrders).set({ status: 'frozen', frozenReason: reason }).where(eq(productOrders.id, orderId)).returning();
-    return { before, after };
+    const message = await writeMessage(tx, productMessage(after, product.name, 'product_frozen', { reason }, await freezeOrdinal(tx, after, 'product_frozen')), now);
+    return { before, after, ...(message ? { message } : {}) };
   }
   if (before.status !== 'frozen') throw conflict('record_already_decided', `This order is not frozen; it is ${before.status}.`);
   const status = before.startsAt.getTime() > now.getTime() ? 'not_started' : 'running';
-  const [product] = await tx.select({ type: products.type, status: products.status }).from(products).where(eq(products.id, before.productId));
   const bondWaiting = product.type === 'bond' && product.status !== 'raised';
   const [after] = await tx.update(productOrders).set({ status: bondWaiting ? 'not_started' : status, frozenReason: null })
     .where(eq(productOrders.id, orderId)).returning();
-  return { before, after };
+  const message = await writeMessage(tx, productMessage(after, product.name, 'product_unfrozen', {}, await freezeOrdinal(tx, after, 'product_unfrozen')), now);
+  return { before, after, ...(message ? { message } : {}) };
+}
+
+// ─── Messages ────────────────────────────────────────────────────────────────────────────────────
+
+/** Product order events' internal messages (issue 22; the params are listed with messageKinds). */
+export type ProductMessageKind = Extract<MessageKind, `product_${string}`>;
+
+/**
+ * One product order event's message: the order's id and its product's (English) name with
+ * `params`, opening the caller's product orders (taoliOrder, every type, mining included) on the
+ * tab of the order's status. Its dedupe key is the order's and the kind's, plus `ordinal` for an
+ * event that can happen again (a second freeze).
+ */
+export function productMessage(order: Pick<OrderRow, 'id' | 'userId' | 'status'>, productName: string, kind: ProductMessageKind,
+  params: Record<string, string>, ordinal?: number): NewMessage {
+  return {
+    userId: order.userId, kind, category: 'money', route: `/taoliOrder?status=${order.status}`,
+    params: { id: String(order.id), product: productName, ...params },
+    dedupeKey: `product-order:${order.id}:${kind}${ordinal === undefined ? '' : `:${ordinal}`}`,
+  };
+}
+
+/**
+ * Which freeze (or unfreeze) of the order this is, 1 for the first: its messages written before,
+ * counted under the order's row lock. The clock can read the same time twice (a test's, or two
+ * quick clicks), so the count, not the time, tells a second freeze from a replay.
+ */
+async function freezeOrdinal(tx: Tx, order: OrderRow, kind: ProductMessageKind): Promise<number> {
+  const [row] = await tx.select({ n: count() }).from(userMessages)
+    .where(and(eq(userMessages.userId, order.userId), sql`${userMessages.dedupeKey} like ${`product-order:${order.id}:${kind}:%`}`));
+  return Number(row?.n ?? 0) + 1;
 }

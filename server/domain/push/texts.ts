@@ -30,6 +30,20 @@ const texts: Record<MessageKind, (params: Params) => { title: string; body: stri
   loan_margin_call: (params) => ({ title: 'Margin call on your loan', body: `Your loan-to-value is ${p(params, 'ltv')} %. Add collateral or repay before it reaches ${p(params, 'liquidationLtv')} %.` }),
   loan_liquidated: (params) => ({ title: 'Loan liquidated', body: `Your collateral was sold at ${p(params, 'price')} to repay your loan.` }),
   loan_overdue: () => ({ title: 'Loan overdue', body: 'Your loan is past its term and a daily penalty now applies. Please repay it.' }),
+  product_matured: (params) => ({
+    title: 'Investment matured',
+    body: `Your ${p(params, 'product', 'investment')} order has ended.${params.amount ? ` ${amount({ ...params, currency: p(params, 'asset') })} was returned to your balance.` : ''}`
+      + `${params.income ? ` It earned ${amount({ amount: params.income, currency: p(params, 'incomeAsset', p(params, 'asset')) })} in all.` : ''}`,
+  }),
+  product_refunded: (params) => ({
+    title: 'Investment refunded',
+    body: `${p(params, 'product', 'The bond')} did not reach its raise target, so ${amount({ ...params, currency: p(params, 'asset') }) || 'your subscription'} was refunded to your balance.`,
+  }),
+  product_frozen: (params) => ({
+    title: 'Investment order frozen',
+    body: `Your ${p(params, 'product', 'investment')} order was frozen and earns nothing until it is unfrozen.${params.reason ? ` ${params.reason}` : ''}`,
+  }),
+  product_unfrozen: (params) => ({ title: 'Investment order unfrozen', body: `Your ${p(params, 'product', 'investment')} order was unfrozen; the returns it missed will be paid.` }),
 };
 
 /** English title and body for an internal message's push. */

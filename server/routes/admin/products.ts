@@ -1,8 +1,9 @@
 // /api/admin/products/* and /api/admin/mining/* (issue 22): operators create and edit products,
 // fund reserves (a second operator above the currency's threshold), freeze and unfreeze orders
-// with a reason the user reads, and publish the network's mining reward figure. Writes need the
-// admin role, reads admin or finance; every write is audited in its own transaction. (Running a
-// scheduled job now and the job runs are routes/admin/jobs.ts.)
+// with a reason the user reads (each a message to the user, pushed after the commit), and publish
+// the network's mining reward figure. Writes need the admin role, reads admin or finance; every
+// write is audited in its own transaction. (Running a scheduled job now and the job runs are
+// routes/admin/jobs.ts.)
 import type { FastifyInstance } from 'fastify';
 import { Type, type Static } from '@sinclair/typebox';
 import {
@@ -11,6 +12,7 @@ import {
 import { CurrencyCode, PageQuery } from '../../../src/api/contract/wallet.ts';
 import { RecordId } from '../../../src/api/contract/withdrawals.ts';
 import { recordAudit } from '../../domain/audit.ts';
+import { deliverMessages } from '../../domain/content/messages.ts';
 import { createProduct, listRewards, publishReward, updateProduct } from '../../domain/products/admin.ts';
 import { adminOrder, listAdminOrders, setFrozen } from '../../domain/products/orders.ts';
 import { adminProductWire, assetScales, listAdminProducts } from '../../domain/products/products.ts';
@@ -114,14 +116,17 @@ export function productAdminRoutes(app: FastifyInstance, services: Services) {
     { schema: { params: IdParams, body: freeze ? ReasonBody : EmptyBody }, preHandler: operatorOnly(writers) }, async (request) => {
       const now = clock.now();
       const reason = freeze ? request.body.reason!.trim() : undefined;
-      await db.transaction(async (tx) => {
-        const { before, after } = await setFrozen(tx, BigInt(request.params.id), reason, now);
+      const message = await db.transaction(async (tx) => {
+        const { before, after, message } = await setFrozen(tx, BigInt(request.params.id), reason, now);
         await recordAudit(tx, {
           operatorId: request.operator!.id, action: freeze ? 'product.order.freeze' : 'product.order.unfreeze', targetType: 'product_order',
           targetId: after.id, userId: after.userId, before: { status: before.status, frozenReason: before.frozenReason },
           after: { status: after.status, frozenReason: after.frozenReason }, reason: reason ?? null,
         }, clock);
+        return message;
       });
+      // The user's message (product_frozen with the reason, or product_unfrozen), told after the commit.
+      deliverMessages(services, message ? [message] : []);
       return ok(await adminOrder(db, BigInt(request.params.id), now));
     });
   freezeRoute(productAdminPaths.freeze, true);

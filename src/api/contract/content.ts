@@ -129,6 +129,11 @@ export const messageKinds = [
   // price, symbol, marginCallLtv, liquidationLtv), liquidated (price, symbol, collateral, repaid, fee,
   // returned), overdue (dueAt, penaltyRate).
   'loan_approved', 'loan_rejected', 'loan_margin_call', 'loan_liquidated', 'loan_overdue',
+  // Investment products (issue 22), each with id (the order's) and product (its English name):
+  // matured (amount: the principal returned, absent for mining, which holds none; asset; income:
+  // all the order earned, in incomeAsset), refunded (a bond's raise missed its target: amount,
+  // asset), frozen (reason, the operator's words for the user), unfrozen.
+  'product_matured', 'product_refunded', 'product_frozen', 'product_unfrozen',
 ] as const;
 export type MessageKind = (typeof messageKinds)[number];
 

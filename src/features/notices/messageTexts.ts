@@ -1,6 +1,7 @@
 // The words of an internal message (issue 21): the server stores a kind and the values it shows
 // (`params`: amounts as decimal strings, symbols, reasons; the names the server's writers use:
-// deposits.ts, withdrawals.ts, kyc.ts, positions.ts, secondSettlement.ts, push/alerts.ts, chat),
+// deposits.ts, withdrawals.ts, kyc.ts, positions.ts, secondSettlement.ts, push/alerts.ts, chat,
+// loans, products/jobs.ts and products/orders.ts),
 // and the app words it in the user's language. Each kind has a title and, when the values it names
 // are all there, a sentence; a reason the operator wrote is shown as written, after "Reason:". An unknown kind (a newer
 // server) gets a generic title instead of nothing.
@@ -55,11 +56,27 @@ export const messageTexts: Record<string, KindText> = {
     needs: ['collateral', 'price', 'returned', 'asset'],
   },
   loan_overdue: { title: msg`Loan overdue`, body: msg`Your loan is past its term and a daily penalty now applies. Please repay it.` },
+  // Investment products: `product` is the product's name as the server has it (English).
+  product_matured: {
+    title: msg`Investment matured`,
+    body: msg({ message: 'Your {product} order has ended and {amount} {asset} was returned to your balance.' }), needs: ['product', 'amount', 'asset'],
+  },
+  product_refunded: {
+    title: msg`Investment refunded`,
+    body: msg({ message: '{product} did not reach its raise target, so your {amount} {asset} was refunded to your balance in full.' }),
+    needs: ['product', 'amount', 'asset'],
+  },
+  product_frozen: {
+    title: msg`Investment order frozen`, body: msg({ message: 'Your {product} order has been frozen and earns nothing until it is unfrozen.' }), needs: ['product'],
+  },
+  product_unfrozen: {
+    title: msg`Investment order unfrozen`, body: msg({ message: 'Your {product} order has been unfrozen; the returns it missed will be paid.' }), needs: ['product'],
+  },
 };
 
 const unknownKind: KindText = { title: msg`New message` };
 /** The kinds whose `reason` an operator wrote for the user (elsewhere `reason` is a code, e.g. take_profit). */
-const operatorReasonKinds = new Set(['deposit_rejected', 'withdrawal_rejected', 'kyc_rejected', 'loan_rejected']);
+const operatorReasonKinds = new Set(['deposit_rejected', 'withdrawal_rejected', 'kyc_rejected', 'loan_rejected', 'product_frozen']);
 
 export interface MessageWords { title: string; body?: string; reason?: string }
 
