@@ -4,7 +4,7 @@
 // accounts opened as purchases open them, their entry ticks filled as the first ticks after
 // acceptance arrive); then one batch of ticks past their expiry reaches SecondSettler.onTicks,
 // and the time until it returns (every order settled, every payout posted) is the figure. Run
-// with 1, 4 and 8 transactions at once. Printed, never asserted. Alone: `npx tsx test/bench/secondContracts.ts`.
+// with 1, 2 and the engine's lane count (the figure) of transactions at once. Printed, never asserted. Alone: `npx tsx test/bench/secondContracts.ts`.
 import os from 'node:os';
 import { sql } from 'drizzle-orm';
 import { createScratchDatabase, dropScratchDatabase } from '../support/scratchDatabase.ts';
@@ -20,6 +20,7 @@ import { SecondSettler } from '../../server/domain/trading/secondSettlement.ts';
 import { secondReference, stakeTransferId } from '../../server/domain/trading/secondContracts.ts';
 import { localUserEvents } from '../../server/domain/trading/userEvents.ts';
 import { figure } from './figures.ts';
+import { secondSettlementLanes } from '../../server/domain/trading/runtime.ts';
 
 const orderCount = Number(process.env.BENCH_SECOND_ORDERS ?? 10_000);
 const userCount = 2_000;
@@ -116,11 +117,11 @@ export async function secondContractBench() {
     const funded = await fundedUsers(database);
     const figures: string[] = [];
     let round = 0;
-    for (const concurrency of [1, 4, 8]) {
+    for (const concurrency of [1, 2, secondSettlementLanes]) {
       round += 1;
       const { elapsedMs, open, ledgerMs, transfers, findMs } = await settleRound(database, funded, round, concurrency);
-      // The engine settles one lane at a time (trading/runtime.ts): that is the figure a user gets.
-      if (concurrency === 1) figure('second_contracts.settle_10k', elapsedMs, 'ms');
+      // The engine settles secondSettlementLanes chunks at once (trading/runtime.ts): that is the figure a user gets.
+      if (concurrency === secondSettlementLanes) figure('second_contracts.settle_10k', elapsedMs, 'ms');
       figures.push(`${elapsedMs.toFixed(0)} ms with ${concurrency} at once (${transfers} transfers; finder ${findMs.toFixed(0)} ms; ledger ${ledgerMs.toFixed(0)} ms`
         + `${concurrency > 1 ? ' summed over the lanes' : ''})${open > 0 ? ` (${open} LEFT OPEN)` : ''}`);
     }

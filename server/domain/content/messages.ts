@@ -6,6 +6,7 @@
 import { sql } from 'drizzle-orm';
 import type { Tx, Db } from '../../db/client.ts';
 import { userMessages } from '../../db/schema.ts';
+import { arrayLiteral, rowsOf } from '../../db/arrays.ts';
 import type { MessageKind, PushCategory } from '../../../src/api/contract/content.ts';
 import type { UserEvent } from '../../../src/api/contract/market.ts';
 
@@ -79,20 +80,26 @@ export function deliverMessages(target: MessageDeliveryTarget, messages: readonl
 
 /**
  * Writes many messages in one statement (a burst of settlements): answers those written, leaving
- * out any whose dedupe key was written before.
+ * out any whose dedupe key was written before. The columns travel as arrays (unnest), so the
+ * statement is the same at any size and costs seven parameters, not seven a row: 10 000
+ * settlement messages took 405 ms through the query builder's row-per-value insert.
  */
 export async function writeMessages(tx: Tx | Db, messages: readonly NewMessage[], now: Date): Promise<WrittenMessage[]> {
   if (messages.length === 0) return [];
+  const column = (pick: (message: NewMessage) => string | bigint | null) => arrayLiteral(messages.map(pick));
+  const result = await tx.execute(sql`insert into user_messages (user_id, kind, category, params, route, dedupe_key, created_at)
+    select m.user_id, m.kind, m.category, m.params, m.route, m.dedupe_key, ${now.toISOString()}::timestamptz
+    from unnest(${column((message) => message.userId)}::bigint[], ${column((message) => message.kind)}::varchar[],
+      ${column((message) => message.category)}::varchar[], ${column((message) => JSON.stringify(message.params ?? {}))}::jsonb[],
+      ${column((message) => message.route ?? null)}::varchar[], ${column((message) => message.dedupeKey ?? null)}::varchar[])
+      as m(user_id, kind, category, params, route, dedupe_key)
+    on conflict do nothing
+    returning id::text as id, user_id::text as user_id, dedupe_key`);
+  const byKey = new Map(messages.map((message) => [`${message.userId}:${message.dedupeKey ?? ''}`, message]));
   const written: WrittenMessage[] = [];
-  // Chunks keep a statement's parameters (7 a row) well under PostgreSQL's 65 535.
-  for (let start = 0; start < messages.length; start += 5000) {
-    const chunk = messages.slice(start, start + 5000);
-    const rows = await tx.insert(userMessages).values(chunk.map((message) => rowOf(message, now))).onConflictDoNothing().returning({ id: userMessages.id, userId: userMessages.userId, dedupeKey: userMessages.dedupeKey });
-    const byKey = new Map(chunk.map((message) => [`${message.userId}:${message.dedupeKey ?? ''}`, message]));
-    for (const row of rows) {
-      const message = row.dedupeKey === null ? undefined : byKey.get(`${row.userId}:${row.dedupeKey}`);
-      if (message) written.push({ ...message, id: row.id, createdAt: now });
-    }
+  for (const row of rowsOf<{ id: string; user_id: string; dedupe_key: string | null }>(result)) {
+    const message = row.dedupe_key === null ? undefined : byKey.get(`${row.user_id}:${row.dedupe_key}`);
+    if (message) written.push({ ...message, id: BigInt(row.id), createdAt: now });
   }
   return written;
 }

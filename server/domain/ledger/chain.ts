@@ -6,7 +6,7 @@
 // the system queue on its head). Editing, inserting or deleting a transfer, or changing a
 // balance, breaks at least one chain; verify.ts recomputes them all. The heads digest it reports
 // lets an operator anchor the whole ledger outside the database at a point in time.
-import { createHash } from 'node:crypto';
+import { createHash, hash } from 'node:crypto';
 
 /** The head of an account with no entries yet. */
 export const chainGenesis = '0'.repeat(64);
@@ -39,17 +39,30 @@ export interface EntryPosition {
   balanceAfter: bigint;
 }
 
-/** SHA-256 (hex) of an account's entry, chained on the account's previous head. */
-export function entryHash(previousHead: string, entry: EntryPosition, transfer: HashedTransfer): string {
-  // JSON of an array of strings and nulls is an unambiguous encoding: no field can run into the next.
-  const encoded = JSON.stringify([
-    chainVersion, previousHead, entry.accountId.toString(), entry.side, entry.entryNo.toString(),
-    entry.balanceAfter.toString(), transfer.id, String(transfer.ledger), transfer.asset,
+/**
+ * The transfer's part of an entry's encoding: the JSON array of its fields without the opening
+ * bracket. Both entries of a transfer share it, so a transfer encodes its fields once.
+ */
+export function transferEncoding(transfer: HashedTransfer): string {
+  return JSON.stringify([
+    transfer.id, String(transfer.ledger), transfer.asset,
     transfer.debitAccountId.toString(), transfer.creditAccountId.toString(), transfer.amount.toString(),
     transfer.kind, transfer.phase, transfer.pendingId, transfer.reference, transfer.remark,
     transfer.createdAt.toISOString(),
+  ]).slice(1);
+}
+
+/**
+ * SHA-256 (hex) of an account's entry, chained on the account's previous head. The encoding is the
+ * JSON of one array of strings and nulls (an unambiguous encoding: no field can run into the
+ * next): the version, the previous head, the entry's position, then the transfer's fields
+ * (`transferEncoding`, passed in when the caller has it already).
+ */
+export function entryHash(previousHead: string, entry: EntryPosition, transfer: HashedTransfer, encoded = transferEncoding(transfer)): string {
+  const head = JSON.stringify([
+    chainVersion, previousHead, entry.accountId.toString(), entry.side, entry.entryNo.toString(), entry.balanceAfter.toString(),
   ]);
-  return createHash('sha256').update(encoded).digest('hex');
+  return hash('sha256', `${head.slice(0, -1)},${encoded}`, 'hex');
 }
 
 /** One digest over every account's head, in id order: a fingerprint of the whole ledger. */

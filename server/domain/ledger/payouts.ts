@@ -33,6 +33,7 @@ import { postTransfers, transferBatchSizeMax } from './transfers.ts';
 import {
   transferKinds, type NewTransferRequest, type TransferKind, type TransferRefusal, type TransferRow,
 } from './rules.ts';
+import { rowsOf, tokenArrayLiteral } from '../../db/arrays.ts';
 
 // ─── Groups: one batch, refused targets isolated ─────────────────────────────────────────────────
 
@@ -151,9 +152,7 @@ const jobIdPattern = /^[A-Za-z0-9._-]{1,40}$/;
 
 export const payoutTransferId = (jobId: string, accountId: bigint) => `${jobId}:${accountId}`;
 
-const rowsOf = <T>(result: unknown): T[] => (result as { rows: T[] }).rows;
 /** A PostgreSQL array literal of plain tokens (digits, lower-case words). */
-const arrayLiteral = (values: readonly (string | bigint | number)[]) => `{${values.join(',')}}`;
 
 type JobRow = typeof payoutJobs.$inferSelect;
 
@@ -208,13 +207,13 @@ export async function createPayoutJob(db: Db, spec: PayoutJobSpec, targets: read
     if (inserted.length === 0) return false;
     for (let start = 0; start < targets.length; start += targetWriteChunk) {
       const chunk = targets.slice(start, start + targetWriteChunk);
-      const accounts = arrayLiteral(chunk.map((target) => target.accountId));
+      const accounts = tokenArrayLiteral(chunk.map((target) => target.accountId));
       const [{ matching }] = rowsOf<{ matching: number }>(await tx.execute(sql`select count(*)::int as matching from ledger_accounts
         where id = any(${accounts}::bigint[]) and ledger = ${values.ledger} and asset = ${spec.asset}`));
       assert(matching === chunk.length, `every target is an account of ${spec.ledger} ${spec.asset} (${chunk.length - matching} of this chunk are not)`);
       await tx.execute(sql`insert into payout_job_targets (job_id, ordinal, account_id, amount)
         select ${spec.id}, ${start} + v.n - 1, v.account_id, v.amount
-        from unnest(${accounts}::bigint[], ${arrayLiteral(chunk.map((target) => target.amountAtomic))}::numeric[])
+        from unnest(${accounts}::bigint[], ${tokenArrayLiteral(chunk.map((target) => target.amountAtomic))}::numeric[])
           with ordinality as v(account_id, amount, n)`);
     }
     return true;
@@ -243,7 +242,7 @@ export async function payoutJob(db: Executor, id: string): Promise<PayoutJob | u
 /** Jobs a run left unfinished (killed: running; stopped by an error: failed), oldest first. */
 export async function unfinishedPayoutJobs(db: Executor, states: readonly PayoutJobState[] = ['running']): Promise<string[]> {
   const rows = await db.select({ id: payoutJobs.id }).from(payoutJobs)
-    .where(sql`${payoutJobs.state} = any(${arrayLiteral(states)}::varchar[])`).orderBy(asc(payoutJobs.createdAt), asc(payoutJobs.id));
+    .where(sql`${payoutJobs.state} = any(${tokenArrayLiteral(states)}::varchar[])`).orderBy(asc(payoutJobs.createdAt), asc(payoutJobs.id));
   return rows.map((row) => row.id);
 }
 
@@ -403,8 +402,8 @@ async function postBatch(db: Db, job: JobRow, batchNo: number, source: bigint, c
       const outcome = await postGroups(tx, groups, clock);
       if (outcome.refused.length > 0) {
         await tx.execute(sql`update payout_job_targets t set refusal = v.refusal
-          from unnest(${arrayLiteral(outcome.refused.map((refused) => refused.target.ordinal))}::int[],
-            ${arrayLiteral(outcome.refused.map((refused) => refused.refusal))}::varchar[]) as v(ordinal, refusal)
+          from unnest(${tokenArrayLiteral(outcome.refused.map((refused) => refused.target.ordinal))}::int[],
+            ${tokenArrayLiteral(outcome.refused.map((refused) => refused.refusal))}::varchar[]) as v(ordinal, refusal)
           where t.job_id = ${job.id} and t.ordinal = v.ordinal`);
       }
       const counts: BatchCounts = {

@@ -6,7 +6,7 @@
 import type { ledgerTransfers } from '../../db/schema.ts';
 import { assert } from '../../lib/errors.ts';
 import { atomicMax } from './amounts.ts';
-import { entryHash, type EntrySide, type HashedTransfer } from './chain.ts';
+import { entryHash, transferEncoding, type EntrySide, type HashedTransfer } from './chain.ts';
 
 /**
  * What a transfer is for, shown to the user as the entry's type. Later features add theirs here;
@@ -243,10 +243,11 @@ function resolvePending(request: ResolveRequest, context: BatchContext): NewTran
 
 /** Appends the transfer to both accounts' chains (their balances already updated). */
 function chainEntries(debit: AccountState, credit: AccountState, transfer: HashedTransfer): NewTransferRow {
+  const encoded = transferEncoding(transfer);
   const [debitEntry, creditEntry] = ([[debit, 'debit'], [credit, 'credit']] as const).map(([account, side]) => {
     account.entryCount += 1n;
     const entry = { accountId: account.id, side: side as EntrySide, entryNo: account.entryCount, balanceAfter: account.creditsPosted - account.debitsPosted };
-    account.chainHead = entryHash(account.chainHead, entry, transfer);
+    account.chainHead = entryHash(account.chainHead, entry, transfer, encoded);
     return { ...entry, hash: account.chainHead };
   });
   return {

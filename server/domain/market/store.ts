@@ -9,6 +9,7 @@ import type { CandlePeriod } from '../../../src/api/contract/market.ts';
 import { marketTicks } from '../../db/schema.ts';
 import type { Db, Executor } from '../../db/client.ts';
 import type { CandleUnits, TickLike } from './candles.ts';
+import { tokenArrayLiteral } from '../../db/arrays.ts';
 
 const insertBatchMax = 1000;
 const candleBatchMax = 10_000;
@@ -33,13 +34,9 @@ export async function insertTicks(db: Executor, ticks: TickLike[], source: strin
   return recorded;
 }
 
-/** A PostgreSQL array literal of plain tokens (symbols, periods, integers: nothing to quote). */
-function arrayLiteral(values: Array<string | bigint | number>): string {
-  return `{${values.join(',')}}`;
-}
 
 function candleRows(candles: CandleUnits[]): SQL {
-  const column = (pick: (candle: CandleUnits) => string | bigint | number) => arrayLiteral(candles.map(pick));
+  const column = (pick: (candle: CandleUnits) => string | bigint | number) => tokenArrayLiteral(candles.map(pick));
   // Times travel as integer milliseconds since the epoch: exact, and cheaper to parse than text.
   return sql`select symbol, period, timestamptz 'epoch' + ms * interval '1 millisecond', open, high, low, close, volume from unnest(
     ${column((candle) => candle.symbol)}::varchar[], ${column((candle) => candle.period)}::varchar[],
@@ -113,8 +110,8 @@ export async function loadCandles(db: Executor, symbol: string, period: CandlePe
 
 /** The latest candle opening before `endTimeMs` of every given symbol and period that has one. */
 export async function loadLatestCandles(db: Executor, symbols: string[], periods: readonly CandlePeriod[], endTimeMs: number): Promise<CandleUnits[]> {
-  return selectCandles(db, sql`select ${candleColumns} from unnest(${arrayLiteral(symbols)}::varchar[]) as s(code)
-    cross join unnest(${arrayLiteral([...periods])}::varchar[]) as p(name)
+  return selectCandles(db, sql`select ${candleColumns} from unnest(${tokenArrayLiteral(symbols)}::varchar[]) as s(code)
+    cross join unnest(${tokenArrayLiteral([...periods])}::varchar[]) as p(name)
     cross join lateral (select * from market_candles m where m.symbol = s.code and m.period = p.name
       and m.open_time < ${new Date(endTimeMs).toISOString()}::timestamptz order by m.open_time desc limit 1) as latest`);
 }
@@ -122,7 +119,7 @@ export async function loadLatestCandles(db: Executor, symbols: string[], periods
 /** The candles of one period of the given symbols opening in (afterMs, endTimeMs), oldest first. */
 export async function loadCandlesBetween(db: Executor, symbols: string[], period: CandlePeriod, afterMs: number, endTimeMs: number): Promise<CandleUnits[]> {
   return selectCandles(db, sql`select ${candleColumns} from market_candles
-    where symbol = any(${arrayLiteral(symbols)}::varchar[]) and period = ${period}
+    where symbol = any(${tokenArrayLiteral(symbols)}::varchar[]) and period = ${period}
       and open_time > ${new Date(afterMs).toISOString()}::timestamptz and open_time < ${new Date(endTimeMs).toISOString()}::timestamptz
     order by symbol, open_time`);
 }
@@ -130,7 +127,7 @@ export async function loadCandlesBetween(db: Executor, symbols: string[], period
 /** Which of the given symbols and periods have at least one candle, as "SYMBOL|period". */
 export async function storedCandleSeries(db: Executor, symbols: string[], periods: readonly CandlePeriod[]): Promise<Set<string>> {
   const result = await db.execute(sql`select s.code as symbol, p.name as period
-    from unnest(${arrayLiteral(symbols)}::varchar[]) as s(code) cross join unnest(${arrayLiteral([...periods])}::varchar[]) as p(name)
+    from unnest(${tokenArrayLiteral(symbols)}::varchar[]) as s(code) cross join unnest(${tokenArrayLiteral([...periods])}::varchar[]) as p(name)
     where exists (select 1 from market_candles m where m.symbol = s.code and m.period = p.name)`) as unknown as {
     rows: Array<{ symbol: string; period: string }>;
   };
@@ -139,7 +136,7 @@ export async function storedCandleSeries(db: Executor, symbols: string[], period
 
 /** The time of each given symbol's latest stored tick before `endTimeMs`. */
 export async function loadLastTickTimes(db: Executor, symbols: string[], endTimeMs: number): Promise<Map<string, number>> {
-  const result = await db.execute(sql`select s.code as symbol, latest.time from unnest(${arrayLiteral(symbols)}::varchar[]) as s(code)
+  const result = await db.execute(sql`select s.code as symbol, latest.time from unnest(${tokenArrayLiteral(symbols)}::varchar[]) as s(code)
     cross join lateral (select t.time from market_ticks t where t.symbol = s.code
       and t.time < ${new Date(endTimeMs).toISOString()}::timestamptz order by t.time desc limit 1) as latest`) as unknown as {
     rows: Array<{ symbol: string; time: string | Date }>;

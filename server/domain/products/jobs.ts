@@ -37,8 +37,8 @@ import { deliverMessages, writeMessages, type NewMessage, type WrittenMessage } 
 import { dailyOutput, lastPrice, outputReceiptInputs, rewardInForce, type MiningRewardRow } from './mining.ts';
 import { addToFigures, assetScales, dayMs, dayOf, lockProduct, scaleOf, type ProductRow } from './products.ts';
 import { productMessage } from './orders.ts';
+import { rowsOf } from '../../db/arrays.ts';
 
-const rowsOf = <T>(result: unknown): T[] => (result as { rows: T[] }).rows;
 const payoutPrefix = 'pa-';
 
 /** Payout concurrency on a PostgreSQL pool (PGlite runs one transaction at a time anyway). */

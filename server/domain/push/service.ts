@@ -191,6 +191,38 @@ export function createPushService(options: PushServiceOptions): PushService {
     return total;
   }
 
+  /**
+   * A burst of internal messages (10 000 settlements at once, say): the subscriptions of every user
+   * concerned are read in one statement per 5 000 users, not one per message, and each message is
+   * sent to its user's subscriptions of its category. Most users have none: then nothing more runs.
+   */
+  async function deliverMessages(messages: readonly WrittenMessage[]) {
+    const userIds = [...new Set(messages.map((message) => message.userId))];
+    const byUser = new Map<bigint, Array<SubscriptionRow & { categories: unknown }>>();
+    for (let i = 0; i < userIds.length; i += 5000) {
+      const rows = await db.select({
+        id: pushSubscriptions.id, userId: pushSubscriptions.userId, endpoint: pushSubscriptions.endpoint, p256dh: pushSubscriptions.p256dh,
+        auth: pushSubscriptions.auth, categories: pushSubscriptions.categories,
+      }).from(pushSubscriptions).where(inArray(pushSubscriptions.userId, userIds.slice(i, i + 5000))).orderBy(pushSubscriptions.id);
+      for (const row of rows) {
+        const list = byUser.get(row.userId);
+        if (list) list.push(row);
+        else byUser.set(row.userId, [row]);
+      }
+    }
+    if (byUser.size === 0) return;
+    await Promise.all(messages.map(async (message) => {
+      const rows = (byUser.get(message.userId) ?? [])
+        .filter((row) => Array.isArray(row.categories) && row.categories.includes(message.category));
+      if (rows.length === 0) return;
+      const { title, body } = messageText(message.kind, message.params ?? {});
+      await sendTo(rows, {
+        title, body, route: message.route ?? '/messages', category: message.category, tag: `message-${message.id}`,
+        kind: message.kind, params: message.params ?? {},
+      });
+    }));
+  }
+
   return {
     publicKey: keys.publicKey,
     settings,
@@ -212,14 +244,8 @@ export function createPushService(options: PushServiceOptions): PushService {
       return track(fanOut(category, payload, audience));
     },
     deliver(messages: readonly WrittenMessage[]) {
-      for (const message of messages) {
-        const { title, body } = messageText(message.kind, message.params ?? {});
-        const payload: PushMessage = {
-          title, body, route: message.route ?? '/messages', category: message.category, tag: `message-${message.id}`,
-          kind: message.kind, params: message.params ?? {},
-        };
-        track(fanOut(message.category, payload, [message.userId])).catch((error: unknown) => options.onError?.(error));
-      }
+      if (messages.length === 0) return;
+      track(deliverMessages(messages)).catch((error: unknown) => options.onError?.(error));
     },
     async idle() {
       while (pending.size > 0) await Promise.allSettled([...pending]);

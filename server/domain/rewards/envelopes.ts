@@ -14,6 +14,7 @@ import { formatAmount } from '../ledger/amounts.ts';
 import { userAccountId } from '../ledger/accounts.ts';
 import { assetScales, scaleOf } from '../products/products.ts';
 import { payFromPool } from './fundings.ts';
+import { rowsOf } from '../../db/arrays.ts';
 
 export const envelopeLifetimeMs = 7 * 86_400_000;
 /** Users per INSERT … SELECT when issuing. */
@@ -26,7 +27,6 @@ export function weekOf(day: string | Date): string {
   return monday.toISOString().slice(0, 10);
 }
 
-const rowsOf = <T>(result: unknown): T[] => (result as { rows: T[] }).rows;
 
 /**
  * Issues the week's envelopes to every eligible user who has none for the week yet, in chunks of

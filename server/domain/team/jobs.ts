@@ -18,8 +18,8 @@ import { createPayoutJob, payoutJob, runPayoutJob, unfinishedPayoutJobs, type Pa
 import type { JobResult, JobWork } from '../jobs/types.ts';
 import { assetScales, scaleOf } from '../products/products.ts';
 import { ratesPpm } from './team.ts';
+import { rowsOf } from '../../db/arrays.ts';
 
-const rowsOf = <T>(result: unknown): T[] => (result as { rows: T[] }).rows;
 const jobPrefix = 'tc-';
 /** The fee kinds that count: what a member paid to trade. */
 export const commissionFeeKinds = ['trade_fee', 'swap_fee'] as const;

@@ -19,8 +19,8 @@ import { assert, badRequest, conflict, notFound } from '../../lib/errors.ts';
 import { formatAmount } from '../ledger/amounts.ts';
 import { assetScales, scaleOf } from '../products/products.ts';
 import { lookAlikeFreeAlphabet } from '../passwords.ts';
+import { rowsOf } from '../../db/arrays.ts';
 
-const rowsOf = <T>(result: unknown): T[] => (result as { rows: T[] }).rows;
 
 /** The rates a fresh install starts with: 20 %, 10 % and 5 % of the fees of levels 1, 2 and 3. */
 export const defaultRatesPpm: Record<number, number> = { 1: 200_000, 2: 100_000, 3: 50_000 };

@@ -25,6 +25,14 @@ export interface TradingRuntimeOptions {
 /** Batches waiting beyond this are reported (once per crossing): settlement is falling behind the feed. */
 const backlogWarning = 30;
 
+/**
+ * Chunks of second contracts settled at once. Each lane owns whole house shards, and the shard
+ * follows the user, so lanes share no row; on PostgreSQL one lane's database work overlaps
+ * another's JavaScript (10 000 contracts: 1.50 s with one lane, 1.16 s with two, 1.05 s with
+ * four, quiet 2-core machine). PGlite runs one transaction at a time, so there they queue.
+ */
+export const secondSettlementLanes = 4;
+
 export class TradingRuntime {
   readonly triggers: TriggerEngine;
   readonly seconds: SecondSettler;
@@ -39,7 +47,7 @@ export class TradingRuntime {
       // A tick that fires many positions (a TP/SL or liquidation burst) settles them in batches.
       settleMany: (fired) => settleFired({ db, clock, userEvents, messages }, fired),
     });
-    this.seconds = new SecondSettler({ db, clock, userEvents, messages, onError });
+    this.seconds = new SecondSettler({ db, clock, userEvents, messages, onError, concurrency: secondSettlementLanes });
   }
 
   /** Rebuilds the trigger index and settles what is already due; before the first tick of a term. */

@@ -9,7 +9,7 @@
 // Set-based, because 10 000 contracts may expire in the same second (DESIGN §8: all settled in
 // ≤ 500 ms): one query finds the due orders with their entry and exit ticks (lateral joins on
 // market_ticks' (symbol, time) index) and their funds and held accounts; the orders are grouped
-// into chunks of `chunkSize` (by the house shard their buy opened when several run at once); each
+// into chunks of `chunkSize` (by their users' house shard when several run at once); each
 // chunk is one transaction: lock its still-open orders (FOR UPDATE SKIP LOCKED: a second settler running at the
 // same time skips what this one holds, then finds it settled), one ledger batch through the payout
 // primitive (ledger/payouts.ts postGroups: an order's transfers are one group, a refused order stays
@@ -17,8 +17,8 @@
 // UPDATE of the orders from arrays, one UPDATE retaining the ticks. Each order settles exactly
 // once: only rows locked while 'open' move money, and the transfer ids (second:<id>:...) are
 // idempotent in the ledger besides. Chunks of different house shards may run in parallel
-// (`concurrency`, on PostgreSQL): they share no house row, and the ledger locks user accounts in
-// ascending order, so they never deadlock.
+// (`concurrency`, on PostgreSQL): the shard follows the user, so they share no row (house or user
+// account) and never wait for each other; the ledger locks in ascending order besides.
 import { sql } from 'drizzle-orm';
 import type { Db } from '../../db/client.ts';
 import type { Clock } from '../../lib/time.ts';
@@ -32,6 +32,7 @@ import type { RecordedTick } from '../market/store.ts';
 import { payoutOf, secondOutcome, secondReference, winningsOf } from './secondContracts.ts';
 import type { UserEventBus } from './userEvents.ts';
 import { deliverMessages, writeMessages, type MessageDelivery, type NewMessage, type WrittenMessage } from '../content/messages.ts';
+import { rowsOf, tokenArrayLiteral } from '../../db/arrays.ts';
 
 export interface SecondSettlerOptions {
   db: Db;
@@ -75,9 +76,7 @@ const defaultChunkSize = 300;
 /** Orders found per pass at most; a pass repeats until nothing more is due. */
 const passLimit = 20_000;
 
-const rowsOf = <T>(result: unknown): T[] => (result as { rows: T[] }).rows;
 /** A PostgreSQL array literal of plain tokens (digits, lower-case words). */
-const arrayLiteral = (values: readonly (string | bigint | number)[]) => `{${values.join(',')}}`;
 
 export class SecondSettler {
   readonly #options: SecondSettlerOptions;
@@ -130,7 +129,7 @@ export class SecondSettler {
 
   /** Open orders accepted at or before `untilMs` without an entry tick get the first tick at or after acceptance. */
   async #fillEntries(symbols: string[] | undefined, untilMs: number) {
-    const symbolFilter = symbols ? sql`and o.symbol = any(${arrayLiteral(symbols.map(quoteSymbol))}::varchar[])` : sql``;
+    const symbolFilter = symbols ? sql`and o.symbol = any(${tokenArrayLiteral(symbols.map(quoteSymbol))}::varchar[])` : sql``;
     const until = new Date(untilMs).toISOString();
     // A correlated sub-select per order (no join back to the table), so the plan is the same on
     // a table without statistics: the open orders by index, one index probe of market_ticks each.
@@ -172,7 +171,7 @@ export class SecondSettler {
    * filled (an order accepted after the last tick it saw).
    */
   async #findDue(symbols: string[] | undefined, dueMs: number): Promise<{ due: DueOrder[]; full: boolean }> {
-    const symbolFilter = symbols ? sql`and o.symbol = any(${arrayLiteral(symbols.map(quoteSymbol))}::varchar[])` : sql``;
+    const symbolFilter = symbols ? sql`and o.symbol = any(${tokenArrayLiteral(symbols.map(quoteSymbol))}::varchar[])` : sql``;
     const result = await this.#options.db.execute(sql`
       with due as materialized (
         select o.id, o.user_id, o.ledger, o.symbol, o.direction, o.payout_ppm, o.amount, o.accepted_at, o.expires_at,
@@ -235,7 +234,7 @@ export class SecondSettler {
     } else {
       const byShard = new Map<number, DueOrder[]>();
       for (const order of due) {
-        const shard = systemShard(secondReference(order.id));
+        const shard = houseShardOf(order);
         const group = byShard.get(shard);
         if (group) group.push(order);
         else byShard.set(shard, [order]);
@@ -268,7 +267,7 @@ export class SecondSettler {
   async #openHouses(due: DueOrder[]) {
     const missing = new Map<string, { ledger: number; shard: number }>();
     for (const order of due) {
-      const shard = systemShard(secondReference(order.id));
+      const shard = houseShardOf(order);
       const key = `${order.ledger}:${shard}`;
       if (!this.#houses.has(key)) missing.set(key, { ledger: order.ledger, shard });
     }
@@ -287,7 +286,7 @@ export class SecondSettler {
     const outcomes = await db.transaction(async (tx) => {
       const locked = new Set(rowsOf<{ id: string }>(await tx.execute(sql`
         select id::text as id from second_contract_orders
-        where id = any(${arrayLiteral(chunk.map((order) => order.id))}::bigint[]) and status = 'open'
+        where id = any(${tokenArrayLiteral(chunk.map((order) => order.id))}::bigint[]) and status = 'open'
         order by id for update skip locked`)).map((row) => BigInt(row.id)));
       let orders = chunk.filter((order) => locked.has(order.id));
       if (orders.length === 0) return [];
@@ -295,7 +294,7 @@ export class SecondSettler {
       for (const order of orders) {
         const status = secondOutcome(order.direction, order.entryPrice, order.exitPrice);
         const payout = payoutOf(status, order.amount, order.payoutPpm);
-        const house = this.#houses.get(`${order.ledger}:${systemShard(secondReference(order.id))}`)!;
+        const house = this.#houses.get(`${order.ledger}:${houseShardOf(order)}`)!;
         const reference = secondReference(order.id);
         const transfers: NewTransferRequest[] = [];
         if (status === 'lost') {
@@ -326,18 +325,18 @@ export class SecondSettler {
       await tx.execute(sql`
         update second_contract_orders o set status = v.status, entry_tick_id = v.entry_id, entry_price = v.entry_price,
           exit_tick_id = v.exit_id, exit_price = v.exit_price, payout = v.payout, settled_at = ${settledAt.toISOString()}::timestamptz
-        from unnest(${arrayLiteral(orders.map((order) => order.id))}::bigint[],
-          ${arrayLiteral(outcomes.map((outcome) => outcome.status))}::varchar[],
-          ${arrayLiteral(orders.map((order) => order.entryTickId))}::bigint[],
-          ${arrayLiteral(orders.map((order) => order.entryPrice))}::bigint[],
-          ${arrayLiteral(orders.map((order) => order.exitTickId))}::bigint[],
-          ${arrayLiteral(orders.map((order) => order.exitPrice))}::bigint[],
-          ${arrayLiteral(outcomes.map((outcome) => outcome.payout))}::numeric[])
+        from unnest(${tokenArrayLiteral(orders.map((order) => order.id))}::bigint[],
+          ${tokenArrayLiteral(outcomes.map((outcome) => outcome.status))}::varchar[],
+          ${tokenArrayLiteral(orders.map((order) => order.entryTickId))}::bigint[],
+          ${tokenArrayLiteral(orders.map((order) => order.entryPrice))}::bigint[],
+          ${tokenArrayLiteral(orders.map((order) => order.exitTickId))}::bigint[],
+          ${tokenArrayLiteral(orders.map((order) => order.exitPrice))}::bigint[],
+          ${tokenArrayLiteral(outcomes.map((outcome) => outcome.payout))}::numeric[])
           as v(id, status, entry_id, entry_price, exit_id, exit_price, payout)
         where o.id = v.id and o.status = 'open'`);
       const tickIds = [...new Set(orders.flatMap((order) => [order.entryTickId, order.exitTickId]))];
       await tx.execute(sql`update market_ticks set retained = true
-        where id = any(${arrayLiteral(tickIds)}::bigint[]) and not retained`);
+        where id = any(${tokenArrayLiteral(tickIds)}::bigint[]) and not retained`);
       // The real orders' "settled" internal messages, in this transaction, in one statement (issue 21).
       const messages: NewMessage[] = [];
       for (const { order, outcome } of posted.posted) {
@@ -360,6 +359,13 @@ export class SecondSettler {
     return outcomes;
   }
 }
+
+/**
+ * The house shard an order settles against: its user's, so that the chunks of one house shard
+ * also hold every order of their users, and chunks of different shards running at once share no
+ * row at all: neither a house account nor a user's funds or held account.
+ */
+const houseShardOf = (order: Pick<DueOrder, 'userId'>) => systemShard(`second-house:${order.userId}`);
 
 /** Symbols are upper-case letters and digits; quoted for an array literal all the same. */
 function quoteSymbol(symbol: string): string {

@@ -4,6 +4,7 @@
 import { describe, expect, it } from 'vitest';
 import { sql } from 'drizzle-orm';
 import { verifyLedger } from '../../../server/domain/ledger/verify.ts';
+import { entryHash } from '../../../server/domain/ledger/chain.ts';
 import { forEachLedgerDatabase, type LedgerTestDb } from './ledgerHelpers.ts';
 
 const usdt = (whole: number) => BigInt(whole) * 1_000_000n;
@@ -106,5 +107,20 @@ forEachLedgerDatabase((ledger) => {
       await ledger.db.execute(sql`update ledger_accounts set credits_posted = credits_posted - 1 where id = ${house}`);
       expect(await verifyLedger(ledger.db)).toMatchObject({ balancesValid: true, conserved: true });
     });
+  });
+});
+
+// The entry encoding is what every stored chain was hashed with: a change to it (a cheaper way to
+// build the same JSON, say) must give the same hashes, or every existing ledger stops verifying.
+describe('the chain entry encoding', () => {
+  it('hashes an entry exactly as ledgers already stored it (quotes, backslashes, commas, new lines, nulls, a negative balance)', () => {
+    const transfer = {
+      id: 'a"b\\c:1', ledger: 1, asset: 'USDT', debitAccountId: 12n, creditAccountId: 34n, amount: 5n, kind: 'k', phase: 'single',
+      pendingId: null, reference: 'r,é"', remark: 'x\n"y"', createdAt: new Date(1780000000123),
+    };
+    expect(entryHash('0'.repeat(64), { accountId: 12n, side: 'debit', entryNo: 7n, balanceAfter: -99n }, transfer))
+      .toBe('19ef9289ebd9032a35f0950c808e31017e34d17172d37370af8fadd33afc67a3');
+    expect(entryHash('0'.repeat(64), { accountId: 12n, side: 'credit', entryNo: 7n, balanceAfter: -99n }, transfer))
+      .toBe('ecdba04d966001b9719d985f7d6781c253211aa847071cced5ac9dae5984a46c');
   });
 });
