@@ -75,6 +75,8 @@ async function runLanes(): Promise<number> {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'bourse-suite-'));
   const width = Math.max(...lanes.map((lane) => lane.name.length));
   const startedMs = Date.now();
+  // The load before the run: beside other work the same suite takes about three times as long.
+  const loadAtStart = os.loadavg()[0].toFixed(1);
   const results = await Promise.all(lanes.map(async (lane) => {
     const summaryFile = path.join(dir, `${lane.name}.json`);
     const prefix = `[${lane.name.padEnd(width)}] `;
@@ -102,7 +104,8 @@ async function runLanes(): Promise<number> {
   const seconds = (ms: number) => `${(ms / 1000).toFixed(0)} s`;
   const laneLines = results.map(({ lane, code, summary, ms }) =>
     `  ${lane.name} (${lane.projects.join(', ')}): ${seconds(ms)}${code === 0 ? '' : `, exit code ${code}${summary ? '' : ', no results'}`}`);
-  process.stdout.write(`\nLanes (${seconds(Date.now() - startedMs)} in all):\n${laneLines.join('\n')}\n`);
+  process.stdout.write(`\nLanes (${seconds(Date.now() - startedMs)} in all; ${os.cpus().length} CPUs, load average ${loadAtStart} `
+    + `at the start, ${os.loadavg()[0].toFixed(1)} at the end):\n${laneLines.join('\n')}\n`);
   process.stdout.write(formatSummary(total));
   return results.every(({ code, summary }) => code === 0 && summary) ? 0 : 1;
 }
