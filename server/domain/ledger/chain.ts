@@ -48,8 +48,22 @@ export function transferEncoding(transfer: HashedTransfer): string {
     transfer.id, String(transfer.ledger), transfer.asset,
     transfer.debitAccountId.toString(), transfer.creditAccountId.toString(), transfer.amount.toString(),
     transfer.kind, transfer.phase, transfer.pendingId, transfer.reference, transfer.remark,
-    transfer.createdAt.toISOString(),
+    isoTime(transfer.createdAt),
   ]).slice(1);
+}
+
+let lastTime: Date | undefined;
+let lastIso = '';
+/**
+ * `date.toISOString()`, remembered for the last Date seen: the transfers of a batch share one
+ * `now`, which the encoding and the write would otherwise format twice per transfer.
+ */
+export function isoTime(date: Date): string {
+  if (date !== lastTime || lastTime.getTime() !== date.getTime()) {
+    lastIso = date.toISOString();
+    lastTime = date;
+  }
+  return lastIso;
 }
 
 /**

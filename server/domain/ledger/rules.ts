@@ -6,7 +6,7 @@
 import type { ledgerTransfers } from '../../db/schema.ts';
 import { assert } from '../../lib/errors.ts';
 import { atomicMax } from './amounts.ts';
-import { entryHash, transferEncoding, type EntrySide, type HashedTransfer } from './chain.ts';
+import { entryHash, transferEncoding, type HashedTransfer } from './chain.ts';
 
 /**
  * What a transfer is for, shown to the user as the entry's type. Later features add theirs here;
@@ -243,18 +243,22 @@ function resolvePending(request: ResolveRequest, context: BatchContext): NewTran
 
 /** Appends the transfer to both accounts' chains (their balances already updated). */
 function chainEntries(debit: AccountState, credit: AccountState, transfer: HashedTransfer): NewTransferRow {
+  // Written out for both sides rather than mapped over them: this runs for every transfer posted.
   const encoded = transferEncoding(transfer);
-  const [debitEntry, creditEntry] = ([[debit, 'debit'], [credit, 'credit']] as const).map(([account, side]) => {
-    account.entryCount += 1n;
-    const entry = { accountId: account.id, side: side as EntrySide, entryNo: account.entryCount, balanceAfter: account.creditsPosted - account.debitsPosted };
-    account.chainHead = entryHash(account.chainHead, entry, transfer, encoded);
-    return { ...entry, hash: account.chainHead };
-  });
+  debit.entryCount += 1n;
+  const debitBalanceAfter = debit.creditsPosted - debit.debitsPosted;
+  debit.chainHead = entryHash(debit.chainHead,
+    { accountId: debit.id, side: 'debit', entryNo: debit.entryCount, balanceAfter: debitBalanceAfter }, transfer, encoded);
+  credit.entryCount += 1n;
+  const creditBalanceAfter = credit.creditsPosted - credit.debitsPosted;
+  credit.chainHead = entryHash(credit.chainHead,
+    { accountId: credit.id, side: 'credit', entryNo: credit.entryCount, balanceAfter: creditBalanceAfter }, transfer, encoded);
   return {
-    ...transfer,
-    debitEntryNo: debitEntry.entryNo, creditEntryNo: creditEntry.entryNo,
-    debitBalanceAfter: debitEntry.balanceAfter, creditBalanceAfter: creditEntry.balanceAfter,
-    debitChainHash: debitEntry.hash, creditChainHash: creditEntry.hash,
+    id: transfer.id, ledger: transfer.ledger, asset: transfer.asset, debitAccountId: transfer.debitAccountId,
+    creditAccountId: transfer.creditAccountId, amount: transfer.amount, kind: transfer.kind, phase: transfer.phase,
+    pendingId: transfer.pendingId, reference: transfer.reference, remark: transfer.remark, createdAt: transfer.createdAt,
+    debitEntryNo: debit.entryCount, creditEntryNo: credit.entryCount, debitBalanceAfter, creditBalanceAfter,
+    debitChainHash: debit.chainHead, creditChainHash: credit.chainHead,
   };
 }
 
