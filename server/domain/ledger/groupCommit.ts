@@ -24,6 +24,13 @@ export interface GroupCommitLimits {
   transfersPerGroupMax: number;
   /** Groups in their own transactions at once: 1 on PGlite (one connection), more on a pool. */
   groupsInFlightMax: number;
+  /**
+   * With a group in flight, another starts only when this many transfers wait: single transfers
+   * then gather behind the one in flight into a group of all of them (8 callers: 8 a group and
+   * 5 182/s, against 3.7 a group and 4 119/s when a second group started at once), while
+   * batches of 100 still overlap one group's commit with the next one's work.
+   */
+  parallelGroupTransfersMin: number;
   /** Transfers waiting at most; beyond it a caller is refused with an error (overload), not queued. */
   transfersQueuedMax: number;
 }
@@ -67,7 +74,8 @@ export class GroupCommitter {
   }
 
   #drain() {
-    while (this.#inFlight < this.limits.groupsInFlightMax && this.#queue.length > 0) {
+    while (this.#queue.length > 0 && (this.#inFlight === 0
+      || (this.#inFlight < this.limits.groupsInFlightMax && this.#queuedTransfers >= this.limits.parallelGroupTransfersMin))) {
       const group = this.#take();
       this.#inFlight += 1;
       // runGroup answers every request itself and never rejects; the catch is the last guard.

@@ -62,8 +62,9 @@ export async function postTransfers(db: Executor, batch: readonly TransferReques
 const defaultLimits = (db: Db): GroupCommitLimits => ({
   transfersPerGroupMax: transferBatchSizeMax,
   // PGlite runs one transaction at a time; on a pool two groups overlap one's commit with the
-  // other's work (measured in test/bench/ledger.ts).
+  // other's work when enough waits (measured in test/bench/ledger.ts; see parallelGroupTransfersMin).
   groupsInFlightMax: onPool(db) ? 2 : 1,
+  parallelGroupTransfersMin: 64,
   transfersQueuedMax: 200_000,
 });
 

@@ -10,6 +10,7 @@ import type { TransferRequest } from '../../../server/domain/ledger/rules.ts';
 import { configureGroupCommit, groupCommitStats, postTransfers, type PostResult } from '../../../server/domain/ledger/transfers.ts';
 import { verifyLedger } from '../../../server/domain/ledger/verify.ts';
 import { expectConserved, forEachLedgerDatabase } from './ledgerHelpers.ts';
+import { GroupCommitter } from '../../../server/domain/ledger/groupCommit.ts';
 
 const usdt = (whole: number) => BigInt(whole) * 1_000_000n;
 
@@ -221,5 +222,52 @@ describe('postTransfers: group commit', () => {
       expect(result.ok).toBe(true);
       expect(groupCommitStats(ledger.db).groups).toBe(before.groups);
     });
+  });
+});
+
+// The committer's policy alone, with groups that finish when the test says: a second group starts
+// beside the one in flight only when enough transfers wait (parallelGroupTransfersMin).
+describe('GroupCommitter: when a second group starts', () => {
+  const request = (id: string, size = 1): TransferRequest[] => Array.from({ length: size }, (_, i) => ({
+    id: `${id}:${i}`, debitAccountId: 1n, creditAccountId: 2n, amountAtomic: 1n, kind: 'correction', reference: 'policy',
+  }));
+  function committer() {
+    const started: number[] = [];
+    const finish: Array<() => void> = [];
+    const made = new GroupCommitter({ transfersPerGroupMax: 1000, groupsInFlightMax: 2, parallelGroupTransfersMin: 64, transfersQueuedMax: 10_000 },
+      (group) => new Promise<void>((resolve) => {
+        started.push(group.reduce((sum, queued) => sum + queued.batch.length, 0));
+        finish.push(() => {
+          for (const queued of group) queued.resolve({ ok: true, replayed: false, transfers: [] });
+          resolve();
+        });
+      }));
+    return { made, started, finish };
+  }
+
+  it('lets single transfers gather behind the group in flight into one group', async () => {
+    const { made, started, finish } = committer();
+    const answers = [made.submit(request('a'), new Date())];
+    for (let i = 0; i < 7; i += 1) answers.push(made.submit(request(`b${i}`), new Date()));
+    // The first started alone at once; seven wait (fewer than 64), so no second group yet.
+    expect(started).toEqual([1]);
+    expect(made.current()).toMatchObject({ groupsInFlight: 1, requestsQueued: 7 });
+    finish[0]();
+    await answers[0];
+    // The finished group's slot goes to the seven once its promise has settled.
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(started).toEqual([1, 7]);
+    finish[1]();
+    await Promise.all(answers);
+  });
+
+  it('starts a second group at once when a batch of 64 or more waits', async () => {
+    const { made, started, finish } = committer();
+    const answers = [made.submit(request('a'), new Date()), made.submit(request('big', 100), new Date())];
+    expect(started).toEqual([1, 100]);
+    expect(made.current().groupsInFlight).toBe(2);
+    finish[0]();
+    finish[1]();
+    await Promise.all(answers);
   });
 });
