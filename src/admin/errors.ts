@@ -63,7 +63,14 @@ export function failureMessage(error: unknown): string {
       ? i18n._(msg`Too many failed logins. Please try again in ${seconds} seconds.`)
       : i18n._(msg`Too many failed logins. Please try again in ${minutes} minutes.`);
   }
-  if (failure.kind === 'api') return errorText(failure.error) ?? failure.message;
+  if (failure.kind === 'api') {
+    // A refused form names the field the server refused (its detail, in English): an operator
+    // fixes that field instead of guessing.
+    if (failure.error === 'invalid_request' && failure.serverMessage) {
+      return `${errorText(failure.error) ?? failure.message} (${failure.serverMessage})`;
+    }
+    return errorText(failure.error) ?? failure.message;
+  }
   return failure.message;
 }
 

@@ -44,6 +44,8 @@ export type ApiError =
   | { kind: 'unauthorized'; code: 401; message: string; envelope: EnvelopeOf<unknown> | undefined }
   | {
     kind: 'api'; code: number; error?: string; message: string; retryAfterSeconds?: number;
+    /** The server's own (English) message, when `message` is our translation of its code. */
+    serverMessage?: string;
     /** With google_code_required from a login: the ticket its second step completes (issue 18). */
     loginTicket?: string;
   }
@@ -148,6 +150,7 @@ export function createBaseQuery(deps: BaseQueryDeps): BaseQueryFn<RequestArgs | 
     return {
       error: {
         kind: 'api', code: payload.code, error: result.error, message, retryAfterSeconds: result.retryAfterSeconds,
+        ...(payload.message && payload.message !== message ? { serverMessage: payload.message } : {}),
         ...(typeof result.loginTicket === 'string' ? { loginTicket: result.loginTicket } : {}),
       },
     };

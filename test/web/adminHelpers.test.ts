@@ -26,6 +26,13 @@ describe('back-office refusals', () => {
     expect(failureMessage({ kind: 'api', code: 400, error: 'withdrawal_not_approved', message: 'x' })).toMatch(/not fully approved/);
     expect(failureMessage({ kind: 'api', code: 400, error: 'something_new', message: 'Server words.' })).toBe('Server words.');
   });
+
+  it('adds the server\'s detail to a refused form, so the operator sees which field', () => {
+    expect(failureMessage({ kind: 'api', code: 400, error: 'invalid_request', message: 'x',
+      serverMessage: 'Invalid request: body/dailyRate Expected string to match \'^\\d+(\\.\\d+)?$\'' }))
+      .toBe('Some of the information entered is not valid. (Invalid request: body/dailyRate Expected string to match \'^\\d+(\\.\\d+)?$\')');
+    expect(failureMessage({ kind: 'api', code: 400, error: 'invalid_request', message: 'x' })).toBe('Some of the information entered is not valid.');
+  });
 });
 
 describe('back-office amounts', () => {

@@ -105,7 +105,8 @@ describe('createBaseQuery: other envelope codes', () => {
     const result = await call({ url: '/app/emailLogin', method: 'POST', body: { code: '123456' } });
     expect(deps.notify).toHaveBeenCalledExactlyOnceWith('The code is wrong (translated).');
     expect(result).toEqual({
-      error: { kind: 'api', code: 400, error: 'code_invalid', message: 'The code is wrong (translated).', retryAfterSeconds: undefined },
+      error: { kind: 'api', code: 400, error: 'code_invalid', message: 'The code is wrong (translated).', retryAfterSeconds: undefined,
+        serverMessage: 'Invalid code' },
     });
   });
 
@@ -232,6 +233,7 @@ describe('createBaseQuery: quiet forms, which show a refusal under the field it 
     expect(deps.notify).not.toHaveBeenCalled();
     expect(result.error).toEqual({
       kind: 'api', code: 400, error: 'code_invalid', message: 'The code is wrong (translated).', retryAfterSeconds: undefined,
+      serverMessage: 'Invalid code',
     });
     const throttled = client(() => json(envelope(429, { error: 'code_send_too_soon', retryAfterSeconds: 37 }, 'Wait'), 429));
     expect((await throttled.call({ url: '/app/getEmailCaptcha', quiet: true })).error)
