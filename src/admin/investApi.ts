@@ -184,8 +184,8 @@ export const investAdminApi = adminApi.enhanceEndpoints({
 }).injectEndpoints({
   endpoints: (build) => ({
     adminProducts: build.query<PageOf<AdminProduct>, ProductListArgs>({
-      // The server filters by kind only (its query takes no status): the screen filters the status.
-      query: ({ pageNo, type }) => ({ url: productAdminPaths.products, params: { pageNo, pageSize, type }, quiet: true }),
+      // Filtered by kind and status on the server, so every page of a filter is full.
+      query: ({ pageNo, type, status }) => ({ url: productAdminPaths.products, params: { pageNo, pageSize, type, status }, quiet: true }),
       providesTags: ['InvestProducts'],
     }),
     createProduct: build.mutation<AdminProduct, CreateProductBody>({

@@ -182,9 +182,10 @@ export async function productById(db: Executor, id: bigint, lang: string | undef
 }
 
 /** Back office: every product of every status, newest first. */
-export async function listAdminProducts(db: Executor, query: { type?: ProductType; pageNo?: number; pageSize?: number }, now: Date): Promise<PageOf<AdminProduct>> {
+export async function listAdminProducts(db: Executor, query: { type?: ProductType; status?: string; pageNo?: number; pageSize?: number }, now: Date): Promise<PageOf<AdminProduct>> {
   const { pageNo, pageSize, offset } = pageParams(query);
-  const where = query.type ? eq(products.type, query.type) : ne(products.id, 0n);
+  const where = and(ne(products.id, 0n), query.type ? eq(products.type, query.type) : undefined,
+    query.status ? eq(products.status, query.status) : undefined);
   const [{ total }] = await db.select({ total: count() }).from(products).where(where);
   const rows = await db.select().from(products).where(where).orderBy(desc(products.id)).limit(pageSize).offset(offset);
   const scales = await assetScales(db);

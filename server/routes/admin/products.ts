@@ -7,7 +7,7 @@
 import type { FastifyInstance } from 'fastify';
 import { Type, type Static } from '@sinclair/typebox';
 import {
-  CreateProductBody, OrderStatus, ProductType, PublishMiningRewardBody, ReasonBody, ReserveBody, UpdateProductBody, productAdminPaths,
+  CreateProductBody, OrderStatus, ProductStatus, ProductType, PublishMiningRewardBody, ReasonBody, ReserveBody, UpdateProductBody, productAdminPaths,
 } from '../../../src/api/contract/products.ts';
 import { CurrencyCode, PageQuery } from '../../../src/api/contract/wallet.ts';
 import { RecordId } from '../../../src/api/contract/withdrawals.ts';
@@ -26,7 +26,7 @@ const readers = ['admin', 'finance'] as const;
 
 const IdParams = Type.Object({ id: RecordId });
 const FundingParams = Type.Object({ fundingId: RecordId });
-const ProductsQuery = Type.Object({ type: Type.Optional(ProductType), ...PageQuery }, { additionalProperties: false });
+const ProductsQuery = Type.Object({ type: Type.Optional(ProductType), status: Type.Optional(ProductStatus), ...PageQuery }, { additionalProperties: false });
 const OrdersQuery = Type.Object({
   productId: Type.Optional(RecordId), status: Type.Optional(OrderStatus), userId: Type.Optional(RecordId), ...PageQuery,
 }, { additionalProperties: false });

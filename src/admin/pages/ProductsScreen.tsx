@@ -186,7 +186,7 @@ function ProductsTab({ admin, onOrders }: { admin: boolean; onOrders(id: string)
   const [funded, setFunded] = useState<FundOutcome>();
   const { data, isFetching, error, refetch } = useAdminProductsQuery({ pageNo, type, status });
   // The server filters by kind; the status filter also applies here, in case it answers every status.
-  const shown = (data?.records ?? []).filter((product) => !status || product.status === status);
+  const shown = data?.records ?? [];
   const find = (id: string | undefined) => data?.records.find((product) => product.id === id);
   return (
     <>

@@ -466,6 +466,12 @@ forEachDatabase((server) => {
       expectRefused(await server.post(productAdminPaths.products, { type: 'arbitrage', name: 'x', asset: 'USDT', days: 10, dailyRate: '0.05', minAmount: '1', maxAmount: '10' }, { token: finance }), 403, 'forbidden');
       const listed = expectOk(await server.get(productAdminPaths.products, {}, { token: finance })).body.result;
       expect(listed.total).toBeGreaterThan(0);
+      // Filtered by kind and status on the server: every record of the page matches, the total counts only those.
+      const drafts = expectOk(await server.get(productAdminPaths.products, { type: 'arbitrage', status: 'draft' }, { token: finance })).body.result;
+      const [counted] = await server.query<{ n: number }>(sql`select count(*)::int as n from products where type = 'arbitrage' and status = 'draft'`);
+      expect(drafts.total).toBe(counted.n);
+      expect(drafts.records.every((product: { type: string; status: string }) => product.type === 'arbitrage' && product.status === 'draft')).toBe(true);
+      expectRefused(await server.get(productAdminPaths.products, { status: 'sold' }, { token: finance }), 400, 'invalid_request');
       const made = await createProduct(server, boss, { name: 'Audited' });
       const [row] = await server.query<{ actions: string }>(sql`select string_agg(action, ',') as actions from audit_log where target_type = 'product' and target_id = ${made.id}`);
       expect(row.actions).toBe('product.create');
