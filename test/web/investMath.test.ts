@@ -8,6 +8,7 @@ import {
 } from '../../src/features/invest/investMath.ts';
 import { raisedPercent } from '../../src/features/invest/BondListPage.tsx';
 import { levelProgress } from '../../src/features/invest/VipLevelPage.tsx';
+import { minedAssets } from '../../src/features/invest/MiningPoolPage.tsx';
 import type { Product } from '../../src/api/contract/products.ts';
 
 const product: Product = {
@@ -121,5 +122,12 @@ describe('the rest of the pages figures', () => {
     expect(levelProgress({ levels, my: { level: 1, highestLevel: 1, assets: '2000.000000', checkedAt: 0, toNext: '3000.000000' } })).toBe(25);
     expect(levelProgress({ levels, my: { level: 2, highestLevel: 2, assets: '9000.000000', checkedAt: 0 } })).toBe(100);
     expect(levelProgress({ levels })).toBe(0);
+  });
+});
+
+describe('the mining pool\'s assets', () => {
+  it('offers every asset the machines mine, BTC first, each once', () => {
+    expect(minedAssets([])).toEqual(['BTC']);
+    expect(minedAssets([{ payoutAsset: 'LTC' }, { payoutAsset: 'BTC' }, { payoutAsset: 'ETH' }, { payoutAsset: 'LTC' }])).toEqual(['BTC', 'ETH', 'LTC']);
   });
 });

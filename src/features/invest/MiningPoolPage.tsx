@@ -1,12 +1,14 @@
 // kuangchiPool: the mining pool's totals (machines running, hashrate, output today and in all)
-// and the caller's share (their machines, hashrate and output), then their machine orders with
+// and the caller's share (their machines, hashrate and output), per mined asset when machines mine
+// more than one, then their machine orders with
 // their daily receipts (orderParts.tsx), on the route's #2c3e50 background.
+import { useState } from 'react';
 import { Link } from 'react-router-dom';
 import { PullToRefresh } from 'antd-mobile';
 import { useLingui } from '@lingui/react/macro';
 import { Amount } from '../../components/Amount.tsx';
 import { PageHeader } from '../../components/PageHeader.tsx';
-import { useMiningPoolQuery, useMyProductOrdersInfiniteQuery } from './investApi.ts';
+import { useMiningPoolQuery, useMyProductOrdersInfiniteQuery, useProductsQuery } from './investApi.ts';
 import { FrozenReason, OrderFigures, OrderReceipts, OrderStatusChip } from './orderParts.tsx';
 import { LoadFailure, usePullTexts } from './parts.tsx';
 import { prepareInvestTexts } from './investTexts.ts';
@@ -14,12 +16,21 @@ import './invest.css';
 
 export const prepare = prepareInvestTexts;
 
-/** The mined asset the pool page totals. */
+/** The mined asset the pool page totals first (the others, if machines mine them, one tap away). */
 export const poolAsset = 'BTC';
+
+/** The assets the mining products pay out, the default first. */
+export function minedAssets(products: ReadonlyArray<{ payoutAsset: string }>): string[] {
+  const assets = [...new Set(products.map((product) => product.payoutAsset))].sort();
+  return [poolAsset, ...assets.filter((asset) => asset !== poolAsset)];
+}
 
 export default function MiningPoolPage() {
   const { t } = useLingui();
-  const pool = useMiningPoolQuery({ asset: poolAsset });
+  const machines = useProductsQuery({ type: 'mining' });
+  const assets = minedAssets(machines.data?.records ?? []);
+  const [asset, setAsset] = useState(poolAsset);
+  const pool = useMiningPoolQuery({ asset });
   const orders = useMyProductOrdersInfiniteQuery({ type: 'mining' });
   const pull = usePullTexts();
   const mine = orders.data?.pages.flatMap((page) => page.records) ?? [];
@@ -31,6 +42,14 @@ export default function MiningPoolPage() {
       <PageHeader title={t`Mining pool`} fallback="/kuangchi" />
       <PullToRefresh onRefresh={async () => { await Promise.all([pool.refetch(), orders.refetch()]); }} {...pull}>
         {pool.isError && !data && <LoadFailure title={t`The pool could not be loaded.`} error={pool.error} onRetry={() => void pool.refetch()} />}
+        {assets.length > 1 && (
+          <div className="pool-assets" role="radiogroup" aria-label={t`Asset`}>
+            {assets.map((code) => (
+              <button key={code} type="button" role="radio" aria-checked={code === asset}
+                className={`pool-asset${code === asset ? ' active' : ''}`} onClick={() => setAsset(code)}>{code}</button>
+            ))}
+          </div>
+        )}
         {data && (
           <>
             <dl className="pool-totals" aria-label={t`Pool totals`}>
