@@ -250,16 +250,17 @@ export class MarketEngine {
         if (period === '1m') this.#recordMinute(state, next, timeMs);
       }
     }
-    if (ticks.length > 0) {
-      const recorded = await insertTicks(db, ticks, source.name);
-      await this.#options.onTicks?.(recorded).catch((error: unknown) => this.#options.onError?.(error));
-    }
+    // Stored first (a price anyone sees is a recorded tick), then published at once: the trading
+    // engines' work on these ticks (10 000 second contracts expiring take about a second), the
+    // candle flush and the pruning no longer hold every client's price back.
+    const recorded = ticks.length > 0 ? await insertTicks(db, ticks, source.name) : [];
+    await bus.publish({ timeMs, tickers: this.tickers(timeMs), candles: changed });
+    if (recorded.length > 0) await this.#options.onTicks?.(recorded).catch((error: unknown) => this.#options.onError?.(error));
     if (timeMs - this.#lastFlushMs >= candleFlushIntervalMs) await this.flush(timeMs);
     if (timeMs - this.#lastPruneMs >= pruneIntervalMs) {
       this.#lastPruneMs = timeMs;
       await pruneTicks(db, timeMs - this.#options.tickRetentionMs);
     }
-    await bus.publish({ timeMs, tickers: this.tickers(timeMs), candles: changed });
   }
 
   async flush(timeMs = this.#options.clock.now().getTime()) {
