@@ -64,11 +64,13 @@ export async function withdrawalBench() {
     const base = `http://127.0.0.1:${(app.server.address() as { port: number }).port}/api`;
     const serverKey = await importServerKey(keys.publicKeyPem);
     const passwordHash = await hashPassword(password);
+    // The login password differs from the withdrawal password, as the server requires.
+    const loginPasswordHash = await hashPassword(`${password}-login`);
     const db = database.db;
     const workers = [];
     for (let index = 0; index < clients; index += 1) {
       const [user] = await db.insert(users).values({
-        email: `bench-withdraw-${index}@example.com`, passwordHash, inviteCode: `BW${String(index).padStart(6, '0')}`,
+        email: `bench-withdraw-${index}@example.com`, passwordHash: loginPasswordHash, inviteCode: `BW${String(index).padStart(6, '0')}`,
       }).returning({ id: users.id });
       await db.insert(withdrawPasswords).values({ userId: user.id, passwordHash, updatedAt: new Date() });
       const [destination] = await db.insert(withdrawalDestinations).values({
