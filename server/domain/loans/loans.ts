@@ -500,6 +500,18 @@ export async function addCollateral(services: Services, userId: bigint, id: bigi
 }
 
 /**
+ * The margin-call and liquidation LTVs and the fee a loan was signed with (stored on the loan since
+ * migration 0018); a loan made before that falls back to its offer's figures.
+ */
+export function signedThresholds(row: LoanRow, offer: LoanSettingRow) {
+  return {
+    marginCallLtvBp: row.marginCallLtvBp ?? offer.marginCallLtvBp,
+    liquidationLtvBp: row.liquidationLtvBp ?? offer.liquidationLtvBp,
+    liquidationFeeBp: row.liquidationFeeBp ?? offer.liquidationFeeBp,
+  };
+}
+
+/**
  * After collateral is added or part of a pledge loan repaid: when the LTV at the feed's price is
  * back under the margin-call threshold the loan was signed with, a margin call made earlier is
  * cleared, so the next time the LTV reaches it the borrower is told again. Without a price the
@@ -510,8 +522,9 @@ async function rearmMarginCall(tx: Tx, row: LoanRow, priceOf: PriceOf | undefine
   const symbol = collateralSymbol(row.collateralAsset);
   const price = symbol ? priceOf(symbol) : undefined;
   if (!symbol || !price) return row;
-  const marginCallLtvBp = row.marginCallLtvBp ?? (await loanSettingById(tx, row.settingId))?.marginCallLtvBp;
-  if (marginCallLtvBp === null || marginCallLtvBp === undefined) return row;
+  const offer = await loanSettingById(tx, row.settingId);
+  const marginCallLtvBp = offer ? signedThresholds(row, offer).marginCallLtvBp : row.marginCallLtvBp;
+  if (marginCallLtvBp === null) return row;
   const scales = scalesOf(await assetScales(tx), row, symbol);
   if (ltvReached(owedOf(row), row.collateral ?? 0n, price.priceUnits, marginCallLtvBp, scales)) return row;
   const [after] = await tx.update(loans).set({ marginCalledAt: null }).where(eq(loans.id, row.id)).returning();

@@ -19,7 +19,7 @@ import { deliverMessages, type WrittenMessage } from '../content/messages.ts';
 import { formatAmount } from '../ledger/amounts.ts';
 import { lastTickAt, retainTicks } from '../trading/ticks.ts';
 import {
-  chargeThrough, collateralSymbol, loanById, loanMessage, owedOf, post, scalesOf, systemAccount, userAccount, type LoanRow,
+  chargeThrough, collateralSymbol, loanById, loanMessage, owedOf, post, scalesOf, signedThresholds, systemAccount, userAccount, type LoanRow,
 } from './loans.ts';
 import { collateralValue, liquidationSplit, ltvBp, ltvReached, startedDays, thresholdPrice } from './math.ts';
 import { assetScales, listLoanSettings, type LoanSettingRow } from './settings.ts';
@@ -187,18 +187,6 @@ export class LtvMonitor {
       });
     }
   }
-}
-
-/**
- * The margin-call and liquidation LTVs and the fee a loan was signed with (stored on the loan since
- * migration 0018); a loan made before that falls back to its offer's figures.
- */
-function signedThresholds(row: LoanRow, offer: LoanSettingRow) {
-  return {
-    marginCallLtvBp: row.marginCallLtvBp ?? offer.marginCallLtvBp,
-    liquidationLtvBp: row.liquidationLtvBp ?? offer.liquidationLtvBp,
-    liquidationFeeBp: row.liquidationFeeBp ?? offer.liquidationFeeBp,
-  };
 }
 
 /**

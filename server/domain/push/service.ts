@@ -73,6 +73,10 @@ export interface PushService extends MessageDelivery {
 }
 
 interface SubscriptionRow { id: bigint; endpoint: string; p256dh: string; auth: string }
+/** What sending to a subscription reads of it. */
+const subscriptionColumns = {
+  id: pushSubscriptions.id, endpoint: pushSubscriptions.endpoint, p256dh: pushSubscriptions.p256dh, auth: pushSubscriptions.auth,
+};
 
 /** Runs at most `limit` tasks at once, in the order given. */
 class Semaphore {
@@ -173,9 +177,7 @@ export function createPushService(options: PushServiceOptions): PushService {
     if (userIds && userIds.length === 0) return total;
     let afterId = 0n;
     for (;;) {
-      const rows = await db.select({
-        id: pushSubscriptions.id, endpoint: pushSubscriptions.endpoint, p256dh: pushSubscriptions.p256dh, auth: pushSubscriptions.auth,
-      }).from(pushSubscriptions).where(and(
+      const rows = await db.select(subscriptionColumns).from(pushSubscriptions).where(and(
         sql`${pushSubscriptions.id} > ${afterId}`,
         sql`${pushSubscriptions.categories} @> ${JSON.stringify([category])}::jsonb`,
         userIds ? inArray(pushSubscriptions.userId, [...userIds]) : undefined,
@@ -196,14 +198,12 @@ export function createPushService(options: PushServiceOptions): PushService {
    * concerned are read in one statement per 5 000 users, not one per message, and each message is
    * sent to its user's subscriptions of its category. Most users have none: then nothing more runs.
    */
-  async function deliverMessages(messages: readonly WrittenMessage[]) {
+  async function pushMessages(messages: readonly WrittenMessage[]) {
     const userIds = [...new Set(messages.map((message) => message.userId))];
     const byUser = new Map<bigint, Array<SubscriptionRow & { categories: unknown }>>();
     for (let i = 0; i < userIds.length; i += 5000) {
-      const rows = await db.select({
-        id: pushSubscriptions.id, userId: pushSubscriptions.userId, endpoint: pushSubscriptions.endpoint, p256dh: pushSubscriptions.p256dh,
-        auth: pushSubscriptions.auth, categories: pushSubscriptions.categories,
-      }).from(pushSubscriptions).where(inArray(pushSubscriptions.userId, userIds.slice(i, i + 5000))).orderBy(pushSubscriptions.id);
+      const rows = await db.select({ ...subscriptionColumns, userId: pushSubscriptions.userId, categories: pushSubscriptions.categories })
+        .from(pushSubscriptions).where(inArray(pushSubscriptions.userId, userIds.slice(i, i + 5000))).orderBy(pushSubscriptions.id);
       for (const row of rows) {
         const list = byUser.get(row.userId);
         if (list) list.push(row);
@@ -245,7 +245,7 @@ export function createPushService(options: PushServiceOptions): PushService {
     },
     deliver(messages: readonly WrittenMessage[]) {
       if (messages.length === 0) return;
-      track(deliverMessages(messages)).catch((error: unknown) => options.onError?.(error));
+      track(pushMessages(messages)).catch((error: unknown) => options.onError?.(error));
     },
     async idle() {
       while (pending.size > 0) await Promise.allSettled([...pending]);
