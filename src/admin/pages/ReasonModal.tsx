@@ -19,12 +19,12 @@ export function ReasonModal({ open, title, label, okText, minLength = 1, maxLeng
   const [form] = Form.useForm<{ text: string; code?: string }>();
   const [failure, setFailure] = useState('');
   const [busy, setBusy] = useState(false);
+  // Each opening starts empty: the fields unmount when the modal hides (destroyOnHidden) and take
+  // their values with them (preserve={false}). Resetting the form in an effect after opening could
+  // run after the operator (or a test) had already typed, and wipe the reason.
   useEffect(() => {
-    if (open) {
-      form.resetFields();
-      setFailure('');
-    }
-  }, [open, form]);
+    if (open) setFailure('');
+  }, [open]);
   const submit = async () => {
     const { text, code } = await form.validateFields();
     setBusy(true);
@@ -36,7 +36,7 @@ export function ReasonModal({ open, title, label, okText, minLength = 1, maxLeng
     <Modal open={open} title={title} okText={okText} okButtonProps={{ danger, loading: busy }} onOk={() => void submit().catch(() => undefined)}
       onCancel={onCancel} destroyOnHidden>
       {children}
-      <Form form={form} layout="vertical" requiredMark={false}>
+      <Form form={form} layout="vertical" requiredMark={false} preserve={false}>
         <Form.Item name="text" label={label} rules={[
           { required: true, whitespace: true, message: t`This field is required.` },
           { min: minLength, message: t`Write at least ${minLength} characters.` },
