@@ -83,12 +83,31 @@ function Shell({ store, language }: { store: AdminStore; language: ReactNode }) 
   );
 }
 
+const reducedMotionQuery = '(prefers-reduced-motion: reduce)';
+
+/**
+ * The system's "reduce motion" setting: drawers and modals then appear without their zoom and
+ * slide (antd's motion token), as the phone app's own animations already stop.
+ */
+function useReducedMotion(): boolean {
+  const [reduced, setReduced] = useState(() => typeof matchMedia === 'function' && matchMedia(reducedMotionQuery).matches);
+  useEffect(() => {
+    if (typeof matchMedia !== 'function') return undefined;
+    const query = matchMedia(reducedMotionQuery);
+    const changed = () => setReduced(query.matches);
+    query.addEventListener('change', changed);
+    return () => query.removeEventListener('change', changed);
+  }, []);
+  return reduced;
+}
+
 export function AdminRoot({ store, initialLocale, initialAntdLocale }: {
   store: AdminStore; initialLocale: LocaleCode; initialAntdLocale: Locale;
 }) {
   const [code, setCode] = useState(initialLocale);
   const [antdLocale, setAntdLocale] = useState(initialAntdLocale);
   const token = useSelector((state: AdminState) => state.session.token);
+  const reducedMotion = useReducedMotion();
   const changeLanguage = async (next: LocaleCode) => {
     const loaded = await activateAdminLocale(next);
     setAntdLocale(loaded);
@@ -97,7 +116,7 @@ export function AdminRoot({ store, initialLocale, initialAntdLocale }: {
   const language = <LanguageSelect value={code} onChange={(next) => void changeLanguage(next)} />;
   return (
     <I18nProvider i18n={i18n}>
-      <ConfigProvider locale={antdLocale} theme={{ token: { colorPrimary: '#0b3d91' } }}>
+      <ConfigProvider locale={antdLocale} theme={{ token: { colorPrimary: '#0b3d91', motion: !reducedMotion } }}>
         <AntApp>
           <NotifyBridge />
           {token ? <Shell key={code} store={store} language={language} /> : <LoginScreen store={store} language={language} />}

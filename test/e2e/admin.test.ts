@@ -122,7 +122,7 @@ describe('the back office', () => {
   });
 
   const openAdmin = async (browser: Browser) => {
-    const context = await browser.newContext({ viewport: desktop, locale: 'en-US' });
+    const context = await browser.newContext({ viewport: desktop, locale: 'en-US', reducedMotion: 'reduce' });
     context.setDefaultTimeout(20_000);
     await context.addInitScript(() => {
       localStorage.setItem('bourse.admin.lang', 'en-us');

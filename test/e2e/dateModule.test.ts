@@ -247,7 +247,7 @@ describe('the date module on every page', () => {
 
   it('shows the back office\'s dates in the operator\'s zone (1280 × 800)', async () => {
     const token = await operatorSession(baseUrl);
-    const context = await browser().newContext({ viewport: { width: 1280, height: 800 }, locale: 'en-US', timezoneId: deviceZone });
+    const context = await browser().newContext({ viewport: { width: 1280, height: 800 }, locale: 'en-US', timezoneId: deviceZone, reducedMotion: 'reduce' });
     context.setDefaultTimeout(20_000);
     await context.addInitScript((value) => {
       localStorage.setItem('bourse.admin.lang', 'en-us');

@@ -120,13 +120,21 @@ export async function fundAccount(baseUrl: string, token: string, amount: string
  */
 export async function backOfficePage(browser: Browser, baseUrl: string): Promise<Page> {
   const token = await operatorSession(baseUrl);
-  const context = await browser.newContext({ viewport: { width: 1280, height: 800 }, locale: 'en-US' });
+  // Reduced motion: modals and drawers appear at once (AdminRoot), so no click lands on a button
+  // still zooming in, which on a loaded machine left a decision unsent behind an open modal.
+  const context = await browser.newContext({ viewport: { width: 1280, height: 800 }, locale: 'en-US', reducedMotion: 'reduce' });
   context.setDefaultTimeout(20_000);
   await context.addInitScript((value) => {
     localStorage.setItem('bourse.admin.lang', 'en-us');
     sessionStorage.setItem('bourse.admin.token', value);
   }, token);
   const page = await context.newPage();
+  // What went wrong in the back office's own code shows in the test's output (a decision that
+  // never reaches the server leaves nothing else behind).
+  page.on('pageerror', (error) => console.error(`[back office] uncaught: ${error.stack ?? error.message}`));
+  page.on('console', (message) => {
+    if (message.type() === 'error') console.error(`[back office] console: ${message.text()}`);
+  });
   await page.goto(`${baseUrl}/admin.html`);
   await page.getByTestId('admin-operator').filter({ hasText: demoOperator.email }).waitFor();
   return page;

@@ -112,6 +112,8 @@ describe('the money journey, deposit to payout, through the pages', () => {
     const modal = admin.locator('.ant-modal', { hasText: 'Reject this deposit' });
     await modal.getByLabel('Reason (the user reads it)').fill(rejectReason);
     await modal.getByRole('button', { name: 'Reject' }).click();
+    // The modal closes when the server has taken the rejection; if it stays, its text says why.
+    await expect.poll(async () => (await modal.isVisible()) ? `still open: ${await modal.innerText()}` : 'closed', { timeout: 20_000 }).toBe('closed');
     await expect.poll(() => rowOf('15.000000').count()).toBe(0);
     await expect(balance()).resolves.toMatchObject({ available: '120.000000', frozen: '0.000000' });
   });
