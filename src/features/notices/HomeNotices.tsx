@@ -2,10 +2,9 @@
 // shows the newest notices' titles one after another (still when the user asks for reduced motion,
 // and while it is hovered or focused), the bell with the unread count, and the pop-up of the first
 // unread pop-up announcement, shown once at start to a signed-in user and marked read on close.
-import { useEffect, useState, useSyncExternalStore } from 'react';
+import { lazy, Suspense, useEffect, useState, useSyncExternalStore } from 'react';
 import { Link, useNavigate } from 'react-router-dom';
 import { useSelector } from 'react-redux';
-import { Button, CenterPopup } from 'antd-mobile';
 import { useLingui } from '@lingui/react/macro';
 import type { ContentItem } from '../../api/contract/content.ts';
 import type { UserState } from '../session/userSlice.ts';
@@ -14,7 +13,6 @@ import {
   unreadPollMs, useHomeNoticesQuery, useMyAnnouncementsQuery, useNoticeByIdQuery, useReadAnnouncementMutation, useUnreadQuery,
 } from './contentApi.ts';
 import { NoticeIcon } from '../../components/icons.tsx';
-import { RichText } from './RichText.tsx';
 import { badgeText } from './unreadBadge.ts';
 import './homeNotices.css';
 
@@ -91,8 +89,10 @@ export function popupOf(items: readonly ContentItem[], shownIds: readonly string
 
 const shownIds = (): string[] => (readSession(shownPopupsKey) ?? '').split(',').filter(Boolean);
 
+/** The pop-up's view (antd-mobile's popup and the rich text), loaded only when one is to show. */
+const AnnouncementPopupView = lazy(() => import('./AnnouncementPopupView.tsx'));
+
 export function AnnouncementPopup() {
-  const { t } = useLingui();
   const signedIn = useSignedIn();
   const list = useMyAnnouncementsQuery(undefined, { skip: !signedIn });
   const [closed, setClosed] = useState<string[]>([]);
@@ -101,20 +101,15 @@ export function AnnouncementPopup() {
   const [readAnnouncement] = useReadAnnouncementMutation();
   // Once the announcements are read and none is to pop up, a mark says so (the journeys wait for it).
   if (!candidate) return list.data ? <span hidden data-testid="popup-checked" /> : null;
-  const body = candidate.bodyHtml ?? full.data?.value.bodyHtml;
   const close = () => {
     writeSession(shownPopupsKey, [...shownIds(), candidate.id].slice(-50).join(','));
     setClosed((ids) => [...ids, candidate.id]);
     void readAnnouncement({ id: candidate.id });
   };
   return (
-    <CenterPopup visible role="dialog" aria-label={candidate.title} onClose={close} showCloseButton>
-      <div className="announcement-popup" data-announcement-id={candidate.id}>
-        <h2 className="announcement-popup-title">{candidate.title}</h2>
-        <div className="announcement-popup-body">{body ? <RichText html={body} /> : <p>{candidate.summary}</p>}</div>
-        <Button block color="primary" onClick={close}>{t`Got it`}</Button>
-      </div>
-    </CenterPopup>
+    <Suspense fallback={null}>
+      <AnnouncementPopupView announcement={candidate} body={candidate.bodyHtml ?? full.data?.value.bodyHtml} onClose={close} />
+    </Suspense>
   );
 }
 
