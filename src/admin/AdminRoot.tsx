@@ -6,6 +6,7 @@ import { useLingui } from '@lingui/react/macro';
 import { App as AntApp, Button, ConfigProvider, Layout, Menu, Select, Space, Tag, Typography } from 'antd';
 import type { Locale } from 'antd/es/locale';
 import { useSelector } from 'react-redux';
+import { useReducedMotion } from '../lib/reducedMotion.ts';
 import { locales, type LocaleCode } from '../lib/locales.ts';
 import { useLogoutMutation, useMeQuery } from './api.ts';
 import { activateAdminLocale, i18n } from './i18n.ts';
@@ -81,24 +82,6 @@ function Shell({ store, language }: { store: AdminStore; language: ReactNode }) 
       </Layout>
     </Layout>
   );
-}
-
-const reducedMotionQuery = '(prefers-reduced-motion: reduce)';
-
-/**
- * The system's "reduce motion" setting: drawers and modals then appear without their zoom and
- * slide (antd's motion token), as the phone app's own animations already stop.
- */
-function useReducedMotion(): boolean {
-  const [reduced, setReduced] = useState(() => typeof matchMedia === 'function' && matchMedia(reducedMotionQuery).matches);
-  useEffect(() => {
-    if (typeof matchMedia !== 'function') return undefined;
-    const query = matchMedia(reducedMotionQuery);
-    const changed = () => setReduced(query.matches);
-    query.addEventListener('change', changed);
-    return () => query.removeEventListener('change', changed);
-  }, []);
-  return reduced;
 }
 
 export function AdminRoot({ store, initialLocale, initialAntdLocale }: {

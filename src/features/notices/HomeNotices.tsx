@@ -2,13 +2,14 @@
 // shows the newest notices' titles one after another (still when the user asks for reduced motion,
 // and while it is hovered or focused), the bell with the unread count, and the pop-up of the first
 // unread pop-up announcement, shown once at start to a signed-in user and marked read on close.
-import { lazy, Suspense, useEffect, useState, useSyncExternalStore } from 'react';
+import { lazy, Suspense, useEffect, useState } from 'react';
 import { Link, useNavigate } from 'react-router-dom';
 import { useSelector } from 'react-redux';
 import { useLingui } from '@lingui/react/macro';
 import type { ContentItem } from '../../api/contract/content.ts';
 import type { UserState } from '../session/userSlice.ts';
 import { readSession, writeSession } from '../../lib/storage.ts';
+import { useReducedMotion } from '../../lib/reducedMotion.ts';
 import {
   unreadPollMs, useHomeNoticesQuery, useMyAnnouncementsQuery, useNoticeByIdQuery, useReadAnnouncementMutation, useUnreadQuery,
 } from './contentApi.ts';
@@ -21,13 +22,6 @@ export const titleStayMs = 4000;
 /** At most this many titles run in the strip. */
 export const stripTitlesMax = 10;
 
-const reducedMotion = '(prefers-reduced-motion: reduce)';
-const subscribeMotion = (onChange: () => void) => {
-  const query = window.matchMedia?.(reducedMotion);
-  query?.addEventListener('change', onChange);
-  return () => query?.removeEventListener('change', onChange);
-};
-const useReducedMotion = () => useSyncExternalStore(subscribeMotion, () => window.matchMedia?.(reducedMotion).matches ?? false, () => false);
 const useSignedIn = () => useSelector((state: { user: UserState }) => Boolean(state.user.token));
 
 export function HomeNoticeStrip() {
