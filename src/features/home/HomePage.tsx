@@ -123,7 +123,7 @@ export default function HomePage() {
         <InstallOffer />
       </Suspense>
 
-      <Suspense fallback={null}>
+      <Suspense fallback={<div className="notice-strip-placeholder" />}>
         <HomeNotices />
       </Suspense>
 

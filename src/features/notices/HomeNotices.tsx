@@ -36,6 +36,8 @@ export function HomeNoticeStrip() {
     const timer = setInterval(() => setIndex((current) => (current + 1) % notices.length), titleStayMs);
     return () => clearInterval(timer);
   }, [still, paused, notices.length]);
+  // Its place stays taken while the titles load, so the shortcuts below do not jump (CLS).
+  if (query.isLoading) return <div className="notice-strip-placeholder" />;
   if (notices.length === 0) return null;
   const shown = index % notices.length;
   return (
