@@ -14,10 +14,9 @@ import type { Browser, Page } from 'playwright-core';
 import { base32Decode, totp } from '../conformance/adminClient.ts';
 import { SpecClient, type Answer } from '../conformance/specClient.ts';
 import { browserForFile, codeFromOutbox } from './browser.ts';
-import { demoOperator, fundAccount, newAccount, operatorCode, operatorSession, uploadProof } from './money.ts';
+import { backOfficeContext, demoOperator, fundAccount, newAccount, operatorCode, operatorSession, uploadProof } from './money.ts';
 
 const shots = '/tmp/shots-admin';
-const desktop = { width: 1280, height: 800 };
 const tronAddress = 'TR7NHqjeKQxGTCi8q8ZY4pL8otSzgjLj6t';
 const withdrawPassword = 'Payout2026e2e';
 const root = path.resolve(import.meta.dirname, '../..');
@@ -122,7 +121,7 @@ describe('the back office', () => {
   });
 
   const openAdmin = async (browser: Browser) => {
-    const context = await browser.newContext({ viewport: desktop, locale: 'en-US', reducedMotion: 'reduce' });
+    const context = await browser.newContext(backOfficeContext);
     context.setDefaultTimeout(20_000);
     await context.addInitScript(() => {
       localStorage.setItem('bourse.admin.lang', 'en-us');

@@ -12,7 +12,7 @@ import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { base32Decode, totp } from '../conformance/adminClient.ts';
 import { SpecClient, type Answer } from '../conformance/specClient.ts';
 import { browserForFile, codeFromOutbox, settled } from './browser.ts';
-import { fundAccount, newAccount, operatorSession, uploadProof } from './money.ts';
+import { backOfficeContext, fundAccount, newAccount, operatorSession, uploadProof } from './money.ts';
 
 const baseUrl = inject('baseUrl');
 const dataDir = inject('dataDir');
@@ -247,7 +247,7 @@ describe('the date module on every page', () => {
 
   it('shows the back office\'s dates in the operator\'s zone (1280 × 800)', async () => {
     const token = await operatorSession(baseUrl);
-    const context = await browser().newContext({ viewport: { width: 1280, height: 800 }, locale: 'en-US', timezoneId: deviceZone, reducedMotion: 'reduce' });
+    const context = await browser().newContext({ ...backOfficeContext, timezoneId: deviceZone });
     context.setDefaultTimeout(20_000);
     await context.addInitScript((value) => {
       localStorage.setItem('bourse.admin.lang', 'en-us');

@@ -11,7 +11,7 @@ import type { Browser, Page } from 'playwright-core';
 import { base32Decode, totp } from '../conformance/adminClient.ts';
 import { SpecClient, type Answer } from '../conformance/specClient.ts';
 import { browserForFile } from './browser.ts';
-import { backOfficePage, newAccount, uploadProof } from './money.ts';
+import { backOfficeContext, backOfficePage, newAccount, uploadProof } from './money.ts';
 
 const shots = '/tmp/shots-dual-approval';
 const amount = '20000';
@@ -25,7 +25,7 @@ function result<T>(answer: Answer<T>, what: string): T {
 
 /** The reviewer's back office, logged in through the form with a code of their own authenticator. */
 async function reviewerPage(browser: Browser, baseUrl: string, client: SpecClient): Promise<Page> {
-  const context = await browser.newContext({ viewport: { width: 1280, height: 800 }, locale: 'en-US', reducedMotion: 'reduce' });
+  const context = await browser.newContext(backOfficeContext);
   context.setDefaultTimeout(20_000);
   await context.addInitScript(() => localStorage.setItem('bourse.admin.lang', 'en-us'));
   const page = await context.newPage();

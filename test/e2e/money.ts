@@ -118,11 +118,16 @@ export async function fundAccount(baseUrl: string, token: string, amount: string
  * session (operatorSession) in the tab's sessionStorage, where the back office keeps it. The login
  * form itself is exercised by admin.test.ts.
  */
+/**
+ * An operator's browser: a desktop, in English, with reduced motion, so the back office's modals
+ * and drawers appear at once (AdminRoot) and no click lands on a button still zooming in (on a
+ * loaded machine that left a decision unsent behind an open modal).
+ */
+export const backOfficeContext = { viewport: { width: 1280, height: 800 }, locale: 'en-US', reducedMotion: 'reduce' } as const;
+
 export async function backOfficePage(browser: Browser, baseUrl: string): Promise<Page> {
   const token = await operatorSession(baseUrl);
-  // Reduced motion: modals and drawers appear at once (AdminRoot), so no click lands on a button
-  // still zooming in, which on a loaded machine left a decision unsent behind an open modal.
-  const context = await browser.newContext({ viewport: { width: 1280, height: 800 }, locale: 'en-US', reducedMotion: 'reduce' });
+  const context = await browser.newContext(backOfficeContext);
   context.setDefaultTimeout(20_000);
   await context.addInitScript((value) => {
     localStorage.setItem('bourse.admin.lang', 'en-us');
