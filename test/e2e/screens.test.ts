@@ -60,11 +60,13 @@ describe('every built page on a narrow phone', () => {
         if (screen.login && !loggedIn) {
           await page.evaluate((value) => localStorage.setItem('token', value), token);
           loggedIn = true;
-          await page.goto(`${baseUrl}/#${screen.path}`);
+          // The app reads the token when it starts: reload first, then change the route. A route
+          // change before the reload met the logged-out guard, which could send the page to the
+          // login screen before the reload, and the reload then kept it there (failed once here).
           await page.reload();
-        } else {
-          await page.goto(`${baseUrl}/#${screen.path}`);
+          await settled(page);
         }
+        await page.goto(`${baseUrl}/#${screen.path}`);
         await settled(page);
         await page.locator(screen.ready).first().waitFor({ state: 'visible' });
         if (screenshots) {
