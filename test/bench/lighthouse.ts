@@ -27,6 +27,9 @@ export const chromeFlags = [
 ];
 
 
+/** The slowest machine of this kind the first-screen budget must hold on (Lighthouse's benchmark index). */
+const slowestBenchmarkIndex = 1400;
+
 export interface RunningProduct { baseUrl: string; stop: () => Promise<void> }
 
 /** `npm start` without its build step: the server on dist/, a fresh data directory (PGlite, demo seed). */
@@ -116,7 +119,8 @@ const median = (values: number[]) => {
 };
 
 /** Lighthouse's default (mobile) preset, `runs` times, each in a fresh browser; medians of each figure. */
-export async function lighthouseRuns(url: string, runs = Number(process.env.BENCH_LIGHTHOUSE_RUNS ?? 5)): Promise<LighthouseSummary> {
+export async function lighthouseRuns(url: string, runs = Number(process.env.BENCH_LIGHTHOUSE_RUNS ?? 5),
+  cpuSlowdownMultiplier?: number): Promise<LighthouseSummary> {
   const samples: Omit<LighthouseSummary, 'runs' | 'scores'>[] = [];
   let failures = 0;
   for (let run = 0; run < runs; run += 1) {
@@ -124,7 +128,11 @@ export async function lighthouseRuns(url: string, runs = Number(process.env.BENC
     try {
       const result = await lighthouse(url, {
         port: chrome.port, output: 'json', logLevel: 'error', onlyCategories: ['performance', 'accessibility'],
+        ...(cpuSlowdownMultiplier ? { throttling: { cpuSlowdownMultiplier } } : {}),
       });
+      if (cpuSlowdownMultiplier && result?.lhr.configSettings.throttling.cpuSlowdownMultiplier !== cpuSlowdownMultiplier) {
+        throw new Error('Lighthouse did not take the CPU slowdown');
+      }
       if (!result) throw new Error('Lighthouse returned no result');
       const { lhr } = result;
       if (lhr.runtimeError) throw new Error(`Lighthouse: ${lhr.runtimeError.code} ${lhr.runtimeError.message}`);
@@ -174,7 +182,20 @@ export async function webBench(homeFiles: string[]) {
       + `LCP ${(summary.lcpMs / 1000).toFixed(2)} s (budget ≤ 2.5 s), TBT ${Math.round(summary.tbtMs)} ms (budget ≤ 200 ms), `
       + `CLS ${summary.cls.toFixed(3)}, SI ${(summary.siMs / 1000).toFixed(2)} s, accessibility ${summary.accessibility} `
       + `(benchmark index ${Math.round(summary.benchmarkIndex)})`);
-    return { wire, summary };
+    // The budget holds on the slower machines of this kind too (issue 20: benchmark index 1 400 to
+    // 2 000). On a faster one, Lighthouse's 4× CPU slowdown is scaled up to what a machine of index
+    // 1 400 would be at 4×, and the score printed as a second figure.
+    let slowest: LighthouseSummary | undefined;
+    if (summary.benchmarkIndex > slowestBenchmarkIndex) {
+      const multiplier = 4 * (summary.benchmarkIndex / slowestBenchmarkIndex);
+      slowest = await lighthouseRuns(`${product.baseUrl}/#/home`, summary.runs, multiplier);
+      figure('lighthouse.performance.index1400', slowest.performance, 'score');
+      figure('lighthouse.tbt.index1400', slowest.tbtMs, 'ms');
+      console.log(`  as on a machine of benchmark index ${slowestBenchmarkIndex} (CPU slowdown ${multiplier.toFixed(1)}× instead of 4×): `
+        + `performance ${slowest.performance} (runs ${slowest.scores.join(', ')}), FCP ${(slowest.fcpMs / 1000).toFixed(2)} s, `
+        + `LCP ${(slowest.lcpMs / 1000).toFixed(2)} s, TBT ${Math.round(slowest.tbtMs)} ms`);
+    }
+    return { wire, summary, slowest };
   } finally {
     await product.stop();
   }
