@@ -15,6 +15,12 @@ export interface Config {
   /** PostgreSQL connection string; absent means the embedded PGlite database in dataDir. */
   databaseUrl: string | undefined;
   redisUrl: string | undefined;
+  /**
+   * Server processes on this machine (WORKERS, 1 by default): above one, a supervising process
+   * forks that many instances sharing the port (node:cluster), which needs DATABASE_URL and
+   * REDIS_URL, so that they share one database and one market (server/cluster.ts).
+   */
+  workers: number;
   smtpUrl: string | undefined;
   smtpFrom: string;
   /** Directory of the built PWA; the server serves it when it exists. */
@@ -148,6 +154,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     dataDir,
     databaseUrl: env.DATABASE_URL || undefined,
     redisUrl: env.REDIS_URL || undefined,
+    workers: Number(env.WORKERS || 1),
     smtpUrl: env.SMTP_URL || undefined,
     smtpFrom: env.SMTP_FROM ?? 'Bourse <no-reply@bourse.local>',
     webRoot: path.resolve(env.WEB_ROOT ?? './dist'),

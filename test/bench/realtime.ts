@@ -5,7 +5,7 @@
 // this process's CPU is the server's. Each client holds "tickers" and one "ticker.<SYMBOL>"; a
 // latency sample is a frame's arrival time minus the tick time it carries (the engine's clock,
 // taken when the tick is made, so storing the ticks is part of it). Measured, never asserted.
-import { execFileSync, fork, type ChildProcess } from 'node:child_process';
+import { execFileSync, fork, spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -22,10 +22,20 @@ import { apiPrefix } from '../../src/api/contract/paths.ts';
 import { realtimePath } from '../../src/api/contract/market.ts';
 import type { ClientCommand, ClientReport } from './realtimeClients.ts';
 import { figure } from './figures.ts';
+import { freePort, waitForServer } from '../support/serverProcess.ts';
 
 const tickIntervalMs = Number(process.env.BENCH_REALTIME_TICK_MS ?? 200);
 const ticksPerRound = Number(process.env.BENCH_REALTIME_TICKS ?? 50);
 const clientCounts = (process.env.BENCH_REALTIME_CLIENTS ?? '1000,5000').split(',').map(Number);
+/** Server processes of the scale-out round (the product's WORKERS), and its clients. */
+const workerCount = Number(process.env.BENCH_REALTIME_WORKERS ?? 2);
+const workerClients = Number(process.env.BENCH_REALTIME_WORKER_CLIENTS ?? 5000);
+/**
+ * Client processes of the scale-out round. One process reads its sockets one after another (about
+ * 11 µs of CPU each), so with 5 000 in one process the last read waits some 55 ms behind the
+ * others whatever the server does; phones each read their own.
+ */
+const workerClientProcesses = Number(process.env.BENCH_REALTIME_CLIENT_PROCESSES ?? 2);
 /** File descriptors a process needs besides its sockets (PGlite, modules, stdio, the listener). */
 const fdSpare = 256;
 const connectLimitMs = 120_000;
@@ -203,6 +213,103 @@ async function measureRound(server: BenchServer, clients: ClientProcess, count: 
     + `for backpressure ${server.realtime.stats.updatesSkipped - skippedBefore}, sockets closed ${report.closed}`);
 }
 
+/** CPU seconds (user and system) a process and its children have used, from /proc. */
+function processTreeCpuMs(pid: number): number {
+  const ticksPerSecond = 100;
+  let total = 0;
+  const visit = (id: number) => {
+    try {
+      const fields = fs.readFileSync(`/proc/${id}/stat`, 'utf8').split(') ')[1].split(' ');
+      total += (Number(fields[11]) + Number(fields[12])) * (1000 / ticksPerSecond);
+      for (const child of fs.readFileSync(`/proc/${id}/task/${id}/children`, 'utf8').trim().split(' ').filter(Boolean)) visit(Number(child));
+    } catch {
+      // Gone meanwhile.
+    }
+  };
+  visit(pid);
+  return total;
+}
+
+/**
+ * The scale-out round: the product itself (server/main.ts) with WORKERS processes on one port, on
+ * a scratch PostgreSQL database and this machine's Redis, its own engine ticking every
+ * `tickIntervalMs`, and `count` clients each from a loopback address of its own (so the product's
+ * per-address limits stay as they ship). The latency is measured as in the rounds above: a frame's
+ * arrival minus the tick time it carries.
+ */
+async function measureWorkers(workers: number, count: number) {
+  const adminUrl = process.env.BENCH_DATABASE_URL ?? process.env.TEST_DATABASE_URL;
+  const redisUrl = process.env.BENCH_REDIS_URL ?? 'redis://127.0.0.1:6379';
+  if (!adminUrl) {
+    console.log(`realtime over ${workers} processes: skipped (set BENCH_DATABASE_URL or TEST_DATABASE_URL)`);
+    return;
+  }
+  const scratchName = `bourse_bench_workers_${process.pid}`;
+  const databaseUrl = await createScratchDatabase(adminUrl, scratchName);
+  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'bourse-bench-workers-'));
+  const port = await freePort();
+  let output = '';
+  const server = spawn(process.execPath, ['--import', 'tsx', 'server/main.ts'], {
+    cwd: path.resolve(import.meta.dirname, '../..'),
+    env: {
+      ...process.env, NODE_ENV: 'production', WORKERS: String(workers), DATABASE_URL: databaseUrl, REDIS_URL: redisUrl,
+      PORT: String(port), HOST: '127.0.0.1', DATA_DIR: dataDir, WEB_ROOT: path.join(dataDir, 'no-web'), SEED_DEMO: '0',
+      DAILY_JOBS: '0', LOG_LEVEL: 'warn', MARKET_TICK_MS: String(tickIntervalMs), REALTIME_CONNECTIONS_MAX: String(count + 1000),
+    },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  server.stdout?.on('data', (chunk: Buffer) => { output += chunk.toString(); });
+  server.stderr?.on('data', (chunk: Buffer) => { output += chunk.toString(); });
+  const clients = Array.from({ length: workerClientProcesses }, () => new ClientProcess());
+  try {
+    await waitForServer(`http://127.0.0.1:${port}`, server, () => output);
+    const symbols = symbolSpecs.filter((spec) => spec.class === 'crypto').map((spec) => spec.symbol);
+    const url = `ws://127.0.0.1:${port}${apiPrefix}${realtimePath}`;
+    const share = Math.ceil(count / clients.length);
+    let connected = 0;
+    for (const [index, process_] of clients.entries()) {
+      const own = Math.min(share, count - index * share);
+      const ready = await process_.ask({
+        type: 'connect', url, count: own, symbols, concurrency: 64, limitMs: connectLimitMs, ownAddresses: true, addressOffset: index * share,
+      }, connectLimitMs + 10_000);
+      if (ready.type !== 'ready') throw new Error(`unexpected answer ${ready.type}`);
+      if (ready.failed > 0) console.log(`realtime over ${workers} processes: ${ready.failed} clients failed to connect (${ready.firstError ?? 'time limit'})`);
+      connected += ready.connected;
+    }
+    await sleep(5 * tickIntervalMs);
+    for (const process_ of clients) process_.send({ type: 'reset' });
+    const cpuBefore = processTreeCpuMs(server.pid!);
+    const startedMs = performance.now();
+    await sleep(ticksPerRound * tickIntervalMs);
+    const serverCpuPercent = ((processTreeCpuMs(server.pid!) - cpuBefore) / (performance.now() - startedMs)) * 100;
+    const reports: Extract<ClientReport, { type: 'report' }>[] = [];
+    for (const process_ of clients) {
+      const report = await process_.ask({ type: 'report', withSamples: true }, 60_000);
+      if (report.type !== 'report') throw new Error(`unexpected answer ${report.type}`);
+      reports.push(report);
+    }
+    const samples = Float64Array.from(reports.flatMap((report) => report.samples ?? [])).sort();
+    const at = (p: number) => (samples.length === 0 ? Number.NaN : percentile(Array.from(samples), p));
+    const [p50, p99, max] = [at(50), at(99), samples.at(-1)];
+    figure(`realtime.${count}.workers${workers}.p99`, p99, 'ms');
+    const ms = (value: number | undefined) => `${(value ?? Number.NaN).toFixed(1)} ms`;
+    console.log(`realtime over ${workers} server processes (WORKERS=${workers}, the product on PostgreSQL and Redis, its engine ticking every `
+      + `${tickIntervalMs} ms), ${connected} clients from addresses of their own in ${clients.length} client processes × 2 channels: `
+      + `tick-to-client p50 ${ms(p50)}, p99 ${ms(p99)}, max ${ms(max)} over ${samples.length} updates (budget p99 ≤ 50 ms)`);
+    console.log(`  server processes' CPU ${serverCpuPercent.toFixed(0)} % of one core in all, client processes `
+      + `${reports.map((report) => `${report.cpuPercent.toFixed(0)} %`).join(' and ')}; seq gaps ${reports.reduce((sum, report) => sum + report.gaps, 0)}, `
+      + `sockets closed ${reports.reduce((sum, report) => sum + report.closed, 0)}`);
+  } finally {
+    await Promise.all(clients.map((process_) => process_.stop()));
+    if (server.exitCode === null) {
+      server.kill('SIGTERM');
+      await new Promise((resolve) => server.once('exit', resolve));
+    }
+    await dropScratchDatabase(adminUrl, scratchName);
+    fs.rmSync(dataDir, { recursive: true, force: true });
+  }
+}
+
 export async function realtimeBench() {
   const fdLimit = openFileLimit();
   const server = await startBenchServer();
@@ -225,6 +332,7 @@ export async function realtimeBench() {
   } finally {
     await server.close();
   }
+  if (workerCount >= 1 && fdLimit >= workerClients + fdSpare) await measureWorkers(workerCount, workerClients);
 }
 
 if (process.argv[1] && path.resolve(process.argv[1]) === import.meta.filename) await realtimeBench();

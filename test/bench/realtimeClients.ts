@@ -7,15 +7,23 @@ import crypto from 'node:crypto';
 import net, { type Socket } from 'node:net';
 
 export type ClientCommand =
-  | { type: 'connect'; url: string; count: number; symbols: string[]; concurrency: number; limitMs: number }
+  | {
+    type: 'connect'; url: string; count: number; symbols: string[]; concurrency: number; limitMs: number;
+    /** Each client from an address of its own on the loopback network (127.10.0.1, 127.10.0.2, ...), as phones are. */
+    ownAddresses?: boolean;
+    /** The first client's index among all the processes' clients (its loopback address). */
+    addressOffset?: number;
+  }
   | { type: 'reset' }
-  | { type: 'report' }
+  | { type: 'report'; withSamples?: boolean }
   | { type: 'close' };
 
 export type ClientReport =
   | { type: 'ready'; connected: number; failed: number; firstError?: string }
   | {
     type: 'report'; updates: number; gaps: number; closed: number; p50Ms: number; p99Ms: number; maxMs: number;
+    /** Every latency since the reset, when asked for (to merge the reports of several client processes). */
+    samples?: number[];
     /** CPU of this process since the last reset, in percent of one core. */
     cpuPercent: number;
   }
@@ -87,10 +95,10 @@ function numberIn(bytes: Buffer, key: string, from: number): number {
  * (issue 20); a phone reads one socket on a CPU of its own. What is timed is unchanged: a frame's
  * arrival in this process minus the tick time it carries.
  */
-function open(url: string, channels: string[]): Promise<Socket> {
+function open(url: string, channels: string[], localAddress?: string): Promise<Socket> {
   const target = new URL(url);
   return new Promise((resolve, reject) => {
-    const socket = net.connect({ host: target.hostname, port: Number(target.port), noDelay: true });
+    const socket = net.connect({ host: target.hostname, port: Number(target.port), noDelay: true, localAddress });
     const lastSeq = new Map<string, number>();
     let snapshots = 0;
     let upgraded = false;
@@ -163,6 +171,10 @@ function open(url: string, channels: string[]): Promise<Socket> {
   });
 }
 
+/** The n-th client's own loopback address: 127.10.0.1 onwards, 250 to a /24 (Linux answers all of 127/8). */
+const loopbackAddress = (index: number) =>
+  `127.${10 + Math.floor(index / 62_500)}.${Math.floor((index % 62_500) / 250)}.${(index % 250) + 1}`;
+
 async function connectAll(command: Extract<ClientCommand, { type: 'connect' }>) {
   let next = 0;
   let failed = 0;
@@ -173,7 +185,8 @@ async function connectAll(command: Extract<ClientCommand, { type: 'connect' }>) 
       const index = next;
       next += 1;
       try {
-        sockets.push(await open(command.url, ['tickers', `ticker.${command.symbols[index % command.symbols.length]}`]));
+        sockets.push(await open(command.url, ['tickers', `ticker.${command.symbols[index % command.symbols.length]}`],
+          command.ownAddresses ? loopbackAddress((command.addressOffset ?? 0) + index) : undefined));
       } catch (error) {
         failed += 1;
         firstError ??= String(error);
@@ -184,12 +197,15 @@ async function connectAll(command: Extract<ClientCommand, { type: 'connect' }>) 
   reply({ type: 'ready', connected: sockets.length, failed: failed + (command.count - next), firstError });
 }
 
-function report() {
+function report(withSamples = false) {
   const sorted = latencies.slice(0, latencyCount).sort();
   const at = (p: number) => (latencyCount === 0 ? Number.NaN : sorted[Math.min(latencyCount - 1, Math.ceil(p * latencyCount) - 1)]);
   const cpu = process.cpuUsage(cpuSince);
   const cpuPercent = ((cpu.user + cpu.system) / 1000 / (performance.now() - cpuSinceMs)) * 100;
-  reply({ type: 'report', updates: latencyCount, gaps, closed, p50Ms: at(0.5), p99Ms: at(0.99), maxMs: at(1), cpuPercent });
+  reply({
+    type: 'report', updates: latencyCount, gaps, closed, p50Ms: at(0.5), p99Ms: at(0.99), maxMs: at(1), cpuPercent,
+    ...(withSamples ? { samples: Array.from(sorted) } : {}),
+  });
 }
 
 process.on('message', (command: ClientCommand) => {
@@ -204,7 +220,7 @@ process.on('message', (command: ClientCommand) => {
       cpuSinceMs = performance.now();
       break;
     case 'report':
-      report();
+      report(command.withSamples);
       break;
     case 'close':
       for (const socket of sockets) socket.destroy();

@@ -1,6 +1,6 @@
-// The market bus over Redis pub/sub, for several server instances. The engine's instance hands each
-// update to its own listeners first and then publishes it on one channel; every other instance
-// receives it from Redis, and the publisher drops its own message when Redis echoes it back (each
+// The market bus over Redis pub/sub, for several server instances. The engine's instance publishes
+// each update on one channel and then hands it to its own listeners; every other instance receives
+// it from Redis, and the publisher drops its own message when Redis echoes it back (each
 // message names the instance that sent it). So the leader's sockets keep their prices while Redis
 // is down, and no update is applied twice while it is up. A subscribing connection can do nothing
 // else in Redis, hence two connections. Pub/sub is at-most-once: an instance cut off from Redis
@@ -65,13 +65,15 @@ export async function redisBus(url: string, options: RedisBusOptions = {}): Prom
   probeTimer.unref();
   return {
     async publish(update) {
+      // Sent before this instance's own fan-out (issue 20): writing a tick to thousands of sockets
+      // takes tens of milliseconds, and the other instances start theirs at the same time instead of
+      // after it. A connection that is down would queue the message and deliver it late, after newer
+      // ones could have been missed: skip it; the followers catch up with the next update after Redis
+      // is back. Not awaited: a hung Redis costs the command timeout, and the engine must not wait
+      // that long per tick, nor its own sockets at all. ioredis sends one connection's commands in
+      // order, so the followers still see them in order.
+      if (pubSub.ready) pubSub.publish(encodeBusMessage(instanceId, update)).then(commandDone, commandFailed);
       deliver(update);
-      // A connection that is down would queue the message and deliver it late, after newer ones
-      // could have been missed: skip it; the followers catch up with the next update after Redis is back.
-      if (!pubSub.ready) return;
-      // Not awaited: a hung Redis costs the command timeout, and the engine must not wait that long per tick.
-      // ioredis sends one connection's commands in order, so the followers still see them in order.
-      pubSub.publish(encodeBusMessage(instanceId, update)).then(commandDone, commandFailed);
     },
     subscribe(listener) {
       listeners.add(listener);
