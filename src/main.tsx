@@ -1,7 +1,7 @@
 // Start-up: root font scaling, the language and the store (rehydrated from IndexedDB) side by
 // side, the API's hooks into the app, the router, then (loaded after the first render) background
 // work, the service worker and the pages' code, fetched but not run (DESIGN §3).
-import { StrictMode } from 'react';
+import { StrictMode, startTransition } from 'react';
 import { createRoot } from 'react-dom/client';
 import { Provider } from 'react-redux';
 import { RouterProvider } from 'react-router-dom';
@@ -92,7 +92,8 @@ async function start() {
   });
   const appRouter = createAppRouter(store);
   router = appRouter;
-  createRoot(document.getElementById('app')!).render(
+  const root = createRoot(document.getElementById('app')!);
+  startTransition(() => root.render(
     <StrictMode>
       <Provider store={store}>
         <I18nProvider i18n={i18n}>
@@ -102,7 +103,7 @@ async function start() {
         </I18nProvider>
       </Provider>
     </StrictMode>,
-  );
+  ));
   document.addEventListener('visibilitychange', () => {
     if (document.visibilityState === 'hidden') void flushStorage();
   });
