@@ -15,7 +15,7 @@ import { pathToFileURL } from 'node:url';
 import lighthouse from 'lighthouse';
 import * as chromeLauncher from 'chrome-launcher';
 import { benchWebRoot, homeScreenFiles } from './homeScreen.ts';
-import { freePort } from '../support/serverProcess.ts';
+import { freePort, serverNodeFlags } from '../support/serverProcess.ts';
 import { figure } from './figures.ts';
 
 const root = path.resolve(import.meta.dirname, '../..');
@@ -38,7 +38,7 @@ export async function startProduct(): Promise<RunningProduct> {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'bourse-bench-web-'));
   const port = await freePort();
   let output = '';
-  const child: ChildProcess = spawn(process.execPath, ['--import', 'tsx', 'server/main.ts'], {
+  const child: ChildProcess = spawn(process.execPath, [...serverNodeFlags, '--import', 'tsx', 'server/main.ts'], {
     cwd: root,
     env: {
       ...process.env, NODE_ENV: 'production', PORT: String(port), HOST: '127.0.0.1', DATA_DIR: dataDir,

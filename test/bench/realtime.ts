@@ -22,7 +22,7 @@ import { apiPrefix } from '../../src/api/contract/paths.ts';
 import { realtimePath } from '../../src/api/contract/market.ts';
 import type { ClientCommand, ClientReport } from './realtimeClients.ts';
 import { figure } from './figures.ts';
-import { freePort, waitForServer } from '../support/serverProcess.ts';
+import { freePort, serverNodeFlags, waitForServer } from '../support/serverProcess.ts';
 
 const tickIntervalMs = Number(process.env.BENCH_REALTIME_TICK_MS ?? 200);
 const ticksPerRound = Number(process.env.BENCH_REALTIME_TICKS ?? 50);
@@ -249,7 +249,7 @@ async function measureWorkers(workers: number, count: number) {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'bourse-bench-workers-'));
   const port = await freePort();
   let output = '';
-  const server = spawn(process.execPath, ['--import', 'tsx', 'server/main.ts'], {
+  const server = spawn(process.execPath, [...serverNodeFlags, '--import', 'tsx', 'server/main.ts'], {
     cwd: path.resolve(import.meta.dirname, '../..'),
     env: {
       ...process.env, NODE_ENV: 'production', WORKERS: String(workers), DATABASE_URL: databaseUrl, REDIS_URL: redisUrl,
