@@ -52,15 +52,18 @@ if (!instance.leadership.leading) {
   else app.log.warn('another instance holds the engine lock and REDIS_URL is unset: this instance will get no market updates');
 }
 await app.listen({ port: config.port, host: config.host });
-if (!printsBanner()) app.log.info(`worker ${process.pid} serving port ${config.port}`);
 const shownHost = config.host === '0.0.0.0' ? 'localhost' : config.host;
-if (printsBanner()) console.log(`\n  Bourse is running at http://${shownHost}:${config.port}/`);
-if (demo && printsBanner()) console.log(`  Demo login: ${demo.email} / ${demo.password}`);
-if (demo && printsBanner()) {
-  console.log(`  Demo back office operator: ${demoOperator.email} / ${demoOperator.password}, TOTP secret ${demoOperator.totpSecret}`
-    + ' (SEED_DEMO=0 disables it)');
+if (printsBanner()) {
+  console.log(`\n  Bourse is running at http://${shownHost}:${config.port}/`);
+  if (demo) {
+    console.log(`  Demo login: ${demo.email} / ${demo.password}`);
+    console.log(`  Demo back office operator: ${demoOperator.email} / ${demoOperator.password}, TOTP secret ${demoOperator.totpSecret}`
+      + ' (SEED_DEMO=0 disables it)');
+  }
+  console.log(`  Dev outbox (verification codes): ${path.join(config.dataDir, 'outbox')}\n`);
+} else {
+  app.log.info(`worker ${process.pid} serving port ${config.port}`);
 }
-if (printsBanner()) console.log(`  Dev outbox (verification codes): ${path.join(config.dataDir, 'outbox')}\n`);
 
 let closing = false;
 async function shutdown(signal: string) {

@@ -91,8 +91,6 @@ async function transfersPerSecond(database: Database, accounts: bigint[], batchS
   return transfers / ((performance.now() - started) / 1000);
 }
 
-export { fundedAccounts, transfersPerSecond };
-
 export async function ledgerBench() {
   const adminUrl = process.env.BENCH_DATABASE_URL ?? process.env.TEST_DATABASE_URL;
   if (!adminUrl) {

@@ -6,7 +6,6 @@
 //    headless Chromium each, medians printed. Budget: performance ≥ 95, TBT ≤ 200 ms, LCP ≤ 2.5 s.
 // Printed, never asserted. `npx tsx test/bench/lighthouse.ts` (after a build) runs this part alone;
 // CHROME_PATH names another browser, BENCH_LIGHTHOUSE_RUNS another number of runs.
-import { spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import http from 'node:http';
 import os from 'node:os';
@@ -15,10 +14,8 @@ import { pathToFileURL } from 'node:url';
 import lighthouse from 'lighthouse';
 import * as chromeLauncher from 'chrome-launcher';
 import { benchWebRoot, homeScreenFiles } from './homeScreen.ts';
-import { freePort, serverNodeFlags } from '../support/serverProcess.ts';
+import { startServerProcess } from '../support/serverProcess.ts';
 import { figure } from './figures.ts';
-
-const root = path.resolve(import.meta.dirname, '../..');
 
 /** Without the background-networking flags Chromium keeps dialling Google, is refused, and slows down. */
 export const chromeFlags = [
@@ -36,39 +33,19 @@ export interface RunningProduct { baseUrl: string; stop: () => Promise<void> }
 export async function startProduct(): Promise<RunningProduct> {
   if (!fs.existsSync(path.join(benchWebRoot, 'index.html'))) throw new Error(`${benchWebRoot} is missing: run \`npm run build\` first`);
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'bourse-bench-web-'));
-  const port = await freePort();
-  let output = '';
-  const child: ChildProcess = spawn(process.execPath, [...serverNodeFlags, '--import', 'tsx', 'server/main.ts'], {
-    cwd: root,
-    env: {
-      ...process.env, NODE_ENV: 'production', PORT: String(port), HOST: '127.0.0.1', DATA_DIR: dataDir,
-      LOG_LEVEL: 'warn', DATABASE_URL: '', REDIS_URL: '', WEB_ROOT: benchWebRoot,
-    },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  child.stdout?.on('data', (chunk: Buffer) => { output += chunk.toString(); });
-  child.stderr?.on('data', (chunk: Buffer) => { output += chunk.toString(); });
-  const baseUrl = `http://127.0.0.1:${port}`;
-  const stop = async () => {
-    if (child.exitCode === null) {
-      child.kill('SIGTERM');
-      await new Promise((resolve) => child.once('exit', resolve));
-    }
+  try {
+    const server = await startServerProcess({ DATA_DIR: dataDir, LOG_LEVEL: 'warn', DATABASE_URL: '', REDIS_URL: '', WEB_ROOT: benchWebRoot });
+    return {
+      baseUrl: server.baseUrl,
+      async stop() {
+        await server.stop();
+        fs.rmSync(dataDir, { recursive: true, force: true });
+      },
+    };
+  } catch (error) {
     fs.rmSync(dataDir, { recursive: true, force: true });
-  };
-  for (let attempt = 0; ; attempt += 1) {
-    if (child.exitCode !== null || attempt > 480) {
-      await stop();
-      throw new Error(`the server did not start:\n${output}`);
-    }
-    try {
-      if ((await fetch(`${baseUrl}/api/public/getServerTime`)).ok) break;
-    } catch {
-      // Not listening yet.
-    }
-    await new Promise((resolve) => setTimeout(resolve, 250));
+    throw error;
   }
-  return { baseUrl, stop };
 }
 
 /** One GET as a browser sends it; the body is counted as received (still encoded), not decoded. */

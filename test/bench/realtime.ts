@@ -5,7 +5,7 @@
 // this process's CPU is the server's. Each client holds "tickers" and one "ticker.<SYMBOL>"; a
 // latency sample is a frame's arrival time minus the tick time it carries (the engine's clock,
 // taken when the tick is made, so storing the ticks is part of it). Measured, never asserted.
-import { execFileSync, fork, spawn, type ChildProcess } from 'node:child_process';
+import { execFileSync, fork, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -22,7 +22,7 @@ import { apiPrefix } from '../../src/api/contract/paths.ts';
 import { realtimePath } from '../../src/api/contract/market.ts';
 import type { ClientCommand, ClientReport } from './realtimeClients.ts';
 import { figure } from './figures.ts';
-import { freePort, serverNodeFlags, waitForServer } from '../support/serverProcess.ts';
+import { startServerProcess, type ServerProcess } from '../support/serverProcess.ts';
 
 const tickIntervalMs = Number(process.env.BENCH_REALTIME_TICK_MS ?? 200);
 const ticksPerRound = Number(process.env.BENCH_REALTIME_TICKS ?? 50);
@@ -213,7 +213,7 @@ async function measureRound(server: BenchServer, clients: ClientProcess, count: 
     + `for backpressure ${server.realtime.stats.updatesSkipped - skippedBefore}, sockets closed ${report.closed}`);
 }
 
-/** CPU seconds (user and system) a process and its children have used, from /proc. */
+/** The CPU time in ms (user and system) a process and its children have used, from /proc (100 clock ticks a second). */
 function processTreeCpuMs(pid: number): number {
   const ticksPerSecond = 100;
   let total = 0;
@@ -247,24 +247,16 @@ async function measureWorkers(workers: number, count: number) {
   const scratchName = `bourse_bench_workers_${process.pid}`;
   const databaseUrl = await createScratchDatabase(adminUrl, scratchName);
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'bourse-bench-workers-'));
-  const port = await freePort();
-  let output = '';
-  const server = spawn(process.execPath, [...serverNodeFlags, '--import', 'tsx', 'server/main.ts'], {
-    cwd: path.resolve(import.meta.dirname, '../..'),
-    env: {
-      ...process.env, NODE_ENV: 'production', WORKERS: String(workers), DATABASE_URL: databaseUrl, REDIS_URL: redisUrl,
-      PORT: String(port), HOST: '127.0.0.1', DATA_DIR: dataDir, WEB_ROOT: path.join(dataDir, 'no-web'), SEED_DEMO: '0',
-      DAILY_JOBS: '0', LOG_LEVEL: 'warn', MARKET_TICK_MS: String(tickIntervalMs), REALTIME_CONNECTIONS_MAX: String(count + 1000),
-    },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  server.stdout?.on('data', (chunk: Buffer) => { output += chunk.toString(); });
-  server.stderr?.on('data', (chunk: Buffer) => { output += chunk.toString(); });
   const clients = Array.from({ length: workerClientProcesses }, () => new ClientProcess());
+  let server: ServerProcess | undefined;
   try {
-    await waitForServer(`http://127.0.0.1:${port}`, server, () => output);
+    server = await startServerProcess({
+      WORKERS: String(workers), DATABASE_URL: databaseUrl, REDIS_URL: redisUrl, DATA_DIR: dataDir, WEB_ROOT: path.join(dataDir, 'no-web'),
+      SEED_DEMO: '0', DAILY_JOBS: '0', LOG_LEVEL: 'warn', MARKET_TICK_MS: String(tickIntervalMs), REALTIME_CONNECTIONS_MAX: String(count + 1000),
+    });
+    const { pid } = server.child;
     const symbols = symbolSpecs.filter((spec) => spec.class === 'crypto').map((spec) => spec.symbol);
-    const url = `ws://127.0.0.1:${port}${apiPrefix}${realtimePath}`;
+    const url = `ws://127.0.0.1:${server.port}${apiPrefix}${realtimePath}`;
     const share = Math.ceil(count / clients.length);
     let connected = 0;
     for (const [index, process_] of clients.entries()) {
@@ -278,19 +270,18 @@ async function measureWorkers(workers: number, count: number) {
     }
     await sleep(5 * tickIntervalMs);
     for (const process_ of clients) process_.send({ type: 'reset' });
-    const cpuBefore = processTreeCpuMs(server.pid!);
+    const cpuBefore = processTreeCpuMs(pid!);
     const startedMs = performance.now();
     await sleep(ticksPerRound * tickIntervalMs);
-    const serverCpuPercent = ((processTreeCpuMs(server.pid!) - cpuBefore) / (performance.now() - startedMs)) * 100;
+    const serverCpuPercent = ((processTreeCpuMs(pid!) - cpuBefore) / (performance.now() - startedMs)) * 100;
     const reports: Extract<ClientReport, { type: 'report' }>[] = [];
     for (const process_ of clients) {
       const report = await process_.ask({ type: 'report', withSamples: true }, 60_000);
       if (report.type !== 'report') throw new Error(`unexpected answer ${report.type}`);
       reports.push(report);
     }
-    const samples = Float64Array.from(reports.flatMap((report) => report.samples ?? [])).sort();
-    const at = (p: number) => (samples.length === 0 ? Number.NaN : percentile(Array.from(samples), p));
-    const [p50, p99, max] = [at(50), at(99), samples.at(-1)];
+    const samples = reports.flatMap((report) => report.samples ?? []).sort((a, b) => a - b);
+    const [p50, p99, max] = [percentile(samples, 50), percentile(samples, 99), samples.at(-1)];
     figure(`realtime.${count}.workers${workers}.p99`, p99, 'ms');
     const ms = (value: number | undefined) => `${(value ?? Number.NaN).toFixed(1)} ms`;
     console.log(`realtime over ${workers} server processes (WORKERS=${workers}, the product on PostgreSQL and Redis, its engine ticking every `
@@ -301,10 +292,7 @@ async function measureWorkers(workers: number, count: number) {
       + `sockets closed ${reports.reduce((sum, report) => sum + report.closed, 0)}`);
   } finally {
     await Promise.all(clients.map((process_) => process_.stop()));
-    if (server.exitCode === null) {
-      server.kill('SIGTERM');
-      await new Promise((resolve) => server.once('exit', resolve));
-    }
+    await server?.stop();
     await dropScratchDatabase(adminUrl, scratchName);
     fs.rmSync(dataDir, { recursive: true, force: true });
   }

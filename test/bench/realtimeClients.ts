@@ -5,6 +5,7 @@
 // arrived minus the tick time it carries; report percentiles and seq gaps; close.
 import crypto from 'node:crypto';
 import net, { type Socket } from 'node:net';
+import * as ws from 'ws';
 
 export type ClientCommand =
   | {
@@ -50,25 +51,14 @@ function record(latencyMs: number) {
   latencyCount += 1;
 }
 
-/** A masked client text frame (RFC 6455 §5.3: a client masks what it sends). */
-function clientTextFrame(text: string): Buffer {
-  const payload = Buffer.from(text);
-  assertShort(payload.length);
-  const mask = crypto.randomBytes(4);
-  const frame = Buffer.allocUnsafe(6 + payload.length);
-  frame[0] = 0x81;
-  frame[1] = 0x80 | payload.length;
-  mask.copy(frame, 2);
-  for (let i = 0; i < payload.length; i += 1) frame[6 + i] = payload[i] ^ mask[i & 3];
-  return frame;
-}
+/** ws's frame writer (a named export of its ES module), which its types leave out. */
+const { Sender } = ws as unknown as {
+  Sender: { frame(data: Buffer, options: { fin: boolean; opcode: number; mask: boolean; readOnly: boolean; rsv1: boolean }): Buffer[] };
+};
 
-function assertShort(length: number) {
-  if (length >= 126) throw new Error('the bench client sends short frames only');
-}
-
-/** An empty masked pong (answers the server's heartbeat ping, as a browser does). */
-const pongFrame = Buffer.from([0x8a, 0x80, 0, 0, 0, 0]);
+/** What the clients send, framed and masked as a client must (RFC 6455 §5.3), by ws's own framer. */
+const clientFrame = (opcode: number, payload: Buffer) =>
+  Buffer.concat(Sender.frame(payload, { fin: true, opcode, mask: true, readOnly: false, rsv1: false }));
 
 const updatePrefix = Buffer.from('{"type":"update","channel":"');
 const snapshotPrefix = Buffer.from('{"type":"snapshot"');
@@ -105,7 +95,7 @@ function open(url: string, channels: string[], localAddress?: string): Promise<S
     let pending: Buffer = Buffer.alloc(0);
     const onFrame = (opcode: number, payload: Buffer, receivedMs: number) => {
       if (opcode === 0x9) {
-        socket.write(pongFrame);
+        socket.write(clientFrame(0xa, Buffer.alloc(0)));
         return;
       }
       if (opcode !== 0x1) return;
@@ -140,7 +130,7 @@ function open(url: string, channels: string[], localAddress?: string): Promise<S
         }
         upgraded = true;
         bytes = bytes.subarray(end + 4);
-        socket.write(clientTextFrame(JSON.stringify({ op: 'subscribe', channels })));
+        socket.write(clientFrame(0x1, Buffer.from(JSON.stringify({ op: 'subscribe', channels }))));
       }
       let offset = 0;
       while (bytes.length - offset >= 2) {

@@ -108,8 +108,6 @@ async function settleRound(database: Database, funded: Funded[], round: number, 
   return { elapsedMs, open: left.n, ledgerMs, transfers, findMs, cpuMs };
 }
 
-export { fundedUsers, settleRound };
-
 export async function secondContractBench() {
   const adminUrl = process.env.BENCH_DATABASE_URL ?? process.env.TEST_DATABASE_URL;
   if (!adminUrl) {

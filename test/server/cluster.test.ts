@@ -3,7 +3,7 @@
 // workers; sockets spread over both all get the market (the follower's through Redis); a worker
 // killed with -9 is replaced; SIGTERM stops everything. And the configurations it refuses. Needs
 // TEST_DATABASE_URL (skipped without it) and Redis at TEST_REDIS_URL (default redis://127.0.0.1:6379).
-import { spawn, type ChildProcess } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -11,7 +11,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { workersRefusal } from '../../server/cluster.ts';
 import { apiPrefix } from '../../src/api/contract/paths.ts';
 import { realtimePath } from '../../src/api/contract/market.ts';
-import { freePort, waitForServer } from '../support/serverProcess.ts';
+import { startServerProcess, type ServerProcess } from '../support/serverProcess.ts';
 import { createPostgresDatabase, eventually, SocketClient } from './realtimeHelpers.ts';
 
 const root = path.resolve(import.meta.dirname, '../..');
@@ -51,16 +51,17 @@ describe('WORKERS: the configurations it refuses', () => {
 });
 
 describe.skipIf(!adminUrl)('WORKERS=2 on PostgreSQL and Redis', () => {
-  let server: ChildProcess | undefined;
+  let server: ServerProcess | undefined;
   let dropDatabase: (() => Promise<void>) | undefined;
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'bourse-cluster-'));
   const sockets: SocketClient[] = [];
 
   afterAll(async () => {
     for (const socket of sockets) socket.socket.terminate();
-    if (server && server.exitCode === null) {
-      server.kill('SIGKILL');
-      for (const pid of childrenOf(server.pid!)) process.kill(pid, 'SIGKILL');
+    const child = server?.child;
+    if (child && child.exitCode === null) {
+      for (const pid of childrenOf(child.pid!)) process.kill(pid, 'SIGKILL');
+      child.kill('SIGKILL');
     }
     await dropDatabase?.();
     fs.rmSync(dataDir, { recursive: true, force: true });
@@ -69,22 +70,13 @@ describe.skipIf(!adminUrl)('WORKERS=2 on PostgreSQL and Redis', () => {
   it('serves one market from two processes on one port, replaces a worker that dies, and stops on SIGTERM', async () => {
     const database = await createPostgresDatabase(adminUrl!);
     dropDatabase = database.drop;
-    const port = await freePort();
-    let output = '';
-    server = spawn(process.execPath, ['--import', 'tsx', 'server/main.ts'], {
-      cwd: root,
-      env: {
-        ...process.env, NODE_ENV: 'production', WORKERS: '2', DATABASE_URL: database.url, REDIS_URL: redisUrl, PORT: String(port),
-        HOST: '127.0.0.1', DATA_DIR: dataDir, WEB_ROOT: path.join(dataDir, 'no-web'), SEED_DEMO: '0', DAILY_JOBS: '0',
-        LOG_LEVEL: 'warn', MARKET_TICK_MS: '250', PASSWORD_HASH_COST: '',
-      },
-      stdio: ['ignore', 'pipe', 'pipe'],
+    server = await startServerProcess({
+      WORKERS: '2', DATABASE_URL: database.url, REDIS_URL: redisUrl, DATA_DIR: dataDir, WEB_ROOT: path.join(dataDir, 'no-web'),
+      SEED_DEMO: '0', DAILY_JOBS: '0', LOG_LEVEL: 'warn', MARKET_TICK_MS: '250', PASSWORD_HASH_COST: '',
     });
-    server.stdout?.on('data', (chunk: Buffer) => { output += chunk.toString(); });
-    server.stderr?.on('data', (chunk: Buffer) => { output += chunk.toString(); });
-    await waitForServer(`http://127.0.0.1:${port}`, server, () => output);
-    await eventually(() => childrenOf(server!.pid!).length === 2, 'two workers');
-    const workers = childrenOf(server.pid!);
+    const { child, port } = server;
+    await eventually(() => childrenOf(child.pid!).length === 2, 'two workers');
+    const workers = childrenOf(child.pid!);
     // The keys were made once, by the supervisor, before the workers: both read the same pair.
     expect(fs.readdirSync(path.join(dataDir, 'keys')).length).toBeGreaterThan(0);
 
@@ -102,7 +94,7 @@ describe.skipIf(!adminUrl)('WORKERS=2 on PostgreSQL and Redis', () => {
     // A worker killed outright is replaced, and the new one serves.
     process.kill(workers[1], 'SIGKILL');
     await eventually(() => {
-      const now = childrenOf(server!.pid!);
+      const now = childrenOf(child.pid!);
       return now.length === 2 && !now.includes(workers[1]);
     }, 'a replacement worker', 30_000);
     await eventually(async () => (await fetch(`http://127.0.0.1:${port}${apiPrefix}/public/getServerTime`).catch(() => undefined))?.ok === true,
@@ -116,10 +108,9 @@ describe.skipIf(!adminUrl)('WORKERS=2 on PostgreSQL and Redis', () => {
     }
 
     // SIGTERM to the supervisor stops the workers and then itself, cleanly.
-    const running = childrenOf(server.pid!);
-    server.kill('SIGTERM');
-    const code = await new Promise<number | null>((resolve) => server!.once('exit', resolve));
-    expect(code).toBe(0);
+    const running = childrenOf(child.pid!);
+    await server.stop();
+    expect(child.exitCode).toBe(0);
     for (const pid of running) expect(fs.existsSync(`/proc/${pid}`)).toBe(false);
   });
 });
