@@ -6,6 +6,7 @@
 // printed beside pgbench's TPS measured on the same server in the same run. A tick of BTCUSDT is
 // recorded every 2 s (the server refuses a price older than 15 s). Run alone with
 // `npx tsx test/bench/positions.ts`.
+import { constants, privateDecrypt, publicEncrypt, randomBytes, type KeyObject } from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -27,6 +28,7 @@ import { requestTimeField } from '../../src/api/contract/paths.ts';
 import { tradePaths } from '../../src/api/contract/trading.ts';
 import { pgbenchTps } from './ledger.ts';
 import { figure, figureValue } from './figures.ts';
+import { postgresCpuMs } from './processCpu.ts';
 
 const clients = 8;
 const usersPerClient = 40;
@@ -44,7 +46,8 @@ export async function positionBench() {
   const tps = pgbenchTps(await createScratchDatabase(adminUrl, pgbenchName));
   await dropScratchDatabase(adminUrl, pgbenchName);
   const name = `bourse_bench_positions_${process.pid}`;
-  const database = await openDatabase({ databaseUrl: await createScratchDatabase(adminUrl, name) });
+  const databaseUrl = await createScratchDatabase(adminUrl, name);
+  const database = await openDatabase({ databaseUrl });
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'bourse-bench-positions-'));
   let ticker: NodeJS.Timeout | undefined;
   try {
@@ -78,6 +81,8 @@ export async function positionBench() {
 
     const samples: number[] = [];
     let counter = 0;
+    const databaseCpuBefore = postgresCpuMs(databaseUrl);
+    const cpuBefore = process.cpuUsage();
     const deadline = performance.now() + durationMs;
     const started = performance.now();
     await Promise.all(tokens.map(async (own) => {
@@ -100,6 +105,8 @@ export async function positionBench() {
       }
     }));
     const elapsedMs = performance.now() - started;
+    const cpu = process.cpuUsage(cpuBefore);
+    const databaseCpuAfter = postgresCpuMs(databaseUrl);
     clearInterval(ticker);
     ticker = undefined;
     await app.close();
@@ -111,6 +118,19 @@ export async function positionBench() {
     // The raw transfer rate: the ledger's single transfers of this run (BENCH_ONLY without ledger leaves it out).
     const raw = figureValue('ledger.single.per_second');
     if (raw) figure('positions.open.vs_raw', rate / raw, 'ratio');
+    // Where the floor is: the CPU one open costs this process (the server and the 8 clients), the
+    // database, and the one RSA-OAEP decryption every encrypted body needs (the spec's wire format).
+    const processUsPerOpen = ((cpu.user + cpu.system) / samples.length);
+    figure('positions.open.process_cpu', processUsPerOpen, 'µs');
+    const databaseUsPerOpen = databaseCpuBefore === undefined || databaseCpuAfter === undefined
+      ? undefined : ((databaseCpuAfter - databaseCpuBefore) * 1000) / samples.length;
+    if (databaseUsPerOpen !== undefined) figure('positions.open.db_cpu', databaseUsPerOpen, 'µs');
+    const rsaUs = rsaDecryptMicros(keys.privateKey, keys.publicKeyPem);
+    figure('crypto.rsa_oaep_decrypt', rsaUs, 'µs');
+    if (raw && databaseUsPerOpen !== undefined) {
+      // The most opens these cores could serve at that CPU per open, as a share of the raw transfer rate.
+      figure('positions.open.cpu_ceiling.vs_raw', (os.cpus().length * 1e6) / (processUsPerOpen + databaseUsPerOpen) / raw, 'ratio');
+    }
     console.log(`position opens over HTTP on PostgreSQL: ${rate.toFixed(1)}/s with ${clients} clients `
       + `(${samples.length} opens; p50 ${percentile(samples, 50).toFixed(1)} ms, p99 ${percentile(samples, 99).toFixed(1)} ms; `
       + `encrypted body, session, settings and last-tick reads, insert and two ledger transfers in one transaction); `
@@ -122,6 +142,19 @@ export async function positionBench() {
     await dropScratchDatabase(adminUrl, name);
     fs.rmSync(dataDir, { recursive: true, force: true });
   }
+}
+
+/** The median time of one RSA-OAEP (SHA-256) decryption of a 32-byte key, as the server does for every encrypted body. */
+function rsaDecryptMicros(privateKey: KeyObject, publicKeyPem: string): number {
+  const options = { padding: constants.RSA_PKCS1_OAEP_PADDING, oaepHash: 'sha256' };
+  const wrapped = publicEncrypt({ key: publicKeyPem, ...options }, randomBytes(32));
+  const rounds: number[] = [];
+  for (let round = 0; round < 5; round += 1) {
+    const started = performance.now();
+    for (let i = 0; i < 200; i += 1) privateDecrypt({ key: privateKey, ...options }, wrapped);
+    rounds.push(((performance.now() - started) * 1000) / 200);
+  }
+  return rounds.sort((a, b) => a - b)[2];
 }
 
 if (import.meta.url === `file://${process.argv[1]}`) await positionBench();

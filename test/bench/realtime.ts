@@ -21,6 +21,7 @@ import { systemClock } from '../../server/lib/time.ts';
 import { apiPrefix } from '../../src/api/contract/paths.ts';
 import { realtimePath } from '../../src/api/contract/market.ts';
 import type { ClientCommand, ClientReport } from './realtimeClients.ts';
+import { processTreeCpuMs } from './processCpu.ts';
 import { figure } from './figures.ts';
 import { startServerProcess, type ServerProcess } from '../support/serverProcess.ts';
 
@@ -211,23 +212,6 @@ async function measureRound(server: BenchServer, clients: ClientProcess, count: 
     + `p50 ${ms(percentile(fanOut, 50))}, p99 ${ms(percentile(fanOut, 99))} (CPU p50 ${ms(percentile(fanOutCpu, 50))})`);
   console.log(`  client process CPU ${report.cpuPercent.toFixed(0)} % of one core; seq gaps ${report.gaps}, updates skipped `
     + `for backpressure ${server.realtime.stats.updatesSkipped - skippedBefore}, sockets closed ${report.closed}`);
-}
-
-/** The CPU time in ms (user and system) a process and its children have used, from /proc (100 clock ticks a second). */
-function processTreeCpuMs(pid: number): number {
-  const ticksPerSecond = 100;
-  let total = 0;
-  const visit = (id: number) => {
-    try {
-      const fields = fs.readFileSync(`/proc/${id}/stat`, 'utf8').split(') ')[1].split(' ');
-      total += (Number(fields[11]) + Number(fields[12])) * (1000 / ticksPerSecond);
-      for (const child of fs.readFileSync(`/proc/${id}/task/${id}/children`, 'utf8').trim().split(' ').filter(Boolean)) visit(Number(child));
-    } catch {
-      // Gone meanwhile.
-    }
-  };
-  visit(pid);
-  return total;
 }
 
 /**
