@@ -12,6 +12,7 @@ import { configureApiClient } from './api/api.ts';
 import { sessionExpired } from './api/session.ts';
 import { redirectRemembered } from './features/session/userSlice.ts';
 import { activateLocale, i18n, storedLocale } from './lib/i18n.ts';
+import { afterFirstPaint } from './lib/firstPaint.ts';
 import { flushStorage } from './lib/storage.ts';
 import { applyAppearance } from './lib/theme.ts';
 import { createAppStore } from './app/store.ts';
@@ -33,25 +34,9 @@ export function scaleRootFont() {
   document.documentElement.style.fontSize = `${(width / 375) * 50}px`;
 }
 
-/**
- * Resolves once the first screen has painted (after a while where the browser does not say) and
- * the main thread is next idle, so what follows does not lengthen the first screen's own work.
- */
+/** Resolves once the first screen has painted and the main thread is next idle. */
 function firstPaintThenIdle(): Promise<void> {
-  const painted = new Promise<void>((resolve) => {
-    const timer = setTimeout(resolve, 3000);
-    try {
-      new PerformanceObserver((entries, observer) => {
-        if (entries.getEntriesByName('first-contentful-paint').length === 0) return;
-        observer.disconnect();
-        clearTimeout(timer);
-        resolve();
-      }).observe({ type: 'paint', buffered: true });
-    } catch {
-      // No paint timing here: the timer decides.
-    }
-  });
-  return painted.then(() => new Promise((resolve) => {
+  return afterFirstPaint().then(() => new Promise((resolve) => {
     if ('requestIdleCallback' in window) requestIdleCallback(() => resolve(), { timeout: 2000 });
     else setTimeout(resolve, 0);
   }));

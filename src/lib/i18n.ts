@@ -3,9 +3,11 @@
 // Pages that are not on the first screen bring their texts in a catalog of their own (see
 // lingui.config.ts): they load it through `loadFeatureCatalog` before they show, and a change of
 // language reloads every feature catalog loaded so far in the new language.
+import { startTransition } from 'react';
 import { i18n, type Messages } from '@lingui/core';
 import { isLocaleCode, locales, sourceLocale, type LocaleCode } from './locales.ts';
 import { readLocal, storageKeys, writeLocal } from './storage.ts';
+import { afterFirstPaint } from './firstPaint.ts';
 
 export { i18n };
 
@@ -21,8 +23,9 @@ export function storedLocale(): LocaleCode {
 }
 
 export async function activateLocale(code: LocaleCode): Promise<void> {
-  // antd-mobile's own texts, beside the catalog but not awaited (lib/antdLocale.ts).
-  void import('./antdLocale.ts').then(({ applyAntdLocale }) => applyAntdLocale(code))
+  // antd-mobile's own texts, not awaited (lib/antdLocale.ts): no antd-mobile text is on the first
+  // frame, so at start they load once it has painted; afterwards at once, beside the catalog.
+  void afterFirstPaint().then(() => import('./antdLocale.ts')).then(({ applyAntdLocale }) => applyAntdLocale(code))
     .catch((error) => console.warn('[i18n] antd-mobile texts', error));
   const names = [...featureCatalogs.keys()];
   const [{ messages }, ...features] = await Promise.all([
@@ -44,6 +47,10 @@ export async function loadFeatureCatalog(name: string, load: CatalogLoader): Pro
   const { messages } = await load(code);
   // The language may have changed meanwhile; activateLocale then loaded this catalog itself.
   if (i18n.locale !== code) return;
-  i18n.load(code, messages);
+  // Every I18nProvider consumer renders again on the catalog's "change": in a transition, so that
+  // React does it in slices instead of one long task. Left outside, the update (made in a promise
+  // callback) took the default lane, which React renders without yielding, and a card whose texts
+  // these are rendered with it: 55 ms of main thread at once for the home market card here.
+  startTransition(() => i18n.load(code, messages));
   loadedIn.set(name, code);
 }

@@ -10,20 +10,25 @@ import { CandlesIcon, ChartIcon, ChatIcon, DepositIcon, GlobeIcon, NoticeIcon, S
 import { useLingui } from '@lingui/react/macro';
 import type { UserState } from '../session/userSlice.ts';
 import { BondIcon, InvestIcon, LoanIcon, MiningIcon, QuantIcon } from './investIcons.tsx';
+import { afterFirstPaint } from '../../lib/firstPaint.ts';
+import { BrandMark } from '../../components/BrandMark.tsx';
 
 // The picker (a popup with animation) loads when first opened, and the install card (lib/install.ts:
 // after engagement, dismissible) once the browser is idle, both through ./later.ts, keeping them
 // off the first screen.
-const LanguagePicker = lazy(() => import('./later.ts').then((later) => later.loadLanguagePicker()));
-const InstallOffer = lazy(() => import('./later.ts').then((later) => later.loadInstallOffer()));
+// Nothing of ./later.ts is on the first frame: it is fetched once that has painted, so its
+// download does not sit among what the first paint waits for (lib/firstPaint.ts).
+const later = () => afterFirstPaint().then(() => import('./later.ts'));
+const LanguagePicker = lazy(() => later().then((module) => module.loadLanguagePicker()));
+const InstallOffer = lazy(() => later().then((module) => module.loadInstallOffer()));
 // The notice strip (with the start-up pop-up) and the bell are the notices feature's: the app
 // hands their loader in (app/routes.ts), and they load once the browser is idle.
 let loadNotices: (() => Promise<import('./later.ts').HomeNoticesModule>) | undefined;
 export function provideHomeNotices(load: () => Promise<import('./later.ts').HomeNoticesModule>) {
   loadNotices = load;
 }
-const HomeNotices = lazy(() => import('./later.ts').then((later) => later.loadHomeNotices(loadNotices)).then((module) => ({ default: module.default })));
-const HomeBell = lazy(() => import('./later.ts').then((later) => later.loadHomeNotices(loadNotices)).then((module) => ({ default: module.HomeBell })));
+const HomeNotices = lazy(() => later().then((module) => module.loadHomeNotices(loadNotices)).then((module) => ({ default: module.default })));
+const HomeBell = lazy(() => later().then((module) => module.loadHomeNotices(loadNotices)).then((module) => ({ default: module.HomeBell })));
 // The balance card, logged in only, likewise (with the wallet's texts).
 type CardModule = { default: ComponentType };
 let loadBalanceCard: (() => Promise<CardModule>) | undefined;
@@ -36,8 +41,9 @@ export function provideBalanceCard(load: () => Promise<CardModule>) {
 }
 const HomeBalanceCard = lazy(() => loadBalanceCard?.() ?? Promise.resolve({ default: () => null }));
 // The market card brings the market API, the socket and its rows: it loads right after the first
-// screen instead of with it (DESIGN §8 budget). Its place is reserved so nothing jumps.
-const HomeMarkets = lazy(() => import('../market/HomeMarkets.tsx').then(async (module) => {
+// screen instead of with it (DESIGN §8 budget), once that has painted. Its place is reserved so
+// nothing jumps.
+const HomeMarkets = lazy(() => afterFirstPaint().then(() => import('../market/HomeMarkets.tsx')).then(async (module) => {
   await module.prepare();
   return module;
 }));
@@ -82,7 +88,7 @@ export default function HomePage() {
     <div className="home">
       <header className="home-header">
         <div className="home-brand">
-          <img src="/favicon.svg" alt="" width={28} height={28} />
+          <BrandMark />
           <span>Bourse</span>
         </div>
         <div className="home-header-actions">
