@@ -229,7 +229,6 @@ export async function settleLoanAtTick(services: Services, loanId: bigint, tick:
     const split = liquidationSplit(owed, proceeds, setting.liquidationFeeBp ?? 0);
     const recorded = await lastTickAt(tx, symbol, tick.timeMs);
     const tickId = recorded && recorded.timeMs === tick.timeMs && recorded.priceUnits === tick.priceUnits ? recorded.id : undefined;
-    if (tickId !== undefined) await retainTicks(tx, [tickId]);
     const reference = `loan:${row.id}`;
     const asset = row.asset;
     const houseLoanAsset = await systemAccount(tx, asset, 'house', row.id);
@@ -253,6 +252,9 @@ export async function settleLoanAtTick(services: Services, loanId: bigint, tick:
       }] : []),
     ];
     if (transfers.length > 0) await post(tx, transfers, clock, () => 'unreachable');
+    // After the ledger, as every settlement does: accounts, then ticks, one lock order everywhere
+    // (a position settled at the same tick for the same user would otherwise wait on it in a cycle).
+    if (tickId !== undefined) await retainTicks(tx, [tickId]);
     const loanScale = allScales.get(asset) ?? 6;
     const money = (value: bigint) => formatAmount(value, loanScale);
     const receipt: Record<string, string | number> = {

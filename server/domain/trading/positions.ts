@@ -127,6 +127,12 @@ interface OpenContext {
   earlierId: bigint | null;
   settings: SymbolSettingsRow | undefined;
   tick: RecordedTick | undefined;
+  /**
+   * Whether the tick was retained already (committed): retention is never undone, so the open
+   * need not update, and lock, the tick's row. Every open at a fresh tick otherwise queued on that
+   * one row behind the first open's transaction.
+   */
+  tickRetained: boolean;
   /** The four accounts of tradingAccounts when all exist (they are never deleted); else opened in the transaction. */
   accounts: TradingAccounts | undefined;
 }
@@ -151,11 +157,15 @@ async function openContextOf(db: Executor, userId: bigint, ledger: LedgerName, s
   const lastTick = db.select({
     id: marketTicks.id, symbol: marketTicks.symbol, price: marketTicks.price, volume: marketTicks.volume, source: marketTicks.source,
     time: marketTicks.time,
+    retained: marketTicks.retained,
   }).from(marketTicks).where(and(eq(marketTicks.symbol, symbol), lte(marketTicks.time, new Date(nowMs))))
     .orderBy(desc(marketTicks.time), desc(marketTicks.id)).limit(1).as('last_tick');
   const [row] = await db.select({
     settings: tradeSymbolSettings,
-    tick: { id: lastTick.id, symbol: lastTick.symbol, price: lastTick.price, volume: lastTick.volume, source: lastTick.source, time: lastTick.time },
+    tick: {
+      id: lastTick.id, symbol: lastTick.symbol, price: lastTick.price, volume: lastTick.volume, source: lastTick.source, time: lastTick.time,
+      retained: lastTick.retained,
+    },
     earlierId: bigintOrNull(sql`select ${tradePositions.id} from ${tradePositions} where ${and(eq(tradePositions.userId, userId),
       eq(tradePositions.ledger, ledgerId), eq(tradePositions.clientOrderId, clientOrderId))}`),
     funds: accountId(userId, ledger === 'demo' ? 'demo' : 'spot', 0),
@@ -171,6 +181,7 @@ async function openContextOf(db: Executor, userId: bigint, ledger: LedgerName, s
     tick: tick === null ? undefined : {
       id: tick.id, symbol: tick.symbol, priceUnits: tick.price, volumeUnits: tick.volume, source: tick.source, timeMs: tick.time.getTime(),
     },
+    tickRetained: tick?.retained === true,
     accounts: funds !== null && held !== null && house !== null && fees !== null ? { funds, held, house, fees } : undefined,
   };
 }
@@ -298,7 +309,6 @@ export async function createPosition(deps: PositionDeps, userId: bigint, body: C
         openFee, takeProfit, stopLoss, liquidationPrice: liquidation, status: 'running', clientOrderId: body.clientOrderId,
         requestHash: hash, entryTickId: tick.id, createdAt: now, updatedAt: now,
       }).returning();
-      await retainTicks(tx, [tick.id]);
       const batch: NewTransferRequest[] = [{
         id: transferId(inserted.id, 'margin'), kind: 'trade_margin', reference: reference(inserted.id), amountAtomic: margin,
         debitAccountId: accounts.funds, creditAccountId: accounts.held,
@@ -311,6 +321,9 @@ export async function createPosition(deps: PositionDeps, userId: bigint, body: C
       }
       const result = await postTransfers(tx, batch, clock);
       if (!result.ok) throw refusalError(result.refusal, margin + openFee);
+      // After the ledger, as every settlement does (accounts, then ticks: one lock order, no
+      // deadlock with a close at the same tick), and held for the commit only.
+      if (!context?.tickRetained) await retainTicks(tx, [tick.id]);
       return inserted;
     });
   } catch (error) {

@@ -198,7 +198,6 @@ export async function executeSwap(db: Db, clock: Clock, userId: bigint, quoteId:
       quoteId: quote.id, userId, fromAsset: quote.fromAsset, toAsset: quote.toAsset, amount: quote.amount, fee: quote.fee,
       receive: quote.receive, rate: quote.rate, tickIds: quote.tickIds, createdAt: now,
     }).returning();
-    await retainTicks(tx, quote.tickIds.map((id) => BigInt(id)));
     const result = await postTransfers(tx, await swapBatch(tx, quote), clock);
     if (!result.ok) {
       if (result.refusal === 'exceeds_credits') {
@@ -208,6 +207,8 @@ export async function executeSwap(db: Db, clock: Clock, userId: bigint, quoteId:
       }
       throw new Error(`swap ${quote.id} refused by the ledger: ${result.refusal}`);
     }
+    // After the ledger, as the settlements do: accounts, then ticks, one lock order everywhere.
+    await retainTicks(tx, quote.tickIds.map((id) => BigInt(id)));
     return inserted;
   });
   return (await swapRecordsOf(db, [order]))[0];

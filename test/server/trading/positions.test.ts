@@ -102,6 +102,30 @@ forEachDatabase((server) => {
   });
 
   describe('opening', () => {
+    // PGlite runs one transaction at a time: there is nothing to race.
+    it.skipIf(server.kind !== 'postgres')('an open and a settlement at the same tick lock in one order: accounts, then the tick', async () => {
+      const user = await trader(server, '1000');
+      const tick = await freshTick(server, 'BTCUSDT', '60000.00');
+      const [funds] = await server.query<{ id: string }>(sql`select id::text as id from ledger_accounts
+        where owner_user_id = ${user.userId} and kind = 'spot' and asset = 'USDT'`);
+      let reply: Reply | undefined;
+      let open: Promise<void> | undefined;
+      // A settlement's transaction as the engine runs one: the user's accounts locked by the ledger,
+      // then the tick it settled at retained. The open meanwhile waits for the accounts; had it
+      // retained (locked) the tick first, the two would wait for each other until PostgreSQL broke
+      // the deadlock by failing one of them.
+      await server.db.transaction(async (tx) => {
+        await tx.execute(sql`select id from ledger_accounts where id = ${funds.id}::bigint for update`);
+        open = openPosition(server, user).then((answer) => { reply = answer; });
+        await expect.poll(async () => (await server.query<{ n: number }>(sql`select count(*)::int as n from pg_locks
+          where not granted and locktype = 'transactionid'`))[0].n, { timeout: 30_000, interval: 20 }).toBeGreaterThan(0);
+        await tx.execute(sql`update market_ticks set retained = true where id = ${tick.id} and not retained`);
+      });
+      await open;
+      expectOk(reply!);
+      await expectLedgerSound(server);
+    });
+
     it('opens a long at the tick plus half the spread, moving margin and fee out of spot in one batch', async () => {
       const user = await trader(server, '1000');
       const tick = await freshTick(server, 'BTCUSDT', '60000.00');
