@@ -14,7 +14,8 @@
 // same time skips what this one holds, then finds it settled), one ledger batch through the payout
 // primitive (ledger/payouts.ts postGroups: an order's transfers are one group, a refused order stays
 // open and is reported while the rest settle), one
-// UPDATE of the orders from arrays, one UPDATE retaining the ticks. Each order settles exactly
+// UPDATE of the orders from arrays (the ticks they cite were retained before the chunks, in one
+// statement for all of them). Each order settles exactly
 // once: only rows locked while 'open' move money, and the transfer ids (second:<id>:...) are
 // idempotent in the ledger besides. Chunks of different house shards may run in parallel
 // (`concurrency`, on PostgreSQL): the shard follows the user, so they share no row (house or user
@@ -225,6 +226,13 @@ export class SecondSettler {
   /** Settles the given due orders (those still open), chunked by house shard; answers what it settled. */
   async #settle(due: DueOrder[]): Promise<SettledOrder[]> {
     await this.#openHouses(due);
+    // The ticks the orders settle at are retained first, once for all the chunks: retention is
+    // never undone and keeping a tick an order then does not settle at costs nothing, while each
+    // chunk retaining them in its own transaction held the few exit ticks' rows to its commit, so
+    // the first chunk of every lane queued behind the others' on the same rows.
+    const tickIds = [...new Set(due.flatMap((order) => [order.entryTickId, order.exitTickId]))];
+    await this.#options.db.execute(sql`update market_ticks set retained = true
+      where id = any(${tokenArrayLiteral(tickIds)}::bigint[]) and not retained`);
     // One lane: chunks in id order. Several: each lane takes whole house shards, so two chunks
     // running at once never wait on the same house row.
     const lanes: DueOrder[][][] = [];
@@ -334,9 +342,6 @@ export class SecondSettler {
           ${tokenArrayLiteral(outcomes.map((outcome) => outcome.payout))}::numeric[])
           as v(id, status, entry_id, entry_price, exit_id, exit_price, payout)
         where o.id = v.id and o.status = 'open'`);
-      const tickIds = [...new Set(orders.flatMap((order) => [order.entryTickId, order.exitTickId]))];
-      await tx.execute(sql`update market_ticks set retained = true
-        where id = any(${tokenArrayLiteral(tickIds)}::bigint[]) and not retained`);
       // The real orders' "settled" internal messages, in this transaction, in one statement (issue 21).
       const messages: NewMessage[] = [];
       for (const { order, outcome } of posted.posted) {
