@@ -1,7 +1,7 @@
 // The home page's market card, loaded after the first screen (React.lazy): the 24 h trading
 // ranking, hot, gainers and losers (see `rank` for what each means), five rows each, with "More"
 // leading to the matching view of /hangqing. Plain elements only, no antd-mobile.
-import { useMemo, useState } from 'react';
+import { useDeferredValue, useMemo, useState } from 'react';
 import { Link } from 'react-router-dom';
 import { useLingui } from '@lingui/react/macro';
 import type { MessageDescriptor } from '@lingui/core';
@@ -38,7 +38,10 @@ export const prepare = prepareMarketTexts;
 export default function HomeMarkets() {
   const { t, i18n } = useLingui();
   const [ranking, setRanking] = useState<Ranking>('volume');
-  const view = useTickers();
+  // The card follows the feed a render behind: a tick's store update (notified in an animation
+  // frame, rendered by React at once) only re-renders this component, and the rows follow in a
+  // deferred render that React splits into slices, so a tick is never one long task on a slow phone.
+  const view = useDeferredValue(useTickers());
   const intl = intlOf(i18n.locale);
   // Ranked again only when the list or the tab changes, not on the rows' own renders (a price's flash).
   const rows = useMemo(() => (view.tickers ? rank(view.tickers, ranking, homeRowsMax) : []), [view.tickers, ranking]);
