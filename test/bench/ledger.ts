@@ -17,6 +17,7 @@ import { groupCommitStats, postTransfers } from '../../server/domain/ledger/tran
 import type { NewTransferRequest } from '../../server/domain/ledger/rules.ts';
 import { verifyLedger } from '../../server/domain/ledger/verify.ts';
 import { figure } from './figures.ts';
+import { postgresCpuMs } from './processCpu.ts';
 
 const connections = 8;
 const accountCount = Number(process.env.BENCH_LEDGER_ACCOUNTS ?? 10_000);
@@ -36,12 +37,19 @@ function pgbenchBinary(): string {
 
 /** pgbench's default TPC-B-like script, 8 clients on 2 threads, scale 10. */
 export function pgbenchTps(url: string): number {
+  return pgbenchRun(url).tps;
+}
+
+/** pgbench's TPS, and the database CPU (ms) its run used when PostgreSQL is on this machine. */
+export function pgbenchRun(url: string): { tps: number; databaseCpuMs: number | undefined } {
   const binary = pgbenchBinary();
   execFileSync(binary, ['-i', '-q', '-s', '10', url], { stdio: 'ignore' });
+  const cpuBefore = postgresCpuMs(url);
   const output = execFileSync(binary, ['-n', '-c', String(connections), '-j', '2', '-T', String(durationMs / 1000), url], { encoding: 'utf8' });
+  const cpuAfter = postgresCpuMs(url);
   const match = /tps = ([0-9.]+) \(without initial connection time\)/.exec(output);
   if (!match) throw new Error(`unexpected pgbench output:\n${output}`);
-  return Number(match[1]);
+  return { tps: Number(match[1]), databaseCpuMs: cpuBefore === undefined || cpuAfter === undefined ? undefined : cpuAfter - cpuBefore };
 }
 
 async function fundedAccounts(database: Database): Promise<bigint[]> {
@@ -76,9 +84,11 @@ function randomTransfer(accounts: readonly bigint[]): NewTransferRequest {
 }
 
 /** Transfers per second of `connections` workers posting batches of `batchSize` for durationMs. */
-async function transfersPerSecond(database: Database, accounts: bigint[], batchSize: number): Promise<number> {
+async function transfersPerSecond(database: Database, accounts: bigint[], batchSize: number, databaseUrl: string) {
   const deadline = performance.now() + durationMs;
   let transfers = 0;
+  const databaseCpuBefore = postgresCpuMs(databaseUrl);
+  const cpuBefore = process.cpuUsage();
   const started = performance.now();
   await Promise.all(Array.from({ length: connections }, async (_, worker) => {
     const own = batchSize === 1 ? accounts : accounts.filter((_account, i) => i % connections === worker);
@@ -88,7 +98,14 @@ async function transfersPerSecond(database: Database, accounts: bigint[], batchS
       transfers += batchSize;
     }
   }));
-  return transfers / ((performance.now() - started) / 1000);
+  const rate = transfers / ((performance.now() - started) / 1000);
+  const cpu = process.cpuUsage(cpuBefore);
+  const databaseCpuAfter = postgresCpuMs(databaseUrl);
+  // CPU per transfer (µs): this process's (rules, hashing, encoding, the driver) and the database's.
+  const nodeUs = (cpu.user + cpu.system) / transfers;
+  const databaseUs = databaseCpuBefore === undefined || databaseCpuAfter === undefined
+    ? undefined : ((databaseCpuAfter - databaseCpuBefore) * 1000) / transfers;
+  return { rate, nodeUs, databaseUs };
 }
 
 export async function ledgerBench() {
@@ -99,22 +116,33 @@ export async function ledgerBench() {
   }
   const pgbenchName = `bench_pgbench_${process.pid}`;
   const ledgerName = `bourse_bench_ledger_${process.pid}`;
-  const tps = pgbenchTps(await createScratchDatabase(adminUrl, pgbenchName));
+  const pgbench = pgbenchRun(await createScratchDatabase(adminUrl, pgbenchName));
+  const { tps } = pgbench;
   await dropScratchDatabase(adminUrl, pgbenchName);
-  const database = await openDatabase({ databaseUrl: await createScratchDatabase(adminUrl, ledgerName) });
+  const databaseUrl = await createScratchDatabase(adminUrl, ledgerName);
+  const database = await openDatabase({ databaseUrl });
   try {
     await seed(database.db, { demo: false });
     const accounts = await fundedAccounts(database);
     const groupsBefore = groupCommitStats(database.db).groups;
-    const single = await transfersPerSecond(database, accounts, 1);
+    const singleRun = await transfersPerSecond(database, accounts, 1, databaseUrl);
+    const single = singleRun.rate;
     const singleGroups = groupCommitStats(database.db).groups - groupsBefore;
-    const batched = await transfersPerSecond(database, accounts, 100);
+    const batchedRun = await transfersPerSecond(database, accounts, 100, databaseUrl);
+    const batched = batchedRun.rate;
     const check = await verifyLedger(database.db);
     figure('pgbench.tps', tps, 'tps');
     figure('ledger.single.per_second', single, 'transfers/s');
     figure('ledger.single.vs_pgbench', single / tps, 'ratio');
     figure('ledger.batch100.per_second', batched, 'transfers/s');
     figure('ledger.batch100.vs_pgbench', batched / tps, 'ratio');
+    // Where the ratios come from on a machine whose two cores are the limit: the CPU one pgbench
+    // transaction costs the database, against what one transfer costs this process and the database.
+    if (pgbench.databaseCpuMs !== undefined) figure('pgbench.db_cpu', (pgbench.databaseCpuMs * 1000) / (tps * (durationMs / 1000)), 'µs');
+    figure('ledger.single.node_cpu', singleRun.nodeUs, 'µs');
+    if (singleRun.databaseUs !== undefined) figure('ledger.single.db_cpu', singleRun.databaseUs, 'µs');
+    figure('ledger.batch100.node_cpu', batchedRun.nodeUs, 'µs');
+    if (batchedRun.databaseUs !== undefined) figure('ledger.batch100.db_cpu', batchedRun.databaseUs, 'µs');
     console.log(`ledger transfers on PostgreSQL, ${connections} connections, ${accountCount} accounts: `
       + `${single.toFixed(0)}/s single (${(single / tps).toFixed(2)}× pgbench, `
       + `${(single * (durationMs / 1000) / Math.max(1, singleGroups)).toFixed(1)} transfers a group on average), `

@@ -5,11 +5,16 @@ import fs from 'node:fs';
 
 const msPerTick = 1000 / 100;
 
-/** User and system CPU of one process (ms), or 0 when it is gone. */
-function processCpuMs(pid: number): number {
+/**
+ * User and system CPU of one process (ms), or 0 when it is gone; with `reaped`, also that of its
+ * children that have exited and been waited for (a PostgreSQL backend's, once it disconnects,
+ * moves to the postmaster's count).
+ */
+function processCpuMs(pid: number, reaped = false): number {
   try {
     const fields = fs.readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
-    return (Number(fields[11]) + Number(fields[12])) * msPerTick;
+    const own = Number(fields[11]) + Number(fields[12]);
+    return (reaped ? own + Number(fields[13]) + Number(fields[14]) : own) * msPerTick;
   } catch {
     return 0;
   }
@@ -30,7 +35,7 @@ export function processTreeCpuMs(pid: number): number {
 
 /**
  * The CPU in ms every PostgreSQL process on this machine has used (postmaster, backends, WAL
- * writer, checkpointer...), or undefined when the database is not on this machine (the URL's host
+ * writer, checkpointer..., and the backends that have exited since), or undefined when the database is not on this machine (the URL's host
  * is not loopback) or /proc names none: the difference across a piece of work is its database CPU.
  */
 export function postgresCpuMs(databaseUrl: string): number | undefined {
@@ -46,7 +51,7 @@ export function postgresCpuMs(databaseUrl: string): number | undefined {
       continue;
     }
     found = true;
-    total += processCpuMs(Number(entry));
+    total += processCpuMs(Number(entry), true);
   }
   return found ? total : undefined;
 }
