@@ -190,14 +190,30 @@ function inlineValues(text: string, values: readonly string[]): string | undefin
 }
 
 /**
- * A transaction through Drizzle: a savepoint inside a caller's transaction, or a new one. The plain
- * statement is turned back into Drizzle's SQL (its values are strings or null, bound one each).
+ * A transaction through Drizzle: a savepoint inside a caller's transaction, or a new one. On
+ * node-postgres the statements go to the transaction's own connection as they are, prepared by
+ * name (an open, a settlement chunk or a payout batch no longer has PostgreSQL parse and plan the
+ * ledger's lock and write each time: measured at 0.2 and 0.4 ms of planning an open); on PGlite
+ * the plain statement is turned back into Drizzle's SQL (its values are strings or null, bound one
+ * each).
  */
 export function drizzleTransaction(executor: Executor): Transaction {
-  return (work) => executor.transaction((tx) => work(async (text, values) => {
-    const result = await tx.execute(drizzleQuery(text, values));
-    return (result as unknown as { rows: Array<Record<string, unknown>> }).rows;
-  }));
+  return (work) => executor.transaction((tx) => {
+    const client = pgClientOf(tx);
+    if (client) {
+      return work(async (text, values, options = {}) => (await client.query({ text, values: [...values], name: options.name })).rows);
+    }
+    return work(async (text, values) => {
+      const result = await tx.execute(drizzleQuery(text, values));
+      return (result as unknown as { rows: Array<Record<string, unknown>> }).rows;
+    });
+  });
+}
+
+/** The node-postgres connection a Drizzle transaction runs on, or undefined (PGlite). */
+function pgClientOf(tx: unknown): pg.ClientBase | undefined {
+  const client = (tx as { session?: { client?: unknown } }).session?.client;
+  return client instanceof pg.Client ? client : undefined;
 }
 
 function drizzleQuery(text: string, values: readonly unknown[]): SQL {
