@@ -109,3 +109,25 @@ export async function expectLedgerSound(server: TestServer) {
   expect(check.problems).toEqual([]);
   expect(check.chainValid && check.balancesValid && check.conserved).toBe(true);
 }
+
+/**
+ * Runs `request` while a transaction holds the user's `asset` spot account as a settlement's ledger
+ * batch holds it, then retains `tickId` in that transaction as a settlement does after its batch,
+ * and answers the request's reply. A request that had locked the tick before waiting for the
+ * account would wait in a cycle with it, and PostgreSQL would fail one of the two (40P01).
+ */
+export async function duringSettlementAt(server: TestServer, userId: bigint, asset: string, tickId: bigint,
+  request: () => Promise<Reply>): Promise<Reply> {
+  const [account] = await server.query<{ id: string }>(sql`select id::text as id from ledger_accounts
+    where owner_user_id = ${userId} and kind = 'spot' and asset = ${asset}`);
+  let reply: Promise<Reply> | undefined;
+  await server.db.transaction(async (tx) => {
+    await tx.execute(sql`select id from ledger_accounts where id = ${account.id}::bigint for update`);
+    reply = request();
+    // The request is under way and waits for the account.
+    await expect.poll(async () => (await server.query<{ n: number }>(sql`select count(*)::int as n from pg_locks
+      where not granted and locktype = 'transactionid'`))[0].n, { timeout: 30_000, interval: 20 }).toBeGreaterThan(0);
+    await tx.execute(sql`update market_ticks set retained = true where id = ${tickId} and not retained`);
+  });
+  return reply!;
+}

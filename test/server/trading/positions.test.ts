@@ -12,7 +12,7 @@ import * as math from '../../../src/api/contract/tradingMath.ts';
 import { settleOnTick } from '../../../server/domain/trading/positions.ts';
 import { expectOk, expectRefused, forEachDatabase, type Reply, type TestServer } from '../helpers.ts';
 import {
-  expectLedgerSound, freshTick, fundsMovementOf, fundsOf, moneySnapshot, opened, openPosition, recordTick, trader, usdt,
+  duringSettlementAt, expectLedgerSound, freshTick, fundsMovementOf, fundsOf, moneySnapshot, opened, openPosition, recordTick, trader, usdt,
 } from './positionHelpers.ts';
 
 const btc = { pricePrecision: 2, quantityPrecision: 4 };
@@ -106,23 +106,8 @@ forEachDatabase((server) => {
     it.skipIf(server.kind !== 'postgres')('an open and a settlement at the same tick lock in one order: accounts, then the tick', async () => {
       const user = await trader(server, '1000');
       const tick = await freshTick(server, 'BTCUSDT', '60000.00');
-      const [funds] = await server.query<{ id: string }>(sql`select id::text as id from ledger_accounts
-        where owner_user_id = ${user.userId} and kind = 'spot' and asset = 'USDT'`);
-      let reply: Reply | undefined;
-      let open: Promise<void> | undefined;
-      // A settlement's transaction as the engine runs one: the user's accounts locked by the ledger,
-      // then the tick it settled at retained. The open meanwhile waits for the accounts; had it
-      // retained (locked) the tick first, the two would wait for each other until PostgreSQL broke
-      // the deadlock by failing one of them.
-      await server.db.transaction(async (tx) => {
-        await tx.execute(sql`select id from ledger_accounts where id = ${funds.id}::bigint for update`);
-        open = openPosition(server, user).then((answer) => { reply = answer; });
-        await expect.poll(async () => (await server.query<{ n: number }>(sql`select count(*)::int as n from pg_locks
-          where not granted and locktype = 'transactionid'`))[0].n, { timeout: 30_000, interval: 20 }).toBeGreaterThan(0);
-        await tx.execute(sql`update market_ticks set retained = true where id = ${tick.id} and not retained`);
-      });
-      await open;
-      expectOk(reply!);
+      // The open waits for the accounts a settlement at the same tick holds, and then goes through.
+      expectOk(await duringSettlementAt(server, user.userId, 'USDT', tick.id, () => openPosition(server, user)));
       await expectLedgerSound(server);
     });
 

@@ -16,6 +16,7 @@ import { tickFreshnessMs } from '../../../server/domain/trading/ticks.ts';
 import type { UserEvent } from '../../../src/api/contract/market.ts';
 import { expectOk, expectRefused, forEachDatabase, type Account, type TestServer } from '../helpers.ts';
 import { expectLedgerSound, fund, moneySnapshot, spotOf } from '../wallet/withdrawHelpers.ts';
+import { duringSettlementAt } from './positionHelpers.ts';
 
 const scales: Record<string, number> = { USDT: 6, USDC: 6, BTC: 8, ETH: 18 };
 const atomic = (amount: string, currency: string) => {
@@ -96,22 +97,8 @@ forEachDatabase((server) => {
     const user = await swapper(server, { BTC: '1' });
     const tick = await recordTick(server, 'BTCUSDT', '67250.00');
     const offer = await quoted(server, user, 'BTC', 'USDT', '0.5');
-    const [spot] = await server.query<{ id: string }>(sql`select id::text as id from ledger_accounts
-      where owner_user_id = ${user.userId} and kind = 'spot' and asset = 'BTC'`);
-    let answer: Awaited<ReturnType<typeof swap>> | undefined;
-    let swapped: Promise<void> | undefined;
-    // As a settlement's transaction runs: the user's account locked by the ledger, then the tick
-    // retained. Had the swap retained (locked) the tick before its accounts, the two would wait for
-    // each other until PostgreSQL failed one of them.
-    await server.db.transaction(async (tx) => {
-      await tx.execute(sql`select id from ledger_accounts where id = ${spot.id}::bigint for update`);
-      swapped = swap(server, user, offer.quoteId).then((reply) => { answer = reply; });
-      await expect.poll(async () => (await server.query<{ n: number }>(sql`select count(*)::int as n from pg_locks
-        where not granted and locktype = 'transactionid'`))[0].n, { timeout: 30_000, interval: 20 }).toBeGreaterThan(0);
-      await tx.execute(sql`update market_ticks set retained = true where id = ${tick.id} and not retained`);
-    });
-    await swapped;
-    expectOk(answer!);
+    // The swap waits for the account a settlement at its tick holds, and then goes through.
+    expectOk(await duringSettlementAt(server, user.userId, 'BTC', tick.id, () => swap(server, user, offer.quoteId)));
     await expectLedgerSound(server);
   });
 
