@@ -25,13 +25,7 @@ import { UNSAFE_LocationContext, useMatches, useNavigate, type Location } from '
 
 type LocationContextValue = ContextType<typeof UNSAFE_LocationContext>;
 
-/** The loaded page component of each kept route, by route path; the router fills it. */
-export type KeptPages = Map<string, ComponentType>;
-
-/** What the router renders in the <Outlet/> for a kept route: nothing (the page is drawn by KeepAlive). */
-export function KeptRouteSlot() {
-  return null;
-}
+export { KeptRouteSlot, type KeptPages } from './keptPages.ts';
 
 /** The path of a kept route from its match handle (a route entry with `keepAlive: true`). */
 export function keptPathOf(handle: unknown): string | null {

@@ -7,7 +7,7 @@ import { Outlet, useLocation, useNavigation } from 'react-router-dom';
 import { useLingui } from '@lingui/react/macro';
 import type { I18n } from '@lingui/core';
 import { routeFor } from './routes.ts';
-import { KeepAlive, type KeptPages } from './KeepAlive.tsx';
+import { keepAliveFrame, type KeptPages } from './keptPages.ts';
 import { OfflineBanner } from '../components/OfflineBanner.tsx';
 import type { UserState } from '../features/session/userSlice.ts';
 import { useServiceState } from '../features/notices/serviceStatus.ts';
@@ -54,13 +54,15 @@ export function Root({ keptPages }: { keptPages: KeptPages }) {
   }, [location.pathname, i18n]);
 
   const serviceView = useServiceState().view;
+  // Loaded by the router with the first kept route, before that route shows (app/keptPages.ts).
+  const KeepAlive = keepAliveFrame();
   const target = routeFor(navigation.location?.pathname ?? location.pathname);
   return (
     <>
       <OfflineBanner />
       {serviceView !== 'none' && <Suspense fallback={null}><ServiceNotice /></Suspense>}
       <Outlet />
-      <KeepAlive pages={keptPages} session={session} />
+      {KeepAlive && <KeepAlive pages={keptPages} session={session} />}
       {shownSince !== null && (
         <div className="page-loading" role="status" aria-live="polite"
           style={target?.background === '#ffffff' ? undefined : { '--route-background': target?.background } as React.CSSProperties}>

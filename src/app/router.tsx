@@ -12,7 +12,7 @@ import { builtRoutes, defaultRedirect, loginPath, type RouteEntry } from './rout
 import type { AppStore } from './store.ts';
 import { Root } from './Root.tsx';
 import { Layout } from './Layout.tsx';
-import { KeptRouteSlot, type KeptPages } from './KeepAlive.tsx';
+import { KeptRouteSlot, loadKeepAliveFrame, type KeptPages } from './keptPages.ts';
 
 async function refreshUser(store: AppStore) {
   const { token, userInfo } = store.getState().user;
@@ -52,7 +52,8 @@ function toRoute(store: AppStore, entry: RouteEntry, keptPages: KeptPages): Rout
     shouldRevalidate: ({ currentUrl, nextUrl, defaultShouldRevalidate }) =>
       currentUrl.pathname !== nextUrl.pathname && defaultShouldRevalidate,
     lazy: async () => {
-      const page = await entry.load!();
+      // A kept route brings the frame that draws kept pages (Root's KeepAlive) the first time.
+      const [page] = await Promise.all([entry.load!(), entry.keepAlive ? loadKeepAliveFrame() : undefined]);
       await page.prepare?.();
       if (!entry.keepAlive) return { Component: page.default };
       keptPages.set(entry.path, page.default);
