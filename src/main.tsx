@@ -48,8 +48,15 @@ async function start() {
   scaleRootFont();
   window.addEventListener('resize', scaleRootFont);
   const locale = activateLocale(storedLocale());
-  const { store, restored } = createAppStore();
-  await Promise.all([locale, restored]);
+  const { store, persistor } = createAppStore();
+  await Promise.all([locale, new Promise<void>((resolve) => {
+    if (persistor.getState().bootstrapped) return resolve();
+    const unsubscribe = persistor.subscribe(() => {
+      if (!persistor.getState().bootstrapped) return;
+      unsubscribe();
+      resolve();
+    });
+  })]);
   // The API client is configured before the router exists: creating the router runs the first
   // route's guard, whose user-info call must already carry the token (a token restored from
   // localStorage or the cookie alone has no user id yet, so the guard asks the server).

