@@ -25,8 +25,6 @@ import { UNSAFE_LocationContext, useMatches, useNavigate, type Location } from '
 
 type LocationContextValue = ContextType<typeof UNSAFE_LocationContext>;
 
-export { KeptRouteSlot, type KeptPages } from './keptPages.ts';
-
 /** The path of a kept route from its match handle (a route entry with `keepAlive: true`). */
 export function keptPathOf(handle: unknown): string | null {
   if (!handle || typeof handle !== 'object') return null;
