@@ -31,13 +31,13 @@ const settledWithin = async (promise: Promise<void>) => {
   return settled;
 };
 
-describe('afterFirstPaint', () => {
-  afterEach(() => {
-    vi.useRealTimers();
-    vi.unstubAllGlobals();
-    resetFirstPaintForTests();
-  });
+afterEach(() => {
+  vi.useRealTimers();
+  vi.unstubAllGlobals();
+  resetFirstPaintForTests();
+});
 
+describe('afterFirstPaint', () => {
   it('waits for the first contentful paint, not the first paint, and then answers in the next task', async () => {
     vi.useFakeTimers();
     const timing = fakePaintTiming();
@@ -68,12 +68,6 @@ describe('afterFirstPaint', () => {
 });
 
 describe('afterFirstPaint callers', () => {
-  afterEach(() => {
-    vi.useRealTimers();
-    vi.unstubAllGlobals();
-    resetFirstPaintForTests();
-  });
-
   it('go on in separate tasks, not in one microtask checkpoint', async () => {
     vi.useFakeTimers();
     const timing = fakePaintTiming();
