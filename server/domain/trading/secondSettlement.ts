@@ -31,6 +31,7 @@ import { postGroups, type TransferGroup } from '../ledger/payouts.ts';
 import type { NewTransferRequest } from '../ledger/rules.ts';
 import type { RecordedTick } from '../market/store.ts';
 import { payoutOf, secondOutcome, secondReference, winningsOf } from './secondContracts.ts';
+import { retainTicks } from './ticks.ts';
 import type { UserEventBus } from './userEvents.ts';
 import { deliverMessages, writeMessages, type MessageDelivery, type NewMessage, type WrittenMessage } from '../content/messages.ts';
 import { rowsOf, tokenArrayLiteral } from '../../db/arrays.ts';
@@ -230,9 +231,7 @@ export class SecondSettler {
     // never undone and keeping a tick an order then does not settle at costs nothing, while each
     // chunk retaining them in its own transaction held the few exit ticks' rows to its commit, so
     // the first chunk of every lane queued behind the others' on the same rows.
-    const tickIds = [...new Set(due.flatMap((order) => [order.entryTickId, order.exitTickId]))];
-    await this.#options.db.execute(sql`update market_ticks set retained = true
-      where id = any(${tokenArrayLiteral(tickIds)}::bigint[]) and not retained`);
+    await retainTicks(this.#options.db, due.flatMap((order) => [order.entryTickId, order.exitTickId]));
     // One lane: chunks in id order. Several: each lane takes whole house shards, so two chunks
     // running at once never wait on the same house row.
     const lanes: DueOrder[][][] = [];

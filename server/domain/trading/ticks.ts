@@ -6,6 +6,7 @@ import type { TickRef } from '../../../src/api/contract/trading.ts';
 import { formatAmount } from '../../../src/api/contract/amounts.ts';
 import { marketTicks } from '../../db/schema.ts';
 import type { Executor } from '../../db/client.ts';
+import { tokenArrayLiteral } from '../../db/arrays.ts';
 import type { RecordedTick } from '../market/store.ts';
 import { symbolByCode } from '../market/symbols.ts';
 
@@ -51,11 +52,15 @@ export async function ticksBetween(db: Executor, symbol: string, fromMs: number,
   return rows.map(recordedOf);
 }
 
-/** Marks ticks as used by a settlement: never pruned. Call inside the settlement's transaction. */
+/**
+ * Marks ticks as used by a settlement: never pruned. Call after the settlement's ledger batch, in
+ * its transaction (accounts, then ticks: the one lock order), or before it for a whole batch of
+ * settlements. The ids travel as one array, whatever their number.
+ */
 export async function retainTicks(db: Executor, ids: readonly bigint[]) {
   if (ids.length === 0) return;
-  await db.update(marketTicks).set({ retained: true })
-    .where(and(inArray(marketTicks.id, [...new Set(ids)]), sql`not ${marketTicks.retained}`));
+  await db.execute(sql`update market_ticks set retained = true
+    where id = any(${tokenArrayLiteral([...new Set(ids)])}::bigint[]) and not retained`);
 }
 
 export function tickRef(tick: RecordedTick): TickRef {
