@@ -17,7 +17,7 @@ import { groupCommitStats, postTransfers } from '../../server/domain/ledger/tran
 import type { NewTransferRequest } from '../../server/domain/ledger/rules.ts';
 import { verifyLedger } from '../../server/domain/ledger/verify.ts';
 import { figure } from './figures.ts';
-import { postgresCpuMs } from './processCpu.ts';
+import { cpuMeter } from './processCpu.ts';
 
 const connections = 8;
 const accountCount = Number(process.env.BENCH_LEDGER_ACCOUNTS ?? 10_000);
@@ -44,12 +44,12 @@ export function pgbenchTps(url: string): number {
 export function pgbenchRun(url: string): { tps: number; databaseCpuMs: number | undefined } {
   const binary = pgbenchBinary();
   execFileSync(binary, ['-i', '-q', '-s', '10', url], { stdio: 'ignore' });
-  const cpuBefore = postgresCpuMs(url);
+  const meter = cpuMeter(url);
   const output = execFileSync(binary, ['-n', '-c', String(connections), '-j', '2', '-T', String(durationMs / 1000), url], { encoding: 'utf8' });
-  const cpuAfter = postgresCpuMs(url);
+  const { databaseMs } = meter();
   const match = /tps = ([0-9.]+) \(without initial connection time\)/.exec(output);
   if (!match) throw new Error(`unexpected pgbench output:\n${output}`);
-  return { tps: Number(match[1]), databaseCpuMs: cpuBefore === undefined || cpuAfter === undefined ? undefined : cpuAfter - cpuBefore };
+  return { tps: Number(match[1]), databaseCpuMs: databaseMs };
 }
 
 async function fundedAccounts(database: Database): Promise<bigint[]> {
@@ -87,8 +87,7 @@ function randomTransfer(accounts: readonly bigint[]): NewTransferRequest {
 async function transfersPerSecond(database: Database, accounts: bigint[], batchSize: number, databaseUrl: string) {
   const deadline = performance.now() + durationMs;
   let transfers = 0;
-  const databaseCpuBefore = postgresCpuMs(databaseUrl);
-  const cpuBefore = process.cpuUsage();
+  const meter = cpuMeter(databaseUrl);
   const started = performance.now();
   await Promise.all(Array.from({ length: connections }, async (_, worker) => {
     const own = batchSize === 1 ? accounts : accounts.filter((_account, i) => i % connections === worker);
@@ -99,12 +98,10 @@ async function transfersPerSecond(database: Database, accounts: bigint[], batchS
     }
   }));
   const rate = transfers / ((performance.now() - started) / 1000);
-  const cpu = process.cpuUsage(cpuBefore);
-  const databaseCpuAfter = postgresCpuMs(databaseUrl);
+  const { processMs, databaseMs } = meter();
   // CPU per transfer (µs): this process's (rules, hashing, encoding, the driver) and the database's.
-  const nodeUs = (cpu.user + cpu.system) / transfers;
-  const databaseUs = databaseCpuBefore === undefined || databaseCpuAfter === undefined
-    ? undefined : ((databaseCpuAfter - databaseCpuBefore) * 1000) / transfers;
+  const nodeUs = (processMs * 1000) / transfers;
+  const databaseUs = databaseMs === undefined ? undefined : (databaseMs * 1000) / transfers;
   return { rate, nodeUs, databaseUs };
 }
 

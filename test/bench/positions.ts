@@ -29,7 +29,7 @@ import { requestTimeField } from '../../src/api/contract/paths.ts';
 import { tradePaths } from '../../src/api/contract/trading.ts';
 import { pgbenchTps } from './ledger.ts';
 import { figure, figureValue } from './figures.ts';
-import { postgresCpuMs } from './processCpu.ts';
+import { cpuMeter } from './processCpu.ts';
 
 const clients = 8;
 const usersPerClient = 40;
@@ -99,8 +99,7 @@ export async function positionBench() {
     // A user's first open also opens the user's margin account (once in the user's life): each user
     // opens one before the clock starts, so the figure is the opens of users who trade.
     for (const own of tokens) await Promise.all(own.map((token) => open(token)));
-    const databaseCpuBefore = postgresCpuMs(databaseUrl);
-    const cpuBefore = process.cpuUsage();
+    const meter = cpuMeter(databaseUrl);
     const deadline = performance.now() + durationMs;
     const started = performance.now();
     await Promise.all(tokens.map(async (own) => {
@@ -112,8 +111,7 @@ export async function positionBench() {
       }
     }));
     const elapsedMs = performance.now() - started;
-    const cpu = process.cpuUsage(cpuBefore);
-    const databaseCpuAfter = postgresCpuMs(databaseUrl);
+    const spent = meter();
     clearInterval(ticker);
     ticker = undefined;
     await app.close();
@@ -127,10 +125,9 @@ export async function positionBench() {
     if (raw) figure('positions.open.vs_raw', rate / raw, 'ratio');
     // Where the floor is: the CPU one open costs this process (the server and the 8 clients), the
     // database, and the one RSA-OAEP decryption every encrypted body needs (the spec's wire format).
-    const processUsPerOpen = ((cpu.user + cpu.system) / samples.length);
+    const processUsPerOpen = (spent.processMs * 1000) / samples.length;
     figure('positions.open.process_cpu', processUsPerOpen, 'µs');
-    const databaseUsPerOpen = databaseCpuBefore === undefined || databaseCpuAfter === undefined
-      ? undefined : ((databaseCpuAfter - databaseCpuBefore) * 1000) / samples.length;
+    const databaseUsPerOpen = spent.databaseMs === undefined ? undefined : (spent.databaseMs * 1000) / samples.length;
     if (databaseUsPerOpen !== undefined) figure('positions.open.db_cpu', databaseUsPerOpen, 'µs');
     const rsaUs = rsaDecryptMicros(keys.privateKey, keys.publicKeyPem);
     figure('crypto.rsa_oaep_decrypt', rsaUs, 'µs');

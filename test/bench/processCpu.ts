@@ -38,7 +38,7 @@ export function processTreeCpuMs(pid: number): number {
  * writer, checkpointer..., and the backends that have exited since), or undefined when the database is not on this machine (the URL's host
  * is not loopback) or /proc names none: the difference across a piece of work is its database CPU.
  */
-export function postgresCpuMs(databaseUrl: string): number | undefined {
+function postgresCpuMs(databaseUrl: string): number | undefined {
   const host = new URL(databaseUrl).hostname;
   if (!['127.0.0.1', 'localhost', '::1', '[::1]', ''].includes(host)) return undefined;
   let total = 0;
@@ -54,4 +54,25 @@ export function postgresCpuMs(databaseUrl: string): number | undefined {
     total += processCpuMs(Number(entry), true);
   }
   return found ? total : undefined;
+}
+
+export interface CpuSpent {
+  /** This process's user and system CPU (ms). */
+  processMs: number;
+  /** PostgreSQL's (ms), undefined when it is not on this machine. */
+  databaseMs: number | undefined;
+}
+
+/** Starts counting this process's CPU and the database's; the answer stops and reads both. */
+export function cpuMeter(databaseUrl: string): () => CpuSpent {
+  const databaseBefore = postgresCpuMs(databaseUrl);
+  const processBefore = process.cpuUsage();
+  return () => {
+    const spent = process.cpuUsage(processBefore);
+    const databaseAfter = postgresCpuMs(databaseUrl);
+    return {
+      processMs: (spent.user + spent.system) / 1000,
+      databaseMs: databaseBefore === undefined || databaseAfter === undefined ? undefined : databaseAfter - databaseBefore,
+    };
+  };
 }

@@ -20,7 +20,7 @@ import { SecondSettler } from '../../server/domain/trading/secondSettlement.ts';
 import { secondReference, stakeTransferId } from '../../server/domain/trading/secondContracts.ts';
 import { localUserEvents } from '../../server/domain/trading/userEvents.ts';
 import { figure } from './figures.ts';
-import { postgresCpuMs } from './processCpu.ts';
+import { cpuMeter } from './processCpu.ts';
 import { secondSettlementLanes } from '../../server/domain/trading/runtime.ts';
 
 const orderCount = Number(process.env.BENCH_SECOND_ORDERS ?? 10_000);
@@ -97,17 +97,12 @@ async function settleRound(database: Database, funded: Funded[], round: number, 
   const exits = await insertTicks(db, symbols.map((symbol, i) => ({
     symbol, priceUnits: prices[i] + (i === 3 ? 0n : 100n), volumeUnits: 1n, timeMs: acceptMs + 61_000,
   })), 'bench');
-  const databaseCpuBefore = postgresCpuMs(databaseUrl);
-  const cpuBefore = process.cpuUsage();
+  const meter = cpuMeter(databaseUrl);
   const started = performance.now();
   await settler.onTicks(exits);
   const elapsedMs = performance.now() - started;
-  const cpu = process.cpuUsage(cpuBefore);
-  const databaseCpuAfter = postgresCpuMs(databaseUrl);
-  // PostgreSQL's CPU over the settlement (all its processes, when it runs on this machine).
-  const databaseCpuMs = databaseCpuBefore === undefined || databaseCpuAfter === undefined ? undefined : databaseCpuAfter - databaseCpuBefore;
-  // This process's CPU over the settlement: the rest of the time is the database's (and waiting).
-  const cpuMs = (cpu.user + cpu.system) / 1000;
+  // This process's CPU over the settlement, and PostgreSQL's (all its processes, when it runs on this machine).
+  const { processMs: cpuMs, databaseMs: databaseCpuMs } = meter();
   const { ledgerMs, transfers, findMs } = settler.stats;
   const [left] = (await db.execute(sql`select count(*)::int as n from second_contract_orders where status = 'open'`) as unknown as { rows: Array<{ n: number }> }).rows;
   return { elapsedMs, open: left.n, ledgerMs, transfers, findMs, cpuMs, databaseCpuMs };
