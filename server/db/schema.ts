@@ -23,6 +23,11 @@ export const users = pgTable('users', {
   hasInitialPassword: boolean('has_initial_password').notNull().default(false),
   inviteCode: varchar('invite_code', { length: 12 }).notNull(),
   referrerId: bigint('referrer_id', { mode: 'bigint' }),
+  /**
+   * When the inviter was bound by bindInviter (issue 38): team commission counts only the fees paid
+   * from then on. Null for an inviter given at registration (bound at created_at).
+   */
+  referrerBoundAt: timestamp('referrer_bound_at', { withTimezone: true, mode: 'date' }),
   surname: varchar('surname', { length: 64 }),
   firstName: varchar('first_name', { length: 64 }),
   gender: varchar('gender', { length: 8 }),
@@ -408,6 +413,57 @@ export const rechargeApprovals = pgTable('recharge_approvals', {
   createdAt: timestamp('created_at', { withTimezone: true, mode: 'date' }).notNull(),
 }, (t) => [primaryKey({ columns: [t.rechargeId, t.operatorId] })]);
 // ─── end of Wallet: currencies, uploads, deposits ────────────────────────────────────────────────
+
+// ─── The two-operator rule (owner: "ledger", server/domain/ledger/dualControl.ts) ─────────────────
+/**
+ * One row per decision that created or paid out money under the two-operator rule: a deposit
+ * credited, a withdrawal approved, a reserve or pool funded. The rule sums these rows for a user's
+ * and for an operator's last 24 hours, in USDT at the price recorded at the decision
+ * (`value_usdt`, USDT atomic units; null when the currency had no price), so a sum split across
+ * currencies, users or kinds is counted together. `solo_operator_id` names the operator who decided
+ * alone (null when two approved). A withdrawal that later fails or is refused gave the money back:
+ * its row is voided, never deleted.
+ */
+export const dualControlDecisions = pgTable('dual_control_decisions', {
+  id: bigserial('id', { mode: 'bigint' }).primaryKey(),
+  kind: varchar('kind', { length: 24 }).notNull(),
+  subjectId: bigint('subject_id', { mode: 'bigint' }).notNull(),
+  userId: bigint('user_id', { mode: 'bigint' }).references(() => users.id),
+  soloOperatorId: bigint('solo_operator_id', { mode: 'bigint' }).references(() => operators.id),
+  approvals: smallint('approvals').notNull(),
+  asset: varchar('asset', { length: 16 }).notNull(),
+  amount: numeric('amount', { precision: 38, scale: 0, mode: 'bigint' }).notNull(),
+  valueUsdt: numeric('value_usdt', { precision: 38, scale: 0, mode: 'bigint' }),
+  /** Where the price came from: "par", "tick:<id>", "candle", "operator", or null (unpriced). */
+  priceSource: varchar('price_source', { length: 40 }),
+  decidedAt: timestamp('decided_at', { withTimezone: true, mode: 'date' }).notNull(),
+  voidedAt: timestamp('voided_at', { withTimezone: true, mode: 'date' }),
+}, (t) => [
+  unique('dual_control_decisions_subject_unique').on(t.kind, t.subjectId),
+  index('dual_control_decisions_user_idx').on(t.userId, t.decidedAt),
+  index('dual_control_decisions_operator_idx').on(t.soloOperatorId, t.decidedAt),
+]);
+
+/**
+ * A change to a setting that decides what the house pays (a two-operator threshold raised, a
+ * product put on sale, welfare and VIP rewards, team commission rates): requested by one operator,
+ * applied only when a second, different operator approves (server/domain/settingChanges.ts).
+ */
+export const settingChanges = pgTable('setting_changes', {
+  id: bigserial('id', { mode: 'bigint' }).primaryKey(),
+  /** What is changed: "dual_threshold", "vip_reward", "welfare_task", "team_rates", "product_open". */
+  setting: varchar('setting', { length: 32 }).notNull(),
+  /** Which one (a currency, a level, a task id, a product id), or "" for a single setting. */
+  target: varchar('target', { length: 64 }).notNull(),
+  before: jsonb('before'),
+  after: jsonb('after').notNull(),
+  status: varchar('status', { length: 12 }).notNull(),
+  requestedBy: bigint('requested_by', { mode: 'bigint' }).notNull().references(() => operators.id),
+  decidedBy: bigint('decided_by', { mode: 'bigint' }).references(() => operators.id),
+  reason: varchar('reason', { length: 300 }),
+  createdAt: timestamp('created_at', { withTimezone: true, mode: 'date' }).notNull(),
+  decidedAt: timestamp('decided_at', { withTimezone: true, mode: 'date' }),
+}, (t) => [index('setting_changes_status_idx').on(t.status, t.id)]);
 
 // ─── Operators and audit (owner: "operators") ────────────────────────────────────────────────
 // Back-office staff are not users: their own table, their own sessions (short idle and absolute
@@ -1175,6 +1231,18 @@ export const userLevels = pgTable('user_levels', {
 });
 
 /**
+ * Since when a user has held each level (issue 38): one row per level from 1 up to the user's
+ * current level, written when a check first finds the level reached and deleted when a check finds
+ * it lost, so `since` is the start of an unbroken holding. A VIP bonus is paid once its level has
+ * been held for the operator's holding period (rewards/vip.ts).
+ */
+export const userLevelHolds = pgTable('user_level_holds', {
+  userId: bigint('user_id', { mode: 'bigint' }).notNull().references(() => users.id),
+  level: smallint('level').notNull(),
+  since: timestamp('since', { withTimezone: true, mode: 'date' }).notNull(),
+}, (t) => [primaryKey({ columns: [t.userId, t.level] })]);
+
+/**
  * A product a user buys: arbitrage and quant (a fixed daily rate on principal), mining (a machine
  * rented for a term, output in the mined asset by the published formula) and bond (a raise with
  * a target and deadline, a coupon paid at maturity). Returns are paid from the product's reserve:
@@ -1519,13 +1587,27 @@ export const ieoApplications = pgTable('ieo_applications', {
   amount: atomic('amount').notNull().default(sql`0`),
   status: varchar('status', { length: 10 }).notNull().default('applied'),
   paymentTransferId: varchar('payment_transfer_id', { length: 64 }),
+  /**
+   * Issue 38: the verified person behind the application (kyc.ts verifiedPersonKey, a hash of the
+   * approved basic verification's document), so one person applies once whatever the account; the
+   * pending transfer that holds the cost of every lot applied for (spot → ieo_proceeds), and what it
+   * still holds (0 once the draw posted the won lots' cost and released the rest). Null key and hold
+   * on applications made before holds existed: their winners pay by the deadline as before.
+   */
+  personKey: varchar('person_key', { length: 64 }),
+  holdTransferId: varchar('hold_transfer_id', { length: 64 }),
+  heldAmount: atomic('held_amount').notNull().default(sql`0`),
   createdAt: createdAt(),
   paidAt: timestamp('paid_at', { withTimezone: true, mode: 'date' }),
 }, (t) => [
   uniqueIndex('ieo_applications_user_key').on(t.projectId, t.userId),
+  uniqueIndex('ieo_applications_person_key').on(t.projectId, t.personKey).where(sql`${t.personKey} is not null`),
   index('ieo_applications_project_idx').on(t.projectId, t.id),
+  // The draw's settlement walks the holds still open, a batch at a time.
+  index('ieo_applications_held_idx').on(t.projectId, t.id).where(sql`${t.heldAmount} > 0`),
   check('ieo_applications_status_known', sql`${t.status} in ('applied', 'won', 'lost', 'paid', 'lapsed', 'completed')`),
   check('ieo_applications_lots', sql`${t.lots} > 0 and ${t.wonLots} >= 0 and ${t.wonLots} <= ${t.lots}`),
+  check('ieo_applications_held', sql`${t.heldAmount} >= 0`),
 ]);
 
 /**
@@ -1574,15 +1656,24 @@ export const vipRewards = pgTable('vip_rewards', {
   updatedAt: timestamp('updated_at', { withTimezone: true, mode: 'date' }).notNull(),
 });
 
-/** A level's one-time bonus paid to a user: one row per (user, level), ever. */
+/**
+ * A level's one-time bonus paid to a user: one row per (user, level), ever, and (issue 38) one per
+ * (level, verified person): `person_key` is the person behind the account's approved basic
+ * verification (identity/kyc.ts personKeyOf), so a second account of the same person gets nothing.
+ * Null on grants paid before verification was required.
+ */
 export const vipBonusGrants = pgTable('vip_bonus_grants', {
   userId: bigint('user_id', { mode: 'bigint' }).notNull().references(() => users.id),
   level: smallint('level').notNull(),
   asset: varchar('asset', { length: 12 }).notNull(),
   amount: atomic('amount').notNull(),
   transferId: varchar('transfer_id', { length: 64 }).notNull(),
+  personKey: varchar('person_key', { length: 64 }),
   createdAt: createdAt(),
-}, (t) => [primaryKey({ columns: [t.userId, t.level] })]);
+}, (t) => [
+  primaryKey({ columns: [t.userId, t.level] }),
+  uniqueIndex('vip_bonus_grants_person_key').on(t.level, t.personKey).where(sql`${t.personKey} is not null`),
+]);
 
 /**
  * A weekly red envelope: issued every Monday (`week` is that Monday, YYYY-MM-DD) by level, opened

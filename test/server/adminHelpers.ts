@@ -1,6 +1,7 @@
 // Operators for server tests: created straight in the database (as the CLI does), logged in
 // through the real protocol with the code their authenticator would show at the suite's time.
 import { adminPaths, type OperatorRole } from '../../src/api/contract/admin.ts';
+import { settingChangePaths } from '../../src/api/contract/settingChanges.ts';
 import { createOperator as createOperatorRow, type OperatorCredentials } from '../../server/domain/operators.ts';
 import { totpCode, totpPeriodSeconds } from '../../server/domain/totp.ts';
 import { expectOk, type TestServer } from './helpers.ts';
@@ -26,4 +27,23 @@ export async function operatorLogin(server: TestServer, op: TestOperator): Promi
     reply = await server.post(adminPaths.login, { account: op.email, password: op.password, totpCode: await currentTotp(server, op) });
   }
   return expectOk(reply).body.result.token as string;
+}
+
+/**
+ * A guarded setting's answer (issue 38 point 1): when its change waits for a second operator
+ * (`pendingChange`), a fresh admin approves it; answers what the setting is then.
+ */
+export async function approvedBySecondAdmin<T extends Record<string, unknown>>(server: TestServer, answer: T & { pendingChange?: { id: string } }): Promise<T> {
+  if (!answer.pendingChange) return answer;
+  const token = await operatorLogin(server, await createOperator(server, 'admin'));
+  const applied = expectOk(await server.post(settingChangePaths.approve.replace(':id', answer.pendingChange.id), {}, { token })).body.result;
+  return applied.after as T;
+}
+
+/** Approves, as a fresh admin, every setting change waiting for a second operator (answers how many). */
+export async function approvePendingSettingChanges(server: TestServer): Promise<number> {
+  const token = await operatorLogin(server, await createOperator(server, 'admin'));
+  const pending = expectOk(await server.get(settingChangePaths.list, {}, { token })).body.result as Array<{ id: string }>;
+  for (const change of pending) expectOk(await server.post(settingChangePaths.approve.replace(':id', change.id), {}, { token }));
+  return pending.length;
 }

@@ -5,6 +5,7 @@
 import { and, desc, eq } from 'drizzle-orm';
 import type { Static } from '@sinclair/typebox';
 import type { CreateProductBody, PublishMiningRewardBody, UpdateProductBody } from '../../../src/api/contract/products.ts';
+import { settingBounds } from '../../../src/api/contract/settingChanges.ts';
 import { miningRewards, products } from '../../db/schema.ts';
 import type { Executor, Tx } from '../../db/client.ts';
 import { AppError, badRequest, notFound } from '../../lib/errors.ts';
@@ -40,6 +41,10 @@ export async function createProduct(tx: Tx, operatorId: bigint, body: Static<typ
   const maxAmount = amountOf(body.maxAmount, scale, 'maxAmount');
   if (minAmount > maxAmount) throw badRequest('invalid_request', 'minAmount must not be above maxAmount.');
   const dailyRatePpm = body.dailyRate === undefined ? 0 : ppmOfRate(body.dailyRate);
+  if (dailyRatePpm > ppmOfRate(settingBounds.productDailyRatePercentMax)) {
+    throw new AppError(400, 'setting_out_of_bounds', `A daily rate is at most ${settingBounds.productDailyRatePercentMax} % a day.`,
+      { max: settingBounds.productDailyRatePercentMax });
+  }
   if (body.opensAt !== undefined && body.closesAt !== undefined && body.closesAt <= body.opensAt) {
     throw badRequest('invalid_request', 'closesAt must come after opensAt.');
   }

@@ -1,18 +1,19 @@
 // Funding a product's reserve (issue 22): house → product_reserve ('reserve_funding') in the
-// product's payout asset. Up to the currency's two-operator threshold (wallet/approvals.ts
-// dualApprovalThreshold, the one deposits and withdrawals use) it is done at once; above it the
-// request waits for a SECOND, different operator's approval (the requester's request is the first
-// approval; the primary key of product_reserve_approvals refuses the same operator twice). The
-// transfer and the product's `reserve` move in one transaction, with the product row locked.
+// product's payout asset, through the one funding mechanism and two-operator rule of the ledger
+// (ledger/fundings.ts, ledger/dualControl.ts): done at once up to the threshold, counting the
+// requester's own decisions of the last 24 hours in USDT, else pending a SECOND, different
+// operator's approval (the requester's request is the first approval; the primary key of
+// product_reserve_approvals refuses the same operator twice). The transfer and the product's
+// `reserve` move in one transaction, with the product row locked.
 import { asc, desc, eq } from 'drizzle-orm';
 import type { ReserveFunding } from '../../../src/api/contract/products.ts';
 import { productReserveApprovals, productReserveFundings, products } from '../../db/schema.ts';
 import type { Executor, Tx } from '../../db/client.ts';
-import { AppError, assert, conflict, notFound } from '../../lib/errors.ts';
-import { formatAmount, parseAmount } from '../ledger/amounts.ts';
-import { openAccounts, systemShard } from '../ledger/accounts.ts';
-import { postTransfers } from '../ledger/transfers.ts';
-import { dualApprovalThreshold } from '../wallet/approvals.ts';
+import { assert, conflict, notFound } from '../../lib/errors.ts';
+import { formatAmount } from '../ledger/amounts.ts';
+import type { ApprovalStore } from '../ledger/dualControl.ts';
+import { approveHouseFunding, parseFundingAmount, type HouseFunding } from '../ledger/fundings.ts';
+import { valueForDualControl } from '../wallet/currencies.ts';
 import { addToFigures, assetScales, lockProduct, scaleOf } from './products.ts';
 
 type FundingRow = typeof productReserveFundings.$inferSelect;
@@ -29,21 +30,40 @@ async function fundingWire(db: Executor, row: FundingRow, asset: string, scale: 
   };
 }
 
-/** Moves the funding's amount from the house into the reserve and marks it done (product row locked by the caller). */
-async function complete(tx: Tx, funding: FundingRow, asset: string, now: Date): Promise<FundingRow> {
-  const shardKey = `product:${funding.productId}`;
-  const [house, reserve] = await openAccounts(tx, [
-    { ledger: 'real', asset, kind: 'house', shard: systemShard(shardKey) },
-    { ledger: 'real', asset, kind: 'product_reserve', shard: systemShard(shardKey) },
-  ]);
-  const transferId = `rf-${funding.id}`;
-  const result = await postTransfers(tx, [{
-    id: transferId, kind: 'reserve_funding', reference: `product:${funding.productId}`, amountAtomic: funding.amount,
-    debitAccountId: house, creditAccountId: reserve, remark: `reserve funding ${funding.id}`,
-  }], { now: () => now });
-  if (!result.ok) throw new Error(`reserve funding refused by the ledger: ${result.refusal}`);
+function approvalStore(tx: Tx, fundingId: bigint): ApprovalStore {
+  return {
+    insert: async (operatorId, now) => (await tx.insert(productReserveApprovals).values({ fundingId, operatorId, createdAt: now })
+      .onConflictDoNothing().returning({ operatorId: productReserveApprovals.operatorId })).length === 1,
+    approvers: async () => (await tx.select({ operatorId: productReserveApprovals.operatorId }).from(productReserveApprovals)
+      .where(eq(productReserveApprovals.fundingId, fundingId))).map((row) => row.operatorId),
+  };
+}
+
+async function houseFunding(tx: Tx, funding: FundingRow, asset: string, scale: number, now: Date): Promise<HouseFunding> {
+  return {
+    kind: 'reserve_funding', fundingId: funding.id, asset, scale, amountAtomic: funding.amount,
+    valuation: await valueForDualControl(tx, asset, scale, funding.amount, now),
+    accountKind: 'product_reserve', shardKey: `product:${funding.productId}`, transferId: `rf-${funding.id}`, transferKind: 'reserve_funding',
+    reference: `product:${funding.productId}`, remark: `reserve funding ${funding.id}`,
+  };
+}
+
+/**
+ * One operator's approval (the request's own first): when it completes the funding, the money
+ * moves and the product's figures follow; else the count required is kept on the row.
+ */
+async function approve(tx: Tx, funding: FundingRow, asset: string, scale: number, operatorId: bigint, now: Date): Promise<FundingRow> {
+  const outcome = await approveHouseFunding(tx, await houseFunding(tx, funding, asset, scale, now), funding.approvalsRequired, operatorId,
+    approvalStore(tx, funding.id), now);
+  if (!outcome) throw conflict('funding_approved_by_you', 'You approved this funding already; a different operator must approve it.');
+  if (!outcome.reached) {
+    const [waiting] = await tx.update(productReserveFundings).set({ approvalsRequired: outcome.approvalsRequired })
+      .where(eq(productReserveFundings.id, funding.id)).returning();
+    return waiting;
+  }
   await addToFigures(tx, funding.productId, { reserve: funding.amount }, now);
-  const [done] = await tx.update(productReserveFundings).set({ status: 'done', transferId, completedAt: now })
+  const [done] = await tx.update(productReserveFundings)
+    .set({ status: 'done', transferId: `rf-${funding.id}`, approvalsRequired: outcome.approvalsRequired, completedAt: now })
     .where(eq(productReserveFundings.id, funding.id)).returning();
   return done;
 }
@@ -53,17 +73,11 @@ export async function requestFunding(tx: Tx, productId: bigint, operatorId: bigi
   const product = await lockProduct(tx, productId);
   if (!product) throw notFound('product_not_found', 'There is no such product.');
   const scale = scaleOf(await assetScales(tx), product.payoutAsset);
-  const parsed = parseAmount(amountText, scale);
-  if (!parsed.ok) throw new AppError(400, parsed.refusal, `Please enter the amount as a plain number with at most ${scale} decimals.`, { scale });
-  if (parsed.atomic <= 0n) throw new AppError(400, 'amount_not_positive', 'Please enter an amount above zero.');
-  const threshold = await dualApprovalThreshold(tx, product.payoutAsset, scale);
-  const approvalsRequired = parsed.atomic > threshold ? 2 : 1;
+  const amount = parseFundingAmount(amountText, scale);
   const [funding] = await tx.insert(productReserveFundings).values({
-    productId, amount: parsed.atomic, status: 'pending', approvalsRequired, requestedBy: operatorId, createdAt: now,
+    productId, amount, status: 'pending', approvalsRequired: 1, requestedBy: operatorId, createdAt: now,
   }).returning();
-  await tx.insert(productReserveApprovals).values({ fundingId: funding.id, operatorId, createdAt: now });
-  const row = approvalsRequired === 1 ? await complete(tx, funding, product.payoutAsset, now) : funding;
-  return fundingWire(tx, row, product.payoutAsset, scale);
+  return fundingWire(tx, await approve(tx, funding, product.payoutAsset, scale, operatorId, now), product.payoutAsset, scale);
 }
 
 async function lockedFunding(tx: Tx, fundingId: bigint) {
@@ -80,11 +94,7 @@ async function lockedFunding(tx: Tx, fundingId: bigint) {
 export async function approveFunding(tx: Tx, fundingId: bigint, operatorId: bigint, now: Date) {
   const { funding, product, scale } = await lockedFunding(tx, fundingId);
   const before = await fundingWire(tx, funding, product.payoutAsset, scale);
-  const added = await tx.insert(productReserveApprovals).values({ fundingId, operatorId, createdAt: now }).onConflictDoNothing()
-    .returning({ operatorId: productReserveApprovals.operatorId });
-  if (added.length === 0) throw conflict('funding_approved_by_you', 'You approved this funding already; a different operator must approve it.');
-  const approvals = await tx.select().from(productReserveApprovals).where(eq(productReserveApprovals.fundingId, fundingId));
-  const row = approvals.length >= funding.approvalsRequired ? await complete(tx, funding, product.payoutAsset, now) : funding;
+  const row = await approve(tx, funding, product.payoutAsset, scale, operatorId, now);
   return { before, after: await fundingWire(tx, row, product.payoutAsset, scale) };
 }
 

@@ -1,7 +1,9 @@
 // The reward pools (issue 23): the `rewards` system account (welfare tasks, VIP bonuses, red
 // envelopes, team income) and `prizes` (competition prizes), funded by operators from the house
-// (transfer kind 'reward_funding'), as product reserves are (products/reserve.ts): done at once up
-// to the currency's two-operator threshold, else pending a second, different operator. A pool's
+// (transfer kind 'reward_funding') through the ledger's one funding mechanism and two-operator
+// rule (ledger/fundings.ts, ledger/dualControl.ts), as product reserves are: done at once up to the
+// threshold, counting the requester's own decisions of the last 24 hours in USDT, else pending a
+// second, different operator. A pool's
 // balance is the sum of its 16 shards (payout jobs draw from any shard, so one may go below zero);
 // what pays from a pool one user at a time goes through payFromPool, which takes the pool's lock,
 // checks the balance and refuses with pool_insufficient before anything moves.
@@ -11,11 +13,13 @@ import { rewardPools } from '../../../src/api/contract/rewards.ts';
 import { competitions, ledgerAccounts, rewardFundingApprovals, rewardFundings } from '../../db/schema.ts';
 import type { Executor, Tx } from '../../db/client.ts';
 import { AppError, conflict, notFound } from '../../lib/errors.ts';
-import { formatAmount, parseAmount } from '../ledger/amounts.ts';
+import { formatAmount } from '../ledger/amounts.ts';
+import type { ApprovalStore } from '../ledger/dualControl.ts';
+import { approveHouseFunding, parseFundingAmount } from '../ledger/fundings.ts';
 import { ledgers, openAccounts, systemShard } from '../ledger/accounts.ts';
 import { postTransfers } from '../ledger/transfers.ts';
 import type { TransferKind } from '../ledger/rules.ts';
-import { dualApprovalThreshold } from '../wallet/approvals.ts';
+import { valueForDualControl } from '../wallet/currencies.ts';
 import { assetScales, scaleOf } from '../products/products.ts';
 
 type FundingRow = typeof rewardFundings.$inferSelect;
@@ -27,12 +31,7 @@ async function scaleOrRefuse(db: Executor, asset: string): Promise<number> {
 }
 
 /** Parses an operator's amount text in the asset's scale: positive, at most `scale` decimals. */
-export function parsePositive(text: string, scale: number): bigint {
-  const parsed = parseAmount(text, scale);
-  if (!parsed.ok) throw new AppError(400, parsed.refusal, `Please enter the amount as a plain number with at most ${scale} decimals.`, { scale });
-  if (parsed.atomic <= 0n) throw new AppError(400, 'amount_not_positive', 'Please enter an amount above zero.');
-  return parsed.atomic;
-}
+export const parsePositive = parseFundingAmount;
 
 async function fundingWire(db: Executor, row: FundingRow): Promise<RewardFunding> {
   const approvals = await db.select().from(rewardFundingApprovals).where(eq(rewardFundingApprovals.fundingId, row.id))
@@ -104,24 +103,34 @@ export async function payFromPool(tx: Tx, payment: PoolPayment, now: Date): Prom
   return { replayed: result.replayed };
 }
 
-/** Moves the funding's amount from the house into the pool and marks it done (row locked by the caller). */
-async function complete(tx: Tx, funding: FundingRow, now: Date): Promise<FundingRow> {
-  const shardKey = `reward-funding:${funding.id}`;
-  const [house, pool] = await openAccounts(tx, [
-    { ledger: 'real', asset: funding.asset, kind: 'house', shard: systemShard(shardKey) },
-    { ledger: 'real', asset: funding.asset, kind: funding.pool as RewardPool, shard: systemShard(shardKey) },
-  ]);
-  const transferId = `rwf-${funding.id}`;
+function approvalStore(tx: Tx, fundingId: bigint): ApprovalStore {
+  return {
+    insert: async (operatorId, now) => (await tx.insert(rewardFundingApprovals).values({ fundingId, operatorId, createdAt: now })
+      .onConflictDoNothing().returning({ operatorId: rewardFundingApprovals.operatorId })).length === 1,
+    approvers: async () => (await tx.select({ operatorId: rewardFundingApprovals.operatorId }).from(rewardFundingApprovals)
+      .where(eq(rewardFundingApprovals.fundingId, fundingId))).map((row) => row.operatorId),
+  };
+}
+
+/**
+ * One operator's approval (the request's own first): when it completes the funding, the money
+ * moves into the pool under the pool's lock; else the count required is kept on the row.
+ */
+async function approve(tx: Tx, funding: FundingRow, operatorId: bigint, now: Date): Promise<FundingRow> {
+  const scale = await scaleOrRefuse(tx, funding.asset);
   await lockPool(tx, funding.pool as RewardPool, funding.asset);
-  const result = await postTransfers(tx, [{
-    id: transferId, kind: 'reward_funding',
+  const outcome = await approveHouseFunding(tx, {
+    kind: 'pool_funding', fundingId: funding.id, asset: funding.asset, scale, amountAtomic: funding.amount,
+    valuation: await valueForDualControl(tx, funding.asset, scale, funding.amount, now),
+    accountKind: funding.pool as RewardPool, shardKey: `reward-funding:${funding.id}`, transferId: `rwf-${funding.id}`, transferKind: 'reward_funding',
     reference: funding.competitionId === null ? `pool:${funding.pool}` : `competition:${funding.competitionId}`,
-    amountAtomic: funding.amount, debitAccountId: house, creditAccountId: pool, remark: `${funding.pool} funding ${funding.id}`,
-  }], { now: () => now });
-  if (!result.ok) throw new Error(`reward funding refused by the ledger: ${result.refusal}`);
-  const [done] = await tx.update(rewardFundings).set({ status: 'done', transferId, completedAt: now })
-    .where(eq(rewardFundings.id, funding.id)).returning();
-  return done;
+    remark: `${funding.pool} funding ${funding.id}`,
+  }, funding.approvalsRequired, operatorId, approvalStore(tx, funding.id), now);
+  if (!outcome) throw conflict('funding_approved_by_you', 'You approved this funding already; a different operator must approve it.');
+  const [row] = await tx.update(rewardFundings).set(outcome.reached
+    ? { status: 'done', transferId: `rwf-${funding.id}`, approvalsRequired: outcome.approvalsRequired, completedAt: now }
+    : { approvalsRequired: outcome.approvalsRequired }).where(eq(rewardFundings.id, funding.id)).returning();
+  return row;
 }
 
 export interface FundingRequest { pool: RewardPool; asset: string; amountText: string; competitionId?: string | bigint }
@@ -137,14 +146,10 @@ export async function requestRewardFunding(tx: Tx, request: FundingRequest, oper
     const [competition] = await tx.select({ id: competitions.id }).from(competitions).where(eq(competitions.id, competitionId));
     if (!competition) throw notFound('competition_not_found', 'There is no such competition.');
   }
-  const threshold = await dualApprovalThreshold(tx, request.asset, scale);
-  const approvalsRequired = amount > threshold ? 2 : 1;
   const [funding] = await tx.insert(rewardFundings).values({
-    pool: request.pool, asset: request.asset, amount, competitionId, status: 'pending', approvalsRequired, requestedBy: operatorId, createdAt: now,
+    pool: request.pool, asset: request.asset, amount, competitionId, status: 'pending', approvalsRequired: 1, requestedBy: operatorId, createdAt: now,
   }).returning();
-  await tx.insert(rewardFundingApprovals).values({ fundingId: funding.id, operatorId, createdAt: now });
-  const row = approvalsRequired === 1 ? await complete(tx, funding, now) : funding;
-  return fundingWire(tx, row);
+  return fundingWire(tx, await approve(tx, funding, operatorId, now));
 }
 
 async function lockedPending(tx: Tx, fundingId: bigint): Promise<FundingRow> {
@@ -158,12 +163,7 @@ async function lockedPending(tx: Tx, fundingId: bigint): Promise<FundingRow> {
 export async function approveRewardFunding(tx: Tx, fundingId: bigint, operatorId: bigint, now: Date) {
   const funding = await lockedPending(tx, fundingId);
   const before = await fundingWire(tx, funding);
-  const added = await tx.insert(rewardFundingApprovals).values({ fundingId, operatorId, createdAt: now }).onConflictDoNothing()
-    .returning({ operatorId: rewardFundingApprovals.operatorId });
-  if (added.length === 0) throw conflict('funding_approved_by_you', 'You approved this funding already; a different operator must approve it.');
-  const approvals = await tx.select().from(rewardFundingApprovals).where(eq(rewardFundingApprovals.fundingId, fundingId));
-  const row = approvals.length >= funding.approvalsRequired ? await complete(tx, funding, now) : funding;
-  return { before, after: await fundingWire(tx, row) };
+  return { before, after: await fundingWire(tx, await approve(tx, funding, operatorId, now)) };
 }
 
 export async function rejectRewardFunding(tx: Tx, fundingId: bigint, now: Date) {

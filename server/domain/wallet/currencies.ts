@@ -2,14 +2,16 @@
 // the platform's deposit address and the minimums and fees of each (currency, network), and the
 // USDT rate a currency is valued at. Scales are the ledger's (ledger/assets.ts): the wallet never
 // keeps a second copy of them.
-import { and, asc, eq } from 'drizzle-orm';
+import { and, asc, desc, eq, lte } from 'drizzle-orm';
 import type {
   AdminCurrency, CurrencyInfo, CurrencyRate, CurrencySettingsBody, NetworkSettingsBody,
 } from '../../../src/api/contract/wallet.ts';
 import type { Executor } from '../../db/client.ts';
-import { ledgerAssets, walletCurrencies, walletNetworks } from '../../db/schema.ts';
+import { ledgerAssets, marketTicks, walletCurrencies, walletNetworks } from '../../db/schema.ts';
 import { AppError, badRequest, notFound } from '../../lib/errors.ts';
 import { formatAmount, parseAmount, type AmountRefusal } from '../ledger/amounts.ts';
+import type { Valuation } from '../ledger/dualControl.ts';
+import { loadLatestCandles } from '../market/store.ts';
 import type { MarketView } from '../market/view.ts';
 import { symbolByCode } from '../market/symbols.ts';
 import { checkAddress } from './addresses.ts';
@@ -194,6 +196,36 @@ export function rateText(rate: Rate): string {
 /** Atomic units of USDT (scale `usdtScale`) worth `amountAtomic` of a currency of `scale`, cut toward zero. */
 export function valueInUsdt(amountAtomic: bigint, scale: number, rate: Rate, usdtScale: number): bigint {
   return (amountAtomic * rate.units * 10n ** BigInt(usdtScale)) / 10n ** BigInt(scale + rate.precision);
+}
+
+/**
+ * What `amountAtomic` of `code` is worth in USDT at the last price recorded at or before `now`,
+ * for the two-operator rule (ledger/dualControl.ts): USDT at par, else the last recorded tick of
+ * its USDT pair, else that pair's latest one-minute candle, else the operator's rate. Null when
+ * there is none: the rule then asks for two operators.
+ */
+export async function valueForDualControl(db: Executor, code: string, scale: number, amountAtomic: bigint, now: Date): Promise<Valuation> {
+  const [usdtAsset] = await db.select({ scale: ledgerAssets.scale }).from(ledgerAssets).where(eq(ledgerAssets.code, 'USDT')).limit(1);
+  const usdtScale = usdtAsset?.scale ?? 6;
+  if (code === 'USDT') return { valueUsdt: (amountAtomic * 10n ** BigInt(usdtScale)) / 10n ** BigInt(scale), priceSource: 'par' };
+  const spec = symbolByCode.get(`${code}USDT`);
+  if (spec) {
+    const [tick] = await db.select({ id: marketTicks.id, price: marketTicks.price }).from(marketTicks)
+      .where(and(eq(marketTicks.symbol, spec.symbol), lte(marketTicks.time, now))).orderBy(desc(marketTicks.time), desc(marketTicks.id)).limit(1);
+    if (tick && tick.price > 0n) {
+      return { valueUsdt: valueInUsdt(amountAtomic, scale, { units: tick.price, precision: spec.pricePrecision, source: 'feed', timeMs: 0 }, usdtScale), priceSource: `tick:${tick.id}` };
+    }
+    const [candle] = await loadLatestCandles(db, [spec.symbol], ['1m'], now.getTime() + 1);
+    if (candle && candle.close > 0n) {
+      return { valueUsdt: valueInUsdt(amountAtomic, scale, { units: candle.close, precision: spec.pricePrecision, source: 'feed', timeMs: 0 }, usdtScale), priceSource: 'candle' };
+    }
+  }
+  const [currency] = await db.select().from(walletCurrencies).where(eq(walletCurrencies.code, code)).limit(1);
+  const parsed = currency?.usdtRate ? parseAmount(currency.usdtRate, operatorRatePrecision) : undefined;
+  if (parsed?.ok && parsed.atomic > 0n) {
+    return { valueUsdt: valueInUsdt(amountAtomic, scale, { units: parsed.atomic, precision: operatorRatePrecision, source: 'operator', timeMs: 0 }, usdtScale), priceSource: 'operator' };
+  }
+  return { valueUsdt: null, priceSource: null };
 }
 
 export async function loadCurrency(db: Executor, code: string): Promise<CurrencyRow | undefined> {

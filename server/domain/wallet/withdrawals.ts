@@ -22,6 +22,7 @@ import { recordAudit } from '../audit.ts';
 import type { AccountDeps } from '../identity/contacts.ts';
 import { loadCurrency, parseUserAmount, requireNetwork } from './currencies.ts';
 import { addApproval, approvalsOf, approvalsRequiredFor } from './approvals.ts';
+import { voidDualControlDecision } from '../ledger/dualControl.ts';
 import { destinationNotFound, findOwnDestination, hasDestination, maskCardNumber } from './destinations.ts';
 import { checkWithdrawPassword, hasWithdrawPassword, refuseIfLoginPassword } from './withdrawPassword.ts';
 import { checkWithdrawalLimit } from './withdrawalLimit.ts';
@@ -208,6 +209,7 @@ export async function decideWithdrawal(db: Db, clock: Clock, operatorId: bigint,
       after = await approve(tx, before, operatorId, now);
     } else if (decision.action === 'reject') {
       await resolveHold(tx, clock, before, 'void', decision.reason);
+      await voidDualControlDecision(tx, 'withdrawal', before.id, now);
       after = await settle(tx, before, { status: withdrawalStatus.rejected, reason: decision.reason }, operatorId, now);
     } else {
       if (before.approvedAt === null) {
@@ -218,6 +220,8 @@ export async function decideWithdrawal(db: Db, clock: Clock, operatorId: bigint,
         after = await settle(tx, before, { status: withdrawalStatus.paidOut, payoutReference: decision.reference }, operatorId, now);
       } else {
         await resolveHold(tx, clock, before, 'void', decision.reason);
+        // The money came back: the approval no longer counts toward the two-operator windows.
+        await voidDualControlDecision(tx, 'withdrawal', before.id, now);
         after = await settle(tx, before, { status: withdrawalStatus.failed, reason: decision.reason }, operatorId, now);
       }
     }

@@ -24,6 +24,7 @@ import { competitionAdminRoutes } from './competitions.ts';
 import { ieoAdminRoutes } from './ieo.ts';
 import { rewardAdminRoutes } from './rewards.ts';
 import { teamAdminRoutes } from './team.ts';
+import { settingChangeAdminRoutes } from './settingChanges.ts';
 
 export function adminRoutes(api: FastifyInstance, services: Services) {
   registerOperatorAuth(api, services);
@@ -48,4 +49,5 @@ export function adminRoutes(api: FastifyInstance, services: Services) {
   ieoAdminRoutes(api, services);
   rewardAdminRoutes(api, services);
   teamAdminRoutes(api, services);
+  settingChangeAdminRoutes(api, services);
 }

@@ -13,9 +13,12 @@ import { CurrencyCode, PageQuery } from '../../../src/api/contract/wallet.ts';
 import { RecordId } from '../../../src/api/contract/withdrawals.ts';
 import { recordAudit } from '../../domain/audit.ts';
 import { deliverMessages } from '../../domain/content/messages.ts';
-import { createProduct, listRewards, publishReward, updateProduct } from '../../domain/products/admin.ts';
+import { createProduct, listRewards, publishReward } from '../../domain/products/admin.ts';
 import { adminOrder, listAdminOrders, setFrozen } from '../../domain/products/orders.ts';
-import { adminProductWire, assetScales, listAdminProducts } from '../../domain/products/products.ts';
+import { adminProductWire, assetScales, listAdminProducts, lockProduct } from '../../domain/products/products.ts';
+import { changeSetting, type SettingChangeOutcome } from '../../domain/settingChanges.ts';
+import type { Tx } from '../../db/client.ts';
+import { productSpec } from './houseSettings.ts';
 import { approveFunding, listFundings, rejectFunding, requestFunding } from '../../domain/products/reserve.ts';
 import { operatorOnly } from '../../plugins/operatorAuth.ts';
 import { ok } from '../../lib/envelope.ts';
@@ -41,30 +44,24 @@ export function productAdminRoutes(app: FastifyInstance, services: Services) {
     { schema: { querystring: ProductsQuery }, preHandler: operatorOnly(readers) },
     async (request) => ok(await listAdminProducts(db, request.query, clock.now())));
 
+  // A new product starts as a draft; putting it on sale is a change a second admin approves.
   app.post<{ Body: Static<typeof CreateProductBody> }>(productAdminPaths.products,
     { schema: { body: CreateProductBody }, preHandler: operatorOnly(writers) }, async (request) => {
       const now = clock.now();
       return ok(await db.transaction(async (tx) => {
-        const row = await createProduct(tx, request.operator!.id, request.body, now);
+        const row = await createProduct(tx, request.operator!.id, { ...request.body, status: 'draft' }, now);
         const product = await adminProductWire(tx, row, await assetScales(tx), now);
         await recordAudit(tx, { operatorId: request.operator!.id, action: 'product.create', targetType: 'product', targetId: row.id, after: product }, clock);
-        return product;
+        if (request.body.status === 'draft') return product;
+        return productAnswer(tx, row.id, await changeSetting(tx, productSpec(row.id.toString(), { status: 'open' }), request.operator!.id, clock), now);
       }));
     });
 
   app.post<{ Params: Static<typeof IdParams>; Body: Static<typeof UpdateProductBody> }>(productAdminPaths.product,
     { schema: { params: IdParams, body: UpdateProductBody }, preHandler: operatorOnly(writers) }, async (request) => {
       const now = clock.now();
-      return ok(await db.transaction(async (tx) => {
-        const { before, after } = await updateProduct(tx, BigInt(request.params.id), request.body, now);
-        const scales = await assetScales(tx);
-        const product = await adminProductWire(tx, after, scales, now);
-        await recordAudit(tx, {
-          operatorId: request.operator!.id, action: 'product.update', targetType: 'product', targetId: after.id,
-          before: await adminProductWire(tx, before, scales, now), after: product,
-        }, clock);
-        return product;
-      }));
+      return ok(await db.transaction(async (tx) =>
+        productAnswer(tx, BigInt(request.params.id), await changeSetting(tx, productSpec(request.params.id, request.body), request.operator!.id, clock), now)));
     });
 
   app.post<{ Params: Static<typeof IdParams>; Body: Static<typeof ReserveBody> }>(productAdminPaths.reserve,
@@ -147,4 +144,11 @@ export function productAdminRoutes(app: FastifyInstance, services: Services) {
         return after;
       }));
     });
+}
+
+/** A product as it is now, with the change that waits for a second admin, if one does. */
+async function productAnswer(tx: Tx, id: bigint, outcome: SettingChangeOutcome, now: Date) {
+  if (outcome.applied) return outcome.after;
+  const row = await lockProduct(tx, id);
+  return { ...(await adminProductWire(tx, row!, await assetScales(tx), now)), pendingChange: outcome.change };
 }

@@ -4,9 +4,10 @@
 import type { FastifyInstance } from 'fastify';
 import type { Static } from '@sinclair/typebox';
 import { AdminTeamCommissionsQuery, UpdateTeamRatesBody, teamAdminPaths } from '../../../src/api/contract/team.ts';
-import { recordAudit } from '../../domain/audit.ts';
+import { changeSetting } from '../../domain/settingChanges.ts';
+import { teamRatesSpec } from './houseSettings.ts';
 import { listAdminCommissions } from '../../domain/team/admin.ts';
-import { listRates, updateRates } from '../../domain/team/team.ts';
+import { listRates } from '../../domain/team/team.ts';
 import { operatorOnly } from '../../plugins/operatorAuth.ts';
 import { ok } from '../../lib/envelope.ts';
 import type { Services } from '../../services.ts';
@@ -21,11 +22,11 @@ export function teamAdminRoutes(api: FastifyInstance, services: Services) {
 
   api.post<{ Body: Static<typeof UpdateTeamRatesBody> }>(teamAdminPaths.rates,
     { schema: { body: UpdateTeamRatesBody }, preHandler: operatorOnly(writers) }, async (request) => {
-      const now = clock.now();
       return ok(await db.transaction(async (tx) => {
-        const { before, after } = await updateRates(tx, request.body, now);
-        await recordAudit(tx, { operatorId: request.operator!.id, action: 'team.rates', targetType: 'team_commission_rates', targetId: null, before, after }, clock);
-        return after;
+        // Lowered at once; raised only once a second admin approves (domain/settingChanges.ts).
+        const outcome = await changeSetting(tx, teamRatesSpec(request.body), request.operator!.id, clock);
+        // The rates as they are (an array, as before): a raise waits in GET /admin/settingChanges.
+        return outcome.applied ? outcome.after : listRates(tx);
       }));
     });
 

@@ -15,7 +15,9 @@ import { ok } from '../../lib/envelope.ts';
 import type { Services } from '../../services.ts';
 import { deliverMessages, type WrittenMessage } from '../../domain/content/messages.ts';
 import { decideWithdrawal, listWithdrawals, type Decision } from '../../domain/wallet/withdrawals.ts';
-import { listDualApprovalThresholds, setDualApprovalThreshold } from '../../domain/wallet/approvals.ts';
+import { listDualApprovalThresholds } from '../../domain/wallet/approvals.ts';
+import { changeSetting } from '../../domain/settingChanges.ts';
+import { dualThresholdSpec } from './houseSettings.ts';
 
 type Params = Static<typeof AdminWithdrawalParams>;
 
@@ -54,6 +56,11 @@ export function withdrawalAdminRoutes(app: FastifyInstance, services: Services) 
 
   app.post<{ Params: Static<typeof WithdrawalSettingParams>; Body: Static<typeof WithdrawalSettingBody> }>(withdrawalAdminPaths.setting,
     { preHandler: operatorOnly(['admin']), schema: { params: WithdrawalSettingParams, body: WithdrawalSettingBody } },
-    async (request) => ok(await setDualApprovalThreshold(services.db, services.clock, request.operator!.id,
-      request.params.currency, request.body.dualApprovalAbove)));
+    async (request) => ok(await services.db.transaction(async (tx) => {
+      // Lowered at once; raised only once a second admin approves (domain/settingChanges.ts).
+      const outcome = await changeSetting(tx, dualThresholdSpec(request.params.currency, request.body), request.operator!.id, services.clock);
+      if (outcome.applied) return outcome.after;
+      const now = (await listDualApprovalThresholds(tx)).find((row) => row.currency === request.params.currency);
+      return { ...now, pendingChange: outcome.change };
+    })));
 }

@@ -5,6 +5,7 @@ import { identityErrorCodes } from './identityErrors.ts';
 import { loanErrorCodes, productErrorCodes } from './investErrors.ts';
 import { competitionErrorCodes, ieoErrorCodes, rewardErrorCodes, teamErrorCodes } from './marketingErrors.ts';
 import { pushErrorCodes } from './pushErrors.ts';
+import { settingChangeErrorCodes } from './settingChanges.ts';
 import { tradingErrorCodes } from './tradingErrors.ts';
 import { withdrawalErrorCodes } from './withdrawalErrors.ts';
 
@@ -43,6 +44,7 @@ export const errorCodes = [
   ...ieoErrorCodes,
   ...rewardErrorCodes,
   ...teamErrorCodes,
+  ...settingChangeErrorCodes,
   // Wallet: currencies, amounts, uploads and deposits (contract/wallet.ts).
   'currency_unknown', 'network_unknown', 'deposit_unavailable', 'amount_empty', 'amount_negative', 'amount_exponent',
   'amount_malformed', 'amount_too_many_decimals', 'amount_too_large', 'amount_not_positive', 'amount_below_minimum',

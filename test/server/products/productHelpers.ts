@@ -7,7 +7,7 @@ import { productAdminPaths, productPaths } from '../../../src/api/contract/produ
 import { ledgerAccounts } from '../../../server/db/schema.ts';
 import { verifyLedger } from '../../../server/domain/ledger/verify.ts';
 import { expectOk, type Account, type Reply, type TestServer } from '../helpers.ts';
-import { createOperator, operatorLogin, type TestOperator } from '../adminHelpers.ts';
+import { approvedBySecondAdmin, createOperator, operatorLogin, type TestOperator } from '../adminHelpers.ts';
 import { markVerified } from '../identity/kycHelpers.ts';
 import { fundSpot } from '../trading/positionHelpers.ts';
 
@@ -26,7 +26,8 @@ export const fixedRateProduct = (fields: Record<string, unknown> = {}) => ({
 });
 
 export async function createProduct(server: TestServer, by: Admin, fields: Record<string, unknown> = {}) {
-  return expectOk(await server.post(productAdminPaths.products, fixedRateProduct(fields), { token: by.token })).body.result;
+  // Put on sale by a second admin (issue 38): a product is created as a draft until then.
+  return approvedBySecondAdmin(server, expectOk(await server.post(productAdminPaths.products, fixedRateProduct(fields), { token: by.token })).body.result);
 }
 
 export async function fundReserve(server: TestServer, by: Admin, productId: string, amount: string) {

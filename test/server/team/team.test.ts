@@ -14,6 +14,7 @@ import { commissionJobId, firstSeqFrom, payCommissions, prepareCommissions, runT
 import { ratesPpm } from '../../../server/domain/team/team.ts';
 import { expectOk, expectRefused, forEachDatabase, type Account, type TestServer } from '../helpers.ts';
 import { admin, balance, expectLedgerSound, moneySnapshot } from '../products/productHelpers.ts';
+import { approvePendingSettingChanges } from '../adminHelpers.ts';
 import { applyDeposit, approveAsOperator, withDepositAddresses } from '../wallet/walletHelpers.ts';
 
 interface Member extends Account { userId: bigint; inviteCode: string }
@@ -191,6 +192,38 @@ forEachDatabase((server) => {
       await expectLedgerSound(server);
     });
 
+    test('counts only the fees paid at or after the binding: a level-1 inviter from the member\'s binding, a level-2 one from the later link', async () => {
+      const top = await member(server);
+      const inviter = await member(server);
+      const trader = await member(server);
+      const now = server.clock.now().getTime();
+      server.clock.advance(Math.floor(now / dayMs) * dayMs + dayMs + 3_600_000 - now);
+      const feeDay = utcDay(server.clock.now());
+      await payFee(server, trader.userId, 5_000_000n); // before any binding: nobody's commission
+      server.clock.advance(3_600_000);
+      expectOk(await server.post(teamPaths.bindInviter, { inviteCode: inviter.inviteCode }, { token: trader.token }));
+      await payFee(server, trader.userId, 2_000_000n); // at the very moment of the binding: counts for the inviter
+      server.clock.advance(3_600_000);
+      expectOk(await server.post(teamPaths.bindInviter, { inviteCode: top.inviteCode }, { token: inviter.token }));
+      server.clock.advance(3_600_000);
+      await payFee(server, trader.userId, 3_000_000n); // after both bindings: counts for both
+      const start = { top: await balance(server, top.userId), inviter: await balance(server, inviter.userId) };
+
+      server.clock.advance(dayMs);
+      await payCommissions(server.db, feeDay, server.clock.now());
+      expect(await balance(server, inviter.userId) - start.inviter).toBe(1_000_000n); // 20 % of 2 + 3, not of 10
+      expect(await balance(server, top.userId) - start.top).toBe(300_000n); // 10 % of 3, not of 10
+      const lines = await server.query<{ user_id: string; level: number; fees: string }>(sql`select user_id::text, level::int, fees::text
+        from team_commissions where day = ${feeDay} and from_user_id = ${trader.userId} order by level`);
+      expect(lines).toEqual([
+        { user_id: inviter.userId.toString(), level: 1, fees: '5000000' },
+        { user_id: top.userId.toString(), level: 2, fees: '3000000' },
+      ]);
+      const income = expectOk(await server.get(teamPaths.income, {}, { token: inviter.token })).body.result;
+      expect(income.records[0]).toMatchObject({ day: feeDay, fees: '5.000000', amount: '1.000000' });
+      await expectLedgerSound(server);
+    });
+
     test('a run stopped after its statements were written pays them once when run again', async () => {
       const top = await member(server);
       const l1 = await member(server, top.inviteCode);
@@ -247,7 +280,12 @@ forEachDatabase((server) => {
       expect((await server.post(teamAdminPaths.rates, { rates: [{ level: 4, ratePercent: '5' }] }, { token: boss.token })).status).toBe(400);
       expect(expectOk(await server.get(teamAdminPaths.rates, {}, { token: boss.token })).body.result.map((rate: { ratePercent: string }) => rate.ratePercent))
         .toEqual(['20', '10', '5']);
-      const after = expectOk(await server.post(teamAdminPaths.rates, { rates: [{ level: 2, ratePercent: '12.5' }] }, { token: boss.token })).body.result;
+      // A raise waits for a second admin (issue 38): the rates read as before until then.
+      const asked = expectOk(await server.post(teamAdminPaths.rates, { rates: [{ level: 2, ratePercent: '12.5' }] }, { token: boss.token })).body.result;
+      expect(asked.map((rate: { ratePercent: string }) => rate.ratePercent)).toEqual(['20', '10', '5']);
+      expect((await ratesPpm(server.db)).get(2)).toBe(100_000);
+      expect(await approvePendingSettingChanges(server)).toBe(1);
+      const after = expectOk(await server.get(teamAdminPaths.rates, {}, { token: boss.token })).body.result;
       expect(after.map((rate: { ratePercent: string }) => rate.ratePercent)).toEqual(['20', '12.5', '5']);
       const [audit] = await server.query<{ action: string }>(sql`select action from audit_log where action = 'team.rates'`);
       expect(audit.action).toBe('team.rates');

@@ -9,7 +9,7 @@ import { sql } from 'drizzle-orm';
 import { walletAdminPaths, walletPaths } from '../../../src/api/contract/wallet.ts';
 import { withdrawalAdminPaths } from '../../../src/api/contract/withdrawals.ts';
 import { ledgerAccounts } from '../../../server/db/schema.ts';
-import { createOperator, operatorLogin } from '../adminHelpers.ts';
+import { approvedBySecondAdmin, createOperator, operatorLogin } from '../adminHelpers.ts';
 import { expectOk, expectRefused, forEachDatabase, type Reply } from '../helpers.ts';
 import { markVerified } from '../identity/kycHelpers.ts';
 import { applyDeposit, balanceOf, withDepositAddresses } from './walletHelpers.ts';
@@ -54,8 +54,10 @@ forEachDatabase((server) => {
       await body();
     } finally {
       // A fresh login: the body may have moved the clock past the first one's session.
+      // Raising it back is a change a second admin approves (issue 38).
       const restorer = await staff('admin');
-      expectOk(await server.post(withdrawalAdminPaths.setting.replace(':currency', 'USDT'), { dualApprovalAbove: '10000' }, { token: restorer }));
+      const asked = expectOk(await server.post(withdrawalAdminPaths.setting.replace(':currency', 'USDT'), { dualApprovalAbove: '10000' }, { token: restorer })).body.result;
+      expect(await approvedBySecondAdmin(server, asked)).toMatchObject({ dualApprovalAbove: '10000.000000' });
     }
   }
 
