@@ -1,7 +1,8 @@
 // Buying, redeeming and reading product orders (issue 22). A purchase is one transaction: the
 // product row locked (FOR UPDATE), every rule checked, the order inserted (its client order id
-// unique per user: a retry, even a concurrent one, answers the first order), the ledger transfer
-// posted and the product's figures moved. A refusal moves nothing.
+// unique per user: a retry, even a concurrent one, answers the first order; the id sent again for
+// another order is refused with 409), the ledger transfer posted and the product's figures moved.
+// A refusal moves nothing.
 //
 // - debitBuy (arbitrage, quant, bond): principal spot → the buyer's product_holdings
 //   ('product_purchase'); the order owes floor(amount × dailyRatePpm × days / 10^6), which the
@@ -131,11 +132,40 @@ function termOf(product: ProductRow, now: Date) {
   return { status: 'not_started' as const, startsAt, endsAt: startsAt + product.days * dayMs };
 }
 
-async function buy(db: Db, userId: bigint, productId: bigint, clientOrderId: string, now: Date, kind: 'debit' | 'miner',
+/** What a purchase asks for: a retry must ask for the same, as a contract open's clientOrderId must (positions.ts). */
+type Asked = { kind: 'debit'; productId: bigint; amount: string } | { kind: 'miner'; productId: bigint; quantity: number };
+
+/**
+ * The first order of a client order id, when the request asks for what it bought; a 409 when the
+ * id comes back with another product, kind, amount or number of machines (issue 38 #10: it answered
+ * the first order silently, so the caller believed it had bought what it asked for).
+ */
+async function replayOf(db: Executor, order: OrderRow, asked: Asked, scales: Map<string, number>): Promise<OrderRow> {
+  const [product] = order.productId === asked.productId
+    ? await db.select({ type: products.type, asset: products.asset }).from(products).where(eq(products.id, order.productId))
+    : [];
+  const same = product !== undefined && (asked.kind === 'miner'
+    ? product.type === 'mining' && order.quantity === asked.quantity
+    : product.type !== 'mining' && sameAmount(asked.amount, order.amount, scaleOf(scales, product.asset)));
+  if (!same) {
+    throw new AppError(409, 'client_order_id_reused', 'This order id was used for a different order. Please send a new one.',
+      { id: String(order.id) });
+  }
+  return order;
+}
+
+/** Whether an amount as typed is the atomic amount (one that does not parse is not). */
+function sameAmount(text: string, atomic: bigint, scale: number): boolean {
+  const parsed = parseAmount(text, scale);
+  return parsed.ok && parsed.atomic === atomic;
+}
+
+async function buy(db: Db, userId: bigint, asked: Asked, clientOrderId: string, now: Date,
   plan: (tx: Tx, product: ProductRow, scales: Map<string, number>) => Promise<Purchase>): Promise<OrderRow> {
-  const before = await existingOrder(db, userId, clientOrderId);
-  if (before) return before;
+  const { productId, kind } = asked;
   const scales = await assetScales(db);
+  const before = await existingOrder(db, userId, clientOrderId);
+  if (before) return replayOf(db, before, asked, scales);
   const created = await db.transaction(async (tx) => {
     const locked = await lockProduct(tx, productId);
     // A retry that waited on the lock behind its first attempt answers that attempt's order.
@@ -164,11 +194,11 @@ async function buy(db: Db, userId: bigint, productId: bigint, clientOrderId: str
   if (created) return created;
   const first = await existingOrder(db, userId, clientOrderId);
   assert(first, 'the order of the client order id exists');
-  return first;
+  return replayOf(db, first, asked, scales);
 }
 
 export async function debitBuy(db: Db, userId: bigint, body: DebitBuyBody, now: Date): Promise<OrderRow> {
-  return buy(db, userId, BigInt(body.productId), body.clientOrderId, now, 'debit', async (tx, product, scales) => {
+  return buy(db, userId, { kind: 'debit', productId: BigInt(body.productId), amount: body.amount }, body.clientOrderId, now, async (tx, product, scales) => {
     const scale = scaleOf(scales, product.asset);
     const amount = parsedAmount(body.amount, scale);
     await checkAmount(tx, userId, product, amount, scale);
@@ -189,7 +219,7 @@ export async function debitBuy(db: Db, userId: bigint, body: DebitBuyBody, now: 
 }
 
 export async function minerBuy(db: Db, userId: bigint, body: MinerBuyBody, now: Date): Promise<OrderRow> {
-  return buy(db, userId, BigInt(body.productId), body.clientOrderId, now, 'miner', async (tx, product, scales) => {
+  return buy(db, userId, { kind: 'miner', productId: BigInt(body.productId), quantity: body.quantity }, body.clientOrderId, now, async (tx, product, scales) => {
     const scale = scaleOf(scales, product.asset);
     assert(product.unitPrice !== null, 'a mining product has a unit price');
     const amount = product.unitPrice * BigInt(body.quantity);

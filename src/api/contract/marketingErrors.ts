@@ -9,6 +9,9 @@ export const competitionErrorCodes = [
 export const ieoErrorCodes = [
   'ieo_not_found', 'ieo_not_issuing', 'ieo_applied_already', 'ieo_lots_over_cap', 'ieo_not_won', 'ieo_paid_already',
   'ieo_pay_deadline_passed', 'ieo_wrong_state', 'ieo_token_exists', 'ieo_lot_amount_inexact', 'ieo_dates_invalid',
+  // Issue 38: another account of the same verified person applied already (basic verification
+  // missing is the shared `verification_required`).
+  'ieo_person_applied_already',
 ] as const;
 
 export const rewardErrorCodes = [

@@ -28,6 +28,7 @@ registerErrorMessages({
   ieo_token_exists: msg`A token with this code already exists.`,
   ieo_lot_amount_inexact: msg`One lot must cost an exact amount in the payment currency.`,
   ieo_dates_invalid: msg`The dates must follow each other: opening, closing, payment deadline, listing.`,
+  ieo_person_applied_already: msg`Another account verified with your identity document has already applied: one person applies once.`,
   task_not_found: msg`This task was not found.`,
   task_not_done: msg`This task is not complete yet.`,
   task_claimed: msg`You have already claimed this reward.`,

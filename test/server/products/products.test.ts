@@ -81,6 +81,34 @@ forEachDatabase((server) => {
       await expectFiguresAgree(server);
     });
 
+    test('the same clientOrderId with another amount or product answers 409 client_order_id_reused and moves nothing', async () => {
+      await setup();
+      const product = await createProduct(server, boss);
+      const other = await createProduct(server, boss);
+      await fundReserve(server, boss, product.id, '50');
+      await fundReserve(server, boss, other.id, '50');
+      const user = await buyer(server, '1000');
+      const clientOrderId = server.unique('reused-order-');
+      const first = expectOk(await debitBuy(server, user, product.id, '100', clientOrderId)).body.result;
+      const before = await moneySnapshot(server);
+      for (const reply of [
+        debitBuy(server, user, product.id, '200', clientOrderId),
+        debitBuy(server, user, product.id, '100.000001', clientOrderId),
+        debitBuy(server, user, product.id, 'not a number', clientOrderId),
+        debitBuy(server, user, other.id, '100', clientOrderId),
+        server.post(productPaths.minerBuy, { productId: product.id, quantity: 1, clientOrderId }, { token: user.token }),
+      ]) {
+        const refused = await reply;
+        expectRefused(refused, 409, 'client_order_id_reused');
+        expect(refused.body.result).toMatchObject({ id: first.id });
+      }
+      expect(await moneySnapshot(server)).toEqual(before);
+      // The same amount written with more zeros is the same order: the retry answers it.
+      expect(expectOk(await debitBuy(server, user, product.id, '100.00', clientOrderId)).body.result.id).toBe(first.id);
+      expect(await moneySnapshot(server)).toEqual(before);
+      expect(await balance(server, user.userId, 'spot')).toBe(usdt('900'));
+    });
+
     test('names follow the caller\'s language, falling back to the English name; drafts are not listed', async () => {
       await setup();
       const product = await createProduct(server, boss, { name: 'Quant fund', type: 'quant', names: { 'zh-cn': '量化基金' } });
@@ -415,6 +443,12 @@ forEachDatabase((server) => {
       const order = expectOk(await server.post(productPaths.minerBuy, { productId: product.id, quantity: 2, clientOrderId: server.unique('miner-') }, { token: user.token })).body.result;
       expect(order).toMatchObject({ amount: '600.000000', quantity: 2, payoutAsset: 'BTC', owed: '0.00026020' });
       expect(await balance(server, user.userId)).toBe(usdt('400'));
+      // Its clientOrderId again with another number of machines is refused; with the same, it answers the order.
+      const rented = await moneySnapshot(server);
+      const rentAgain = (quantity: number) => server.post(productPaths.minerBuy, { productId: product.id, quantity, clientOrderId: order.clientOrderId }, { token: user.token });
+      expectRefused(await rentAgain(1), 409, 'client_order_id_reused');
+      expect(expectOk(await rentAgain(2)).body.result.id).toBe(order.id);
+      expect(await moneySnapshot(server)).toEqual(rented);
       await runProductAccrual(server.services, today);
       const receipt = expectOk(await server.get(productPaths.receipts, { id: order.id }, { token: user.token })).body.result.records[0];
       const inputs = receipt.inputs;
@@ -474,7 +508,8 @@ forEachDatabase((server) => {
       expectRefused(await server.get(productAdminPaths.products, { status: 'sold' }, { token: finance }), 400, 'invalid_request');
       const made = await createProduct(server, boss, { name: 'Audited' });
       const [row] = await server.query<{ actions: string }>(sql`select string_agg(action, ',') as actions from audit_log where target_type = 'product' and target_id = ${made.id}`);
-      expect(row.actions).toBe('product.create');
+      // Created as a draft by one admin, put on sale by a second (issue 38): both audited.
+      expect(row.actions).toBe('product.create,product.update');
       const orders = expectOk(await server.get(productAdminPaths.orders, { pageSize: '5' }, { token: finance })).body.result;
       expect(orders.records.length).toBeGreaterThan(0);
       expect(orders.records[0].userId).toBeDefined();
