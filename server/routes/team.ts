@@ -37,7 +37,7 @@ export function teamRoutes(app: FastifyInstance, services: Services) {
   app.post<{ Body: Static<typeof BindInviterBody> }>(teamPaths.bindInviter, { schema: { body: BindInviterBody } }, async (request) => {
     const session = await requireSession(services, request);
     await services.limiter.hit(`team-bind:${session.userId}`, bindsPerUserPerHour, 3_600_000);
-    await bindInviter(db, session.userId, request.body.inviteCode);
+    await bindInviter(db, session.userId, request.body.inviteCode, clock.now());
     return ok(await myTeam(db, session.userId, publicOrigin, clock.now()));
   });
 

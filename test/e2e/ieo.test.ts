@@ -1,15 +1,18 @@
-// IEO on a 390 px phone in Chromium against the real server (issue 23). The operator creates an
-// offering over the admin API (2 lots on offer, a window of 45 seconds); a second account
-// applies for 2 lots over the API; the phone's account opens /#/ieo, finds the offering with its
-// price, lot cost and commitment, types 2 lots, reads the amount (2 × 12.5 = 25 USDT) and applies
-// in the confirmation. When the window has closed the operator closes and reveals over the admin
-// API; back on the phone, "Verify the draw" recomputes the commitment, the list's hash and the
-// winners in the browser, shows "Verified" and the account's lots as the published draw has them.
+// IEO on a 390 px phone in Chromium against the real server (issue 23). Both accounts are verified
+// (basic, each with its own document: issue 38, applying needs it) and funded with 100 USDT. The
+// operator creates an offering over the admin API (2 lots on offer, a window of 45 seconds); a
+// second account applies for 2 lots over the API; the phone's account opens /#/ieo, finds the
+// offering with its price, lot cost and commitment, types 2 lots, reads the amount held
+// (2 × 12.5 = 25 USDT) and applies in the confirmation; the application shows the 25 USDT held.
+// When the window has closed the operator closes and reveals over the admin API; back on the
+// phone, "Verify the draw" recomputes the commitment, the list's hash and the winners in the
+// browser, shows "Verified" and the account's lots as the published draw has them; the account's
+// USDT is 100 less 12.5 per lot won, nothing held any more.
 import { beforeAll, describe, expect, inject, it } from 'vitest';
 import { SpecClient } from '../conformance/specClient.ts';
 import { browserForFile, localizedPage, settled } from './browser.ts';
-import { newAccount, operatorSession } from './money.ts';
-import { result } from './kycHelpers.ts';
+import { fundAccount, newAccount, operatorSession } from './money.ts';
+import { applyBasicOverApi, result } from './kycHelpers.ts';
 
 const baseUrl = inject('baseUrl');
 const dataDir = inject('dataDir');
@@ -27,6 +30,12 @@ describe('IEO on the phone', () => {
     user = await newAccount(baseUrl, dataDir, 'ieo');
     other = await newAccount(baseUrl, dataDir, 'ieo2');
     operator = await operatorSession(baseUrl);
+    for (const account of [user, other]) {
+      const document = `E${Math.random().toString(36).slice(2, 10).toUpperCase()}`;
+      const kyc = await applyBasicOverApi(baseUrl, account.token, { idNumber: document });
+      result(await client.post(`/admin/kyc/${kyc}/approve`, {}, operator), 'kyc approve');
+      await fundAccount(baseUrl, account.token, '100');
+    }
   }, 120_000);
 
   it('applies on the phone; after the operator closes and reveals, "Verify the draw" agrees in the browser', async () => {
@@ -52,6 +61,7 @@ describe('IEO on the phone', () => {
     await phone.locator('.adm-dialog .adm-dialog-button-bold').click();
     await card.getByTestId('ieo-my-application').waitFor();
     expect(await card.getByTestId('ieo-my-application').getAttribute('data-status')).toBe('applied');
+    expect(await card.getByTestId('ieo-held').textContent()).toContain('25');
 
     // The operator closes as soon as the window has closed, then reveals.
     await expect.poll(async () => (await client.post(`/admin/ieo/${project.id}/close`, {}, operator)).envelope?.code,
@@ -70,5 +80,9 @@ describe('IEO on the phone', () => {
     expect(await yours.getAttribute('data-won')).toBe(String(won));
     expect(await card.getByTestId('ieo-draw').textContent()).toContain(draw.seed);
     expect(await card.getByTestId('ieo-mismatch').count()).toBe(0);
+    // The hold paid the won lots and released the rest.
+    const usdt = result(await client.get<Array<{ currency: string; available: string; frozen: string }>>('/finance/appWallet/queryUserBalance', {}, user.token), 'balance')
+      .find((row) => row.currency === 'USDT');
+    expect(usdt).toMatchObject({ available: (100 - 12.5 * won).toFixed(6), frozen: '0.000000' });
   }, 240_000);
 });

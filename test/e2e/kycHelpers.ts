@@ -33,12 +33,16 @@ export async function uploadIdentityPhoto(baseUrl: string, token: string, bytes:
 
 export const basicFields = { surname: 'Lovelace', firstName: 'Ada', idType: 'passport', idNumber: 'X1234-5678' } as const;
 
-/** A basic application with both photos, sent over the API; returns the application's id. */
-export async function applyBasicOverApi(baseUrl: string, token: string): Promise<string> {
+/**
+ * A basic application with both photos, sent over the API; returns the application's id. `fields`
+ * replace the default ones (another document number: accounts verified with one document are one
+ * person, and an IEO takes one application per person).
+ */
+export async function applyBasicOverApi(baseUrl: string, token: string, fields: Partial<Record<keyof typeof basicFields, string>> = {}): Promise<string> {
   const frontFileId = await uploadIdentityPhoto(baseUrl, token, photos.front);
   const backFileId = await uploadIdentityPhoto(baseUrl, token, photos.back);
   return result(await new SpecClient(baseUrl).post<{ id: string }>('/auth/appAuth/applyKYC',
-    { ...basicFields, frontFileId, backFileId }, token), 'applyKYC').id;
+    { ...basicFields, ...fields, frontFileId, backFileId }, token), 'applyKYC').id;
 }
 
 /** The form control of one side of the document on the basic verification page. */

@@ -1,7 +1,9 @@
 // "Verify the draw" on /ieo (features/marketing/ieo/IeoPage.tsx) against a stubbed transport: an
 // honest published draw is recomputed in the page (commitment, list hash, winners) and shows
 // "Verified" and the account's lots; a draw whose published winners were changed names the
-// application that differs and shows no "Verified"; the amount of the lots typed is exact.
+// application that differs and shows no "Verified"; the amount of the lots typed is exact and is
+// said to be held when applying, with the need for verification (issue 38); an application's held
+// amount is shown; a refusal for want of verification says so and leads to the verification page.
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { cleanup, fireEvent, render, screen, within } from '@testing-library/react';
 import { MemoryRouter, Route, Routes } from 'react-router-dom';
@@ -94,8 +96,36 @@ describe('Verify the draw', () => {
     renderPage();
     const lots = await screen.findByTestId('ieo-lots');
     fireEvent.change(lots, { target: { value: '3' } });
-    expect(screen.getByTestId('ieo-apply-amount').textContent).toBe('Amount if all are won: 150.000000 USDT');
+    expect(screen.getByTestId('ieo-apply-amount').textContent).toBe('Held when you apply: 150.000000 USDT');
+    expect(screen.getByTestId('ieo-apply-terms').textContent).toBe('Applying needs basic identity verification, one application per person. '
+      + 'The cost of the lots you apply for is held from your balance until the draw; the lots you do not win are released.');
     fireEvent.change(lots, { target: { value: '6' } });
     expect(screen.getByTestId('ieo-apply-amount').textContent).toBe('Enter 1 to 5 lots.');
+  });
+
+  it('shows what an application holds until the draw', async () => {
+    const applied: IeoApplication = { ...mine, status: 'applied', wonLots: 0, winningPrice: undefined, heldAmount: '100.000000' };
+    serve({ '/prod/appProdIoe/list': page([project('issuing', applied)]) });
+    renderPage();
+    const held = await screen.findByTestId('ieo-held');
+    expect(held.textContent).toMatch(/^100(\.0+)? USDT$/);
+    expect(screen.getByText('Held until the draw')).toBeTruthy();
+    expect(screen.queryByRole('button', { name: /^Pay/ })).toBeNull();
+  });
+
+  it('answers a refusal for want of verification with the reason and the way to verify', async () => {
+    serve({
+      '/prod/appProdIoe/list': page([project('issuing')]),
+      '/prod/appOrderIoe/apply': { success: false, code: 403, message: 'Applying to a token offering needs basic identity verification.', result: { error: 'verification_required' } },
+    });
+    renderPage();
+    fireEvent.change(await screen.findByTestId('ieo-lots'), { target: { value: '2' } });
+    fireEvent.click(screen.getByTestId('ieo-apply'));
+    const dialog = await screen.findByRole('dialog');
+    expect(dialog.textContent).toContain('100.000000 USDT is held from your balance now, until the draw.');
+    fireEvent.click(within(dialog).getByRole('button', { name: 'Apply' }));
+    const alert = await screen.findByRole('alert');
+    expect(alert.textContent).toContain('Applying needs basic identity verification. Verify your identity, then apply.');
+    expect(within(alert).getByRole('link', { name: 'Verify your identity' }).getAttribute('href')).toBe('/shenfenRenzheng');
   });
 });

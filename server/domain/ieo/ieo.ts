@@ -2,20 +2,29 @@
 //
 // - create (operator): the token becomes a new ledger asset (an existing code is refused); a
 //   32-byte seed is drawn from crypto.randomBytes and only its SHA-256 (seedHash) is public.
-// - apply (user, inside [opensAt, closesAt)): one application per user and project, lots ≤ the
-//   per-user cap. Nothing moves: winners pay after the draw.
+// - apply (user, inside [opensAt, closesAt)): basic verification needed; one application per
+//   verified person and project (kyc.ts verifiedPersonKey: two accounts verified with one document
+//   are one person), lots ≤ the per-user cap. The cost of every lot applied for is held at once: a
+//   pending transfer from spot to ieo_proceeds, shown to the user as frozen (issue 38: free
+//   applications let fresh accounts take lots and lapse).
 // - close (operator, at or after closesAt): the applications are fixed (the project row locked
 //   FOR UPDATE while applies take it FOR SHARE) and published as the canonical list with its hash.
 // - reveal (operator): the seed is published, checked against seedHash, and the winners are
 //   drawWinners(seed, list, supplyLots) from src/api/ieoDraw.ts: every application's won lots
-//   and amount (wonLots × lotAmount) are written; the others lose.
-// - pay (winner, before payDeadline): wonLots × lotSize × price from spot to ieo_proceeds
-//   (ieo_payment), one transaction with the application's status.
-// - list (operator, at or after listsAt): winners who did not pay lapse (recorded on the row and in
-//   the audit); paid winners are credited wonLots × lotSize of the token from ieo_issuance through
-//   a payout job (ieo_allocation, id ieo-<project>-allocation); a second call resumes the job.
+//   and amount (wonLots × lotAmount) are written; the others lose. Then settleHolds, a batch of
+//   applications per transaction (never one transaction for every applicant): each winner's hold
+//   is posted for the won lots' cost (the rest released) and the application is paid; each
+//   loser's hold is voided. A crash half-way is resumed by a second reveal call or by the listing.
+//   Nothing of the draw depends on the holds: the list and the seed are what they were.
+// - pay (winner, before payDeadline): only for applications made before holds existed (no
+//   hold): wonLots × lotSize × price from spot to ieo_proceeds (ieo_payment), one transaction
+//   with the application's status. A held application is paid by its hold.
+// - list (operator, at or after listsAt): holds still open are settled first; winners without a
+//   hold who did not pay lapse (recorded on the row and in the audit); paid winners are credited
+//   wonLots × lotSize of the token from ieo_issuance through a payout job (ieo_allocation, id
+//   ieo-<project>-allocation); a second call resumes the job.
 import { randomBytes } from 'node:crypto';
-import { and, asc, count, desc, eq, gt, inArray, sql } from 'drizzle-orm';
+import { and, asc, count, desc, eq, gt, inArray, isNull, sql } from 'drizzle-orm';
 import {
   ieoAlgorithm, type AdminIeoProject, type CreateIeoBody, type IeoApplication, type IeoApplicationStatus, type IeoDraw, type IeoProject,
   type IeoProjectStatus,
@@ -23,12 +32,14 @@ import {
 import type { PageOf } from '../../../src/api/contract/wallet.ts';
 import { drawWinners, listText, seedHashOf, listHashOf } from '../../../src/api/ieoDraw.ts';
 import { ieoApplications, ieoProjects, ledgerAssets, walletCurrencies } from '../../db/schema.ts';
-import type { Db, Executor } from '../../db/client.ts';
+import type { Db, Executor, Tx } from '../../db/client.ts';
 import { AppError, assert, conflict, notFound } from '../../lib/errors.ts';
 import type { Clock } from '../../lib/time.ts';
 import { formatAmount, parseAmount } from '../ledger/amounts.ts';
 import { accountKeysMax, openAccounts, systemShard } from '../ledger/accounts.ts';
 import { postTransfers } from '../ledger/transfers.ts';
+import type { TransferRequest } from '../ledger/rules.ts';
+import { verifiedPersonKey } from '../identity/kyc.ts';
 import { createPayoutJob, payoutJob, runPayoutJob, type PayoutTarget } from '../ledger/payouts.ts';
 import { assetScales, nameIn, pageCount, pageParams, scaleOf } from '../products/products.ts';
 
@@ -133,6 +144,8 @@ export interface ListingOutcome {
   lapsed: number;
   lapsedLots: number;
   credited: number;
+  /** Holds a stopped reveal left open, settled by this call. */
+  settled: HoldSettlement;
 }
 
 /**
@@ -140,14 +153,18 @@ export interface ListingOutcome {
  * first step is one transaction (status listed); the credit is the job, resumed by a second call.
  */
 export async function listIeo(db: Db, id: bigint, clock: Clock): Promise<ListingOutcome> {
+  // Holds a reveal left open (a crash between its batches) are settled before anything lapses.
+  const settled = await settleHolds(db, id, clock);
   const now = clock.now();
   const step = await db.transaction(async (tx) => {
     const before = await lockProject(tx, id);
     if (before.status === 'listed') return { before, after: before, lapsed: 0, lapsedLots: 0 };
     if (before.status !== 'drawn') throw wrongState('An offering is listed after its draw.');
     if (now < before.listsAt) throw wrongState(`This offering lists at ${before.listsAt.toISOString()}.`);
+    // Only an application without a hold can lapse: a held one was paid by its hold at the draw.
     const lapsed = await tx.update(ieoApplications).set({ status: 'lapsed' })
-      .where(and(eq(ieoApplications.projectId, id), eq(ieoApplications.status, 'won'))).returning({ wonLots: ieoApplications.wonLots });
+      .where(and(eq(ieoApplications.projectId, id), eq(ieoApplications.status, 'won'), isNull(ieoApplications.holdTransferId)))
+      .returning({ wonLots: ieoApplications.wonLots });
     const [after] = await tx.update(ieoProjects).set({ status: 'listed', listedAt: now, updatedAt: now }).where(eq(ieoProjects.id, id)).returning();
     // The token's wallet currency (disabled until the operator opens a network), valued at the offering price.
     const scales = await assetScales(tx);
@@ -177,11 +194,29 @@ export async function listIeo(db: Db, id: bigint, clock: Clock): Promise<Listing
     assert(job.state === 'done' && job.targetsRefused === 0, `allocation job ${jobId} credited every paid winner`);
     await db.update(ieoApplications).set({ status: 'completed' }).where(and(eq(ieoApplications.projectId, id), eq(ieoApplications.status, 'paid')));
   }
-  return { ...step, credited: paid.length };
+  return { ...step, credited: paid.length, settled };
 }
 
 // ─── User: apply, pay ────────────────────────────────────────────────────────────────────────────
 
+/** The application's reference in the ledger, and the proceeds shard its money goes to. */
+const applicationReference = (applicationId: bigint) => `ieo-application:${applicationId}`;
+
+async function paymentAccounts(tx: Executor, project: IeoRow, userId: bigint, applicationId: bigint): Promise<[bigint, bigint]> {
+  const [spot, proceeds] = await openAccounts(tx, [
+    { ledger: 'real', asset: project.payAsset, kind: 'spot', ownerUserId: userId },
+    { ledger: 'real', asset: project.payAsset, kind: 'ieo_proceeds', shard: systemShard(applicationReference(applicationId)) },
+  ]);
+  return [spot, proceeds];
+}
+
+/**
+ * Applies for `lots` and holds their whole cost, in one transaction. Refusals in order, each
+ * leaving nothing behind: not issuing, above the cap, no basic verification
+ * (verification_required), this account applied already (ieo_applied_already), another account
+ * of the same verified person applied already (ieo_person_applied_already), the balance short of
+ * the cost (balance_insufficient). Two applications racing are ordered by the unique indexes.
+ */
 export async function applyIeo(db: Db, userId: bigint, projectId: bigint, lots: number, now: Date): Promise<ApplicationRow> {
   return db.transaction(async (tx) => {
     const project = await lockProject(tx, projectId, 'share');
@@ -191,11 +226,104 @@ export async function applyIeo(db: Db, userId: bigint, projectId: bigint, lots: 
     if (BigInt(lots) > project.perUserMaxLots) {
       throw new AppError(400, 'ieo_lots_over_cap', `One person may apply for at most ${project.perUserMaxLots} lots.`, { max: Number(project.perUserMaxLots) });
     }
-    const [row] = await tx.insert(ieoApplications).values({ projectId, userId, lots: BigInt(lots), createdAt: now })
-      .onConflictDoNothing().returning();
-    if (!row) throw conflict('ieo_applied_already', 'You have already applied to this offering.');
+    const personKey = await verifiedPersonKey(tx, userId);
+    if (personKey === null) {
+      throw new AppError(403, 'verification_required', 'Applying to a token offering needs basic identity verification.');
+    }
+    const scales = await assetScales(tx);
+    const cost = BigInt(lots) * lotAmountOf(project, scaleOf(scales, project.token));
+    const holdTransferId = `ieo-hold-${randomBytes(12).toString('hex')}`;
+    const [row] = await tx.insert(ieoApplications).values({
+      projectId, userId, lots: BigInt(lots), personKey, holdTransferId, heldAmount: cost, createdAt: now,
+    }).onConflictDoNothing().returning();
+    if (!row) {
+      const [own] = await tx.select({ id: ieoApplications.id }).from(ieoApplications)
+        .where(and(eq(ieoApplications.projectId, projectId), eq(ieoApplications.userId, userId)));
+      if (own) throw conflict('ieo_applied_already', 'You have already applied to this offering.');
+      throw conflict('ieo_person_applied_already', 'Another account verified with your identity document has already applied to this offering: one person applies once.');
+    }
+    const [spot, proceeds] = await paymentAccounts(tx, project, userId, row.id);
+    const result = await postTransfers(tx, [{
+      id: holdTransferId, pending: true, kind: 'ieo_payment', reference: applicationReference(row.id), amountAtomic: cost,
+      debitAccountId: spot, creditAccountId: proceeds, remark: `${project.name}: ${lots} lots of ${project.token} held until the draw`,
+    }], { now: () => now });
+    if (!result.ok) {
+      const scale = scaleOf(scales, project.payAsset);
+      if (result.refusal === 'exceeds_credits') {
+        throw new AppError(400, 'balance_insufficient',
+          `Your ${project.payAsset} balance does not cover ${formatAmount(cost, scale)} ${project.payAsset}, the cost of the lots applied for, which is held until the draw.`,
+          { amount: formatAmount(cost, scale) });
+      }
+      if (result.refusal === 'amount_exceeds_asset_limit') throw new AppError(400, 'amount_too_large', 'The amount is too large.');
+      throw new Error(`IEO hold refused by the ledger: ${result.refusal}`);
+    }
     return row;
   });
+}
+
+/** Applications one settlement transaction resolves (a ledger batch of as many transfers). */
+export const holdSettlementBatchSize = 500;
+
+/**
+ * Resolves the holds of drawn applications in one ledger batch: a winner's is posted for what the
+ * won lots cost (the rest of it released) and the application is paid; a loser's is voided. The
+ * rows are locked by the caller and still hold (held_amount > 0).
+ */
+async function settleRows(tx: Tx, rows: ApplicationRow[], now: Date): Promise<{ paid: bigint[]; released: bigint[] }> {
+  const batch: TransferRequest[] = rows.map((row) => {
+    assert(row.holdTransferId !== null && row.heldAmount > 0n && (row.status === 'won' || row.status === 'lost'),
+      `application ${row.id} is drawn and holds its cost`);
+    return row.status === 'won'
+      ? { id: `${row.holdTransferId}-post`, pendingId: row.holdTransferId, action: 'post', amountAtomic: row.amount }
+      : { id: `${row.holdTransferId}-void`, pendingId: row.holdTransferId, action: 'void', remark: 'Not drawn: the held amount is released' };
+  });
+  const result = await postTransfers(tx, batch, { now: () => now });
+  assert(result.ok, `IEO holds settled: ${result.ok ? '' : result.refusal}`);
+  const paid = rows.filter((row) => row.status === 'won').map((row) => row.id);
+  const released = rows.filter((row) => row.status === 'lost').map((row) => row.id);
+  if (paid.length > 0) {
+    await tx.update(ieoApplications).set({
+      status: 'paid', heldAmount: 0n, paidAt: now, paymentTransferId: sql`${ieoApplications.holdTransferId} || '-post'`,
+    }).where(inArray(ieoApplications.id, paid));
+  }
+  if (released.length > 0) await tx.update(ieoApplications).set({ heldAmount: 0n }).where(inArray(ieoApplications.id, released));
+  return { paid, released };
+}
+
+export interface HoldSettlement { paid: number; released: number }
+
+/**
+ * Settles every hold of a drawn project, a batch of applications per transaction, in id order.
+ * Safe to call again at any time: a settled application holds nothing and is not read again.
+ */
+export async function settleHolds(db: Db, projectId: bigint, clock: Clock): Promise<HoldSettlement> {
+  const outcome: HoldSettlement = { paid: 0, released: 0 };
+  let afterId = 0n;
+  for (;;) {
+    const last = await db.transaction(async (tx) => {
+      const project = await lockProject(tx, projectId, 'share');
+      if (project.status !== 'drawn' && project.status !== 'listed') return undefined;
+      const rows = await tx.select().from(ieoApplications).where(and(
+        eq(ieoApplications.projectId, projectId), gt(ieoApplications.id, afterId), gt(ieoApplications.heldAmount, 0n),
+        inArray(ieoApplications.status, ['won', 'lost']),
+      )).orderBy(asc(ieoApplications.id)).limit(holdSettlementBatchSize).for('update');
+      if (rows.length === 0) return undefined;
+      const settled = await settleRows(tx, rows, clock.now());
+      outcome.paid += settled.paid.length;
+      outcome.released += settled.released.length;
+      return rows.at(-1)!.id;
+    });
+    if (last === undefined) return outcome;
+    afterId = last;
+  }
+}
+
+/** Whether a drawn project still has holds to settle (a reveal stopped half-way). */
+export async function holdsOpen(db: Executor, projectId: bigint): Promise<boolean> {
+  const [row] = await db.select({ id: ieoApplications.id }).from(ieoApplications).where(and(
+    eq(ieoApplications.projectId, projectId), gt(ieoApplications.heldAmount, 0n), inArray(ieoApplications.status, ['won', 'lost']),
+  )).limit(1);
+  return row !== undefined;
 }
 
 export async function payIeo(db: Db, userId: bigint, projectId: bigint, now: Date): Promise<ApplicationRow> {
@@ -210,14 +338,17 @@ export async function payIeo(db: Db, userId: bigint, projectId: bigint, now: Dat
     if (!application || application.status !== 'won' || project.status !== 'drawn') {
       throw conflict('ieo_not_won', 'You have no winning lots to pay for in this offering.');
     }
+    // A held application is paid by its hold: settled here when the draw's settlement has not reached it yet.
+    if (application.holdTransferId !== null) {
+      await settleRows(tx, [application], now);
+      const [paid] = await tx.select().from(ieoApplications).where(eq(ieoApplications.id, application.id));
+      return paid;
+    }
     if (now >= project.payDeadline) throw conflict('ieo_pay_deadline_passed', 'The payment deadline has passed: the allocation has lapsed.');
-    const [spot, proceeds] = await openAccounts(tx, [
-      { ledger: 'real', asset: project.payAsset, kind: 'spot', ownerUserId: userId },
-      { ledger: 'real', asset: project.payAsset, kind: 'ieo_proceeds', shard: systemShard(`ieo-application:${application.id}`) },
-    ]);
+    const [spot, proceeds] = await paymentAccounts(tx, project, userId, application.id);
     const transferId = `ieo-pay-${application.id}`;
     const result = await postTransfers(tx, [{
-      id: transferId, kind: 'ieo_payment', reference: `ieo-application:${application.id}`, amountAtomic: application.amount,
+      id: transferId, kind: 'ieo_payment', reference: applicationReference(application.id), amountAtomic: application.amount,
       debitAccountId: spot, creditAccountId: proceeds, remark: `${project.name}: ${application.wonLots} lots of ${project.token}`,
     }], { now: () => now });
     if (!result.ok) {
@@ -235,7 +366,7 @@ export async function payIeo(db: Db, userId: bigint, projectId: bigint, now: Dat
 
 // ─── Reading ─────────────────────────────────────────────────────────────────────────────────────
 
-interface Figures { applicants: number; appliedLots: number; wonLots: number; paidLots: number; lapsedLots: number; proceeds: bigint }
+interface Figures { applicants: number; appliedLots: number; wonLots: number; paidLots: number; lapsedLots: number; proceeds: bigint; held: bigint }
 
 async function figuresOf(db: Executor, ids: bigint[]): Promise<Map<string, Figures>> {
   const figures = new Map<string, Figures>();
@@ -248,17 +379,18 @@ async function figuresOf(db: Executor, ids: bigint[]): Promise<Map<string, Figur
     paidLots: sql<string>`coalesce(sum(${ieoApplications.wonLots}) filter (where ${ieoApplications.status} in ('paid', 'completed')), 0)::text`,
     lapsedLots: sql<string>`coalesce(sum(${ieoApplications.wonLots}) filter (where ${ieoApplications.status} = 'lapsed'), 0)::text`,
     proceeds: sql<string>`coalesce(sum(${ieoApplications.amount}) filter (where ${ieoApplications.status} in ('paid', 'completed')), 0)::text`,
+    held: sql<string>`coalesce(sum(${ieoApplications.heldAmount}), 0)::text`,
   }).from(ieoApplications).where(inArray(ieoApplications.projectId, ids)).groupBy(ieoApplications.projectId);
   for (const row of rows) {
     figures.set(String(row.projectId), {
       applicants: Number(row.applicants), appliedLots: Number(row.appliedLots), wonLots: Number(row.wonLots), paidLots: Number(row.paidLots),
-      lapsedLots: Number(row.lapsedLots), proceeds: BigInt(row.proceeds),
+      lapsedLots: Number(row.lapsedLots), proceeds: BigInt(row.proceeds), held: BigInt(row.held),
     });
   }
   return figures;
 }
 
-const noFigures: Figures = { applicants: 0, appliedLots: 0, wonLots: 0, paidLots: 0, lapsedLots: 0, proceeds: 0n };
+const noFigures: Figures = { applicants: 0, appliedLots: 0, wonLots: 0, paidLots: 0, lapsedLots: 0, proceeds: 0n, held: 0n };
 
 export function applicationWire(row: ApplicationRow, project: IeoRow, scales: Map<string, number>, lang: string | undefined): IeoApplication {
   const tokenScale = scaleOf(scales, project.token);
@@ -270,6 +402,7 @@ export function applicationWire(row: ApplicationRow, project: IeoRow, scales: Ma
     lots: Number(row.lots), quantity: formatAmount(row.lots * project.lotSize, tokenScale), wonLots: Number(row.wonLots),
     wonQuantity: formatAmount(row.wonLots * project.lotSize, tokenScale), amount: formatAmount(row.amount, payScale),
     appliedAmount: formatAmount(row.lots * lotAmount, payScale), estimatedPrice: price,
+    ...(row.holdTransferId !== null ? { heldAmount: formatAmount(row.heldAmount, payScale) } : {}),
     ...(project.seedRevealedAt ? { winningPrice: price } : {}),
     status: row.status as IeoApplicationStatus, payDeadline: project.payDeadline.getTime(), createdAt: row.createdAt.getTime(),
     ...(row.paidAt ? { paidAt: row.paidAt.getTime() } : {}),
@@ -373,6 +506,7 @@ export async function adminProjectWire(db: Executor, row: IeoRow, now: Date): Pr
   return {
     ...projectWire(row, scales, undefined, now, own, undefined), names: row.names ?? {},
     wonLots: own.wonLots, paidLots: own.paidLots, lapsedLots: own.lapsedLots, proceeds: formatAmount(own.proceeds, scaleOf(scales, row.payAsset)),
+    held: formatAmount(own.held, scaleOf(scales, row.payAsset)),
     ...(row.closedAt ? { closedAt: row.closedAt.getTime() } : {}),
     ...(row.seedRevealedAt ? { revealedAt: row.seedRevealedAt.getTime() } : {}),
     ...(row.listedAt ? { listedAt: row.listedAt.getTime() } : {}),

@@ -2,7 +2,8 @@
 // the trading fees they paid that day in the real ledger (contract fees 'trade_fee' and swap fees
 // 'swap_fee', from any of their accounts to the fees account; demo trades are another ledger and
 // never count) are summed per asset, and each of the up-to-three inviters above them is credited
-// rate(level) × fees, rounded down, from the fees account ('team_commission').
+// rate(level) × fees, rounded down, from the fees account ('team_commission'). Only fees paid at
+// or after the member joined that inviter's team count (users.referrer_bound_at, issue 38).
 //
 // Crash-safe in two steps per asset, as product accrual is (products/jobs.ts):
 //  1. One transaction: the statement rows (day, user, from user, asset) are inserted, each naming
@@ -67,30 +68,43 @@ export async function prepareCommissions(db: Db, day: string, asset: string, rat
     const end = `${new Date(Date.parse(start) + 86_400_000).toISOString()}`;
     const fromSeq = await firstSeqFrom(tx, new Date(Date.parse(start) - seqSearchMarginMs));
     // Fees paid that day per member (the fees accounts' credits, through their index), then the
-    // three inviters above each member.
+    // three inviters above each member. A fee counts for an inviter only when it was paid at or
+    // after the moment the member entered that inviter's team: for level 1 when the member bound
+    // the inviter, for levels 2 and 3 when the last link of the chain between them was bound (a
+    // binding made at registration dates from the account's creation). Fees of trades made before
+    // a binding are never commission (issue 38).
     const lines = rowsOf<LineRow>(await tx.execute(sql`
       with fee_accounts as (
         select id from ledger_accounts where ledger = 1 and asset = ${asset} and kind = 'fees' and owner_user_id is null
       ), paid as (
-        select d.owner_user_id as member, sum(t.amount) as fees
+        select d.owner_user_id as member, t.amount, t.created_at
         from ledger_transfers t
         join ledger_accounts d on d.id = t.debit_account_id
         where t.credit_account_id in (select id from fee_accounts) and t.seq >= ${fromSeq.toString()}::bigint
           and t.kind in ('trade_fee', 'swap_fee') and t.phase in ('single', 'post') and t.ledger = 1
           and t.created_at >= ${start}::timestamptz and t.created_at < ${end}::timestamptz
           and d.owner_user_id is not null
-        group by d.owner_user_id
-      ), up as (
-        select p.member, p.fees, u1.referrer_id as l1, u2.referrer_id as l2, u3.referrer_id as l3
-        from paid p
-        join users u1 on u1.id = p.member
+      ), chains as (
+        select u1.id as member,
+          u1.referrer_id as l1, coalesce(u1.referrer_bound_at, u1.created_at) as since1,
+          u2.referrer_id as l2, greatest(coalesce(u1.referrer_bound_at, u1.created_at), coalesce(u2.referrer_bound_at, u2.created_at)) as since2,
+          u3.referrer_id as l3, greatest(coalesce(u1.referrer_bound_at, u1.created_at), coalesce(u2.referrer_bound_at, u2.created_at),
+            coalesce(u3.referrer_bound_at, u3.created_at)) as since3
+        from users u1
         left join users u2 on u2.id = u1.referrer_id
         left join users u3 on u3.id = u2.referrer_id
-        where u1.referrer_id is not null
+        where u1.id in (select distinct member from paid) and u1.referrer_id is not null
+      ), lines as (
+        select c.l1 as user_id, c.member, 1 as level, sum(p.amount) filter (where p.created_at >= c.since1) as fees
+        from chains c join paid p on p.member = c.member group by c.l1, c.member
+        union all
+        select c.l2, c.member, 2, sum(p.amount) filter (where p.created_at >= c.since2)
+        from chains c join paid p on p.member = c.member where c.l2 is not null group by c.l2, c.member
+        union all
+        select c.l3, c.member, 3, sum(p.amount) filter (where p.created_at >= c.since3)
+        from chains c join paid p on p.member = c.member where c.l3 is not null group by c.l3, c.member
       )
-      select l1::text as user_id, member::text as from_user_id, 1 as level, fees::text as fees from up
-      union all select l2::text, member::text, 2, fees::text from up where l2 is not null
-      union all select l3::text, member::text, 3, fees::text from up where l3 is not null`));
+      select user_id::text as user_id, member::text as from_user_id, level, fees::text as fees from lines where fees > 0`));
     const owed = lines.map((line) => {
       const ratePpm = rates.get(Number(line.level)) ?? 0;
       return { ...line, ratePpm, amount: (BigInt(line.fees) * BigInt(ratePpm)) / 1_000_000n };
@@ -137,7 +151,10 @@ async function spotAccounts(tx: Tx, userIds: bigint[], asset: string): Promise<M
 export async function payCommissions(db: Db, day: string, now: Date): Promise<JobResult> {
   // A run stopped half-way (this day's or an earlier one's) is finished first.
   const resumed = (await unfinishedPayoutJobs(db, ['running', 'failed'])).filter((id) => id.startsWith(jobPrefix));
-  for (const id of resumed) await runPayoutJob(db, id);
+  // The transfers are stamped with the run's time, not the wall clock's: the scan of a later day
+  // bounds its seqs by time (firstSeqFrom), so the ledger's times must follow the injected clock.
+  const clock = { now: () => now };
+  for (const id of resumed) await runPayoutJob(db, id, { clock });
   const assets = rowsOf<{ asset: string }>(await db.execute(sql`select distinct asset from ledger_accounts
     where ledger = 1 and kind = 'fees' and owner_user_id is null order by asset`));
   const rates = await ratesPpm(db);
@@ -149,7 +166,7 @@ export async function payCommissions(db: Db, day: string, now: Date): Promise<Jo
     if ((await payoutJob(db, commissionJobId(day, asset)))?.state === 'done') continue;
     const jobId = await prepareCommissions(db, day, asset, rates, now);
     if (!jobId) continue;
-    const job = await runPayoutJob(db, jobId);
+    const job = await runPayoutJob(db, jobId, { clock });
     targets += job.targetsPosted;
     paid.push(`${asset} ${formatAmount(job.amountPosted, scaleOf(scales, asset))}`);
   }

@@ -177,9 +177,10 @@ export async function incomeStatements(db: Executor, userId: bigint, pageNo: num
  * Binds the inviter whose code is given, once. Refusals in order: unknown code, oneself
  * (invite_self), an inviter bound already (inviter_bound), an inviter below the user at any depth
  * (invite_cycle). One transaction under a lock of its own, so two binds at once cannot close a
- * loop between them.
+ * loop between them. The moment is kept (referrer_bound_at): commission counts only the fees paid
+ * from then on, never those of trades made before the binding (issue 38).
  */
-export async function bindInviter(db: Db, userId: bigint, inviteCode: string): Promise<{ inviterId: bigint }> {
+export async function bindInviter(db: Db, userId: bigint, inviteCode: string, now: Date): Promise<{ inviterId: bigint }> {
   return db.transaction(async (tx) => {
     await tx.execute(sql`select pg_advisory_xact_lock(hashtext('team-bind-inviter'))`);
     const [inviter] = await tx.select({ id: users.id }).from(users).where(eq(users.inviteCode, inviteCode.toUpperCase())).limit(1);
@@ -197,7 +198,7 @@ export async function bindInviter(db: Db, userId: bigint, inviteCode: string): P
       )
       select exists (select 1 from up where id = ${userId}) as found`));
     if (found) throw badRequest('invite_cycle', 'This code belongs to a member of your own team.');
-    const updated = await tx.update(users).set({ referrerId: inviter.id })
+    const updated = await tx.update(users).set({ referrerId: inviter.id, referrerBoundAt: now })
       .where(and(eq(users.id, userId), sql`${users.referrerId} is null`)).returning({ id: users.id });
     if (updated.length === 0) throw conflict('inviter_bound', 'Your inviter is bound already and cannot be changed.');
     return { inviterId: inviter.id };

@@ -1,14 +1,17 @@
 // The operator's IEO calls (issue 23), under /api/admin: create a project (a new token asset and a
 // committed seed), list and read them, close (publish the application list), reveal (publish the
-// seed and draw) and list the token (lapse unpaid winners, credit paid ones). Writes need the
-// admin role, reads admin or finance; every write is audited.
+// seed and draw, then settle the applications' holds: the won lots paid, the rest released) and
+// list the token (lapse unpaid winners without a hold, credit paid ones). Writes need the admin
+// role, reads admin or finance; every write is audited.
 import type { FastifyInstance } from 'fastify';
 import { Type, type Static } from '@sinclair/typebox';
 import { CreateIeoBody, ieoAdminPaths } from '../../../src/api/contract/ieo.ts';
 import { PageQuery } from '../../../src/api/contract/wallet.ts';
 import { RecordId } from '../../../src/api/contract/withdrawals.ts';
 import { recordAudit } from '../../domain/audit.ts';
-import { adminProject, adminProjectWire, closeIeo, createIeo, listAdminProjects, listIeo, revealIeo } from '../../domain/ieo/ieo.ts';
+import {
+  adminProject, adminProjectWire, closeIeo, createIeo, holdsOpen, listAdminProjects, listIeo, revealIeo, settleHolds,
+} from '../../domain/ieo/ieo.ts';
 import { operatorOnly } from '../../plugins/operatorAuth.ts';
 import { ok } from '../../lib/envelope.ts';
 import type { Services } from '../../services.ts';
@@ -60,17 +63,29 @@ export function ieoAdminRoutes(app: FastifyInstance, services: Services) {
       }));
     });
 
+  // The draw in one transaction, then the holds settled a batch per transaction. A second call on
+  // a drawn project whose settlement stopped half-way (a crash) finishes it; otherwise it is refused.
   app.post<{ Params: Static<typeof IdParams>; Body: Static<typeof EmptyBody> }>(ieoAdminPaths.reveal,
     { schema: { params: IdParams, body: EmptyBody }, preHandler: operatorOnly(writers) }, async (request) => {
-      const now = clock.now();
-      return ok(await db.transaction(async (tx) => {
-        const { before, after, winners, wonLots } = await revealIeo(tx, BigInt(request.params.id), now);
-        await recordAudit(tx, {
-          operatorId: request.operator!.id, action: 'ieo.reveal', targetType: 'ieo_project', targetId: after.id,
-          before: { status: before.status }, after: { status: after.status, seed: after.seed, seedHash: after.seedHash, winners, wonLots },
-        }, clock);
-        return adminProjectWire(tx, after, now);
-      }));
+      const id = BigInt(request.params.id);
+      const operatorId = request.operator!.id;
+      if (!(await holdsOpen(db, id))) {
+        const now = clock.now();
+        await db.transaction(async (tx) => {
+          const { before, after, winners, wonLots } = await revealIeo(tx, id, now);
+          await recordAudit(tx, {
+            operatorId, action: 'ieo.reveal', targetType: 'ieo_project', targetId: after.id,
+            before: { status: before.status }, after: { status: after.status, seed: after.seed, seedHash: after.seedHash, winners, wonLots },
+          }, clock);
+        });
+      }
+      const settled = await settleHolds(db, id, clock);
+      if (settled.paid + settled.released > 0) {
+        await db.transaction((tx) => recordAudit(tx, {
+          operatorId, action: 'ieo.settle', targetType: 'ieo_project', targetId: id, after: settled,
+        }, clock));
+      }
+      return ok(await adminProject(db, id, clock.now()));
     });
 
   app.post<{ Params: Static<typeof IdParams>; Body: Static<typeof EmptyBody> }>(ieoAdminPaths.list,
@@ -81,7 +96,7 @@ export function ieoAdminRoutes(app: FastifyInstance, services: Services) {
       await db.transaction((tx) => recordAudit(tx, {
         operatorId: request.operator!.id, action: 'ieo.list', targetType: 'ieo_project', targetId: outcome.after.id,
         before: audited(outcome.before), after: { status: project.status, lapsed: outcome.lapsed, lapsedLots: outcome.lapsedLots,
-          credited: outcome.credited, allocation: project.allocation },
+          credited: outcome.credited, settled: outcome.settled, allocation: project.allocation },
       }, clock));
       return ok(project);
     });

@@ -16,9 +16,13 @@ export const ieoPaths = {
   draw: '/prod/appProdIoe/draw',
   /** GET ?status&pageNo&pageSize → Page<IeoApplication> (the caller's subscription records and lottery results). */
   myApplications: '/prod/appOrderIoe/listMy',
-  /** POST { id, lots } → IeoApplication. */
+  /**
+   * POST { id, lots } → IeoApplication. Needs basic verification (verification_required); one
+   * application per verified person (ieo_person_applied_already); holds the cost of the lots at once
+   * (balance_insufficient when spot does not cover it), paid for the lots won at the draw.
+   */
   apply: '/prod/appOrderIoe/apply',
-  /** POST { id } (the project id) → IeoApplication: the won lots paid from spot. */
+  /** POST { id } (the project id) → IeoApplication: the won lots paid from spot (an application without a hold; a held one is paid at the draw). */
   pay: '/prod/appOrderIoe/pay',
 } as const;
 
@@ -39,7 +43,11 @@ export const ieoAdminPaths = {
 export const ieoProjectStatuses = ['upcoming', 'issuing', 'closed', 'drawn', 'listed', 'cancelled'] as const;
 export const IeoProjectStatus = Type.Union(ieoProjectStatuses.map((status) => Type.Literal(status)));
 export type IeoProjectStatus = Static<typeof IeoProjectStatus>;
-/** Spec §4: applied, won, lost, paid, lapsed (won and not paid by the deadline), completed (tokens credited at listing). */
+/**
+ * Spec §4: applied, won, lost, paid, lapsed (won and not paid by the deadline), completed (tokens
+ * credited at listing). Since issue 38 an application's held cost pays its won lots at the draw
+ * (won → paid at once); won and lapsed remain for applications made before holds.
+ */
 export const ieoApplicationStatuses = ['applied', 'won', 'lost', 'paid', 'lapsed', 'completed'] as const;
 export const IeoApplicationStatus = Type.Union(ieoApplicationStatuses.map((status) => Type.Literal(status)));
 export type IeoApplicationStatus = Static<typeof IeoApplicationStatus>;
@@ -61,6 +69,12 @@ export const IeoApplication = Type.Object({
   amount: Type.String(),
   /** What all the lots applied for would cost. */
   appliedAmount: Type.String(),
+  /**
+   * Issue 38: what is held from the spot balance for this application now (pay asset): the cost of
+   * every lot applied for until the draw, then "0" (the won lots paid from it, the rest released).
+   * Absent on an application made before applying held its cost.
+   */
+  heldAmount: Type.Optional(Type.String()),
   estimatedPrice: Type.String(),
   winningPrice: Type.Optional(Type.String()),
   status: IeoApplicationStatus,
@@ -167,6 +181,8 @@ export const AdminIeoProject = Type.Intersect([IeoProject, Type.Object({
   lapsedLots: Type.Integer(),
   /** Payments received (payAsset) in ieo_proceeds. */
   proceeds: Type.String(),
+  /** Issue 38: what applications hold now (payAsset), until the draw settles them. */
+  held: Type.Optional(Type.String()),
   closedAt: Type.Optional(Type.Integer()),
   revealedAt: Type.Optional(Type.Integer()),
   listedAt: Type.Optional(Type.Integer()),

@@ -1,8 +1,9 @@
 // IEO token offerings (issue 23): the projects with their figures (price, lots on offer and
 // applied, won, paid and lapsed, proceeds), a new offering (a new token asset; its seed drawn by the
 // server, only the hash shown until the reveal), and the steps, each behind a confirmation: close
-// (publish the application list and its hash), reveal (publish the seed and draw), list (lapse
-// unpaid winners, credit paid winners through a payout job). Each project's draw is shown and
+// (publish the application list and its hash), reveal (publish the seed and draw; the held cost
+// pays the won lots and the rest is released; shown again while holds remain after a stopped
+// settlement), list (lapse unpaid winners without a hold, credit paid winners through a payout job). Each project's draw is shown and
 // recomputed here (src/api/ieoDraw.ts) as a user's browser does it.
 import { useMemo, useState } from 'react';
 import { useLingui } from '@lingui/react/macro';
@@ -15,6 +16,9 @@ import { formatAmount, formatTime } from '../../format.ts';
 import { useAdminIeoDrawQuery, useAdminIeoProjectsQuery, useCreateIeoMutation, useIeoStepMutation } from '../../ieoApi.ts';
 
 type Step = 'close' | 'reveal' | 'list';
+
+/** Whether applications still hold money (issue 38: until the draw settles their holds). */
+const heldNow = (row: AdminIeoProject) => row.held !== undefined && /[1-9]/.test(row.held);
 
 export function IeoScreen() {
   const { t } = useLingui();
@@ -59,7 +63,11 @@ export function IeoScreen() {
           { title: t`Price`, key: 'price', render: (_, row) => `${formatAmount(row.estimatedPrice)} ${row.payAsset}` },
           { title: t`Lots`, key: 'lots', render: (_, { supplyLots, appliedLots, applicants }) => t`${supplyLots} on offer, ${appliedLots} applied by ${applicants}` },
           { title: t`Won / paid / lapsed`, key: 'won', render: (_, row) => `${row.wonLots} / ${row.paidLots} / ${row.lapsedLots}` },
-          { title: t`Proceeds`, key: 'proceeds', render: (_, row) => `${formatAmount(row.proceeds)} ${row.payAsset}` },
+          {
+            title: t`Proceeds`, key: 'proceeds', render: (_, row) => (
+              <>{formatAmount(row.proceeds)} {row.payAsset}{heldNow(row) && <><br />{t`Held from applicants`} {formatAmount(row.held!)} {row.payAsset}</>}</>
+            ),
+          },
           { title: t`Window`, key: 'window', render: (_, row) => <>{formatTime(row.opensAt)} – {formatTime(row.closesAt)}<br />{t`Pay by`} {formatTime(row.payDeadline)} · {t`Lists`} {formatTime(row.listsAt)}</> },
           {
             title: t`Actions`, key: 'actions', render: (_, row) => (
@@ -67,7 +75,8 @@ export function IeoScreen() {
                 {canWrite && (row.status === 'issuing' || row.status === 'upcoming') && Date.now() >= row.closesAt && (
                   <Button size="small" loading={stepping.isLoading} onClick={() => run(row, 'close')}>{stepLabels.close}</Button>
                 )}
-                {canWrite && row.status === 'closed' && <Button size="small" onClick={() => run(row, 'reveal')}>{stepLabels.reveal}</Button>}
+                {/* A drawn offering still holding money had its settlement stopped: revealing again finishes it. */}
+                {canWrite && (row.status === 'closed' || (row.status === 'drawn' && heldNow(row))) && <Button size="small" onClick={() => run(row, 'reveal')}>{stepLabels.reveal}</Button>}
                 {canWrite && row.status === 'drawn' && Date.now() >= row.listsAt && <Button size="small" onClick={() => run(row, 'list')}>{stepLabels.list}</Button>}
                 <Button size="small" type="link" onClick={() => setDrawOf(drawOf === row.id ? undefined : row.id)}>{t`Draw`}</Button>
               </Space>

@@ -1,16 +1,20 @@
 // /ieo: token offerings (issue 23). Tab "Offerings": each project with its status, estimated and
-// winning price, subscription window, lot size and cost, supply and cap; apply for lots (the amount
-// shown before confirming) while it is issuing, pay the won lots before the deadline, and "Verify
+// winning price, subscription window, lot size and cost, supply and cap; apply for lots while it is
+// issuing (issue 38: applying needs basic verification and holds the cost of the lots until the
+// draw, which pays the won lots from it and releases the rest: both said before confirming, the
+// held amount shown on the application); pay the won lots of an application made before holds
+// existed before the deadline, and "Verify
 // the draw": the published commitment, list and seed fetched and the draw recomputed in the
 // browser (src/api/ieoDraw.ts, docs/fairness.md), showing "verified" or exactly what does not
 // match, and the caller's lots. Tab "My subscriptions": subscription records and lottery results.
 // The tab lives in the address (?tab=records, replaced).
 import { useMemo, useState } from 'react';
-import { useSearchParams } from 'react-router-dom';
+import { Link, useSearchParams } from 'react-router-dom';
 import { Button, InfiniteScroll, PullToRefresh } from 'antd-mobile';
 import { useLingui } from '@lingui/react/macro';
 import { msg } from '@lingui/core/macro';
 import type { MessageDescriptor } from '@lingui/core';
+import type { ApiError } from '../../../api/baseQuery.ts';
 import type { IeoApplication, IeoApplicationStatus, IeoProject, IeoProjectStatus } from '../../../api/contract/ieo.ts';
 import { formatAmount, parseAmount } from '../../../api/contract/amounts.ts';
 import { failureText } from '../../../api/errorMessages.ts';
@@ -46,6 +50,15 @@ export const applicationStatusLabels: Record<IeoApplicationStatus, MessageDescri
   lapsed: msg`Lapsed`,
   completed: msg`Completed`,
 };
+
+/** A refusal that verifying one's identity answers (issue 38: applying needs basic verification). */
+export function needsVerification(error: unknown): boolean {
+  const failure = error as Partial<ApiError> & { error?: string } | undefined;
+  return failure?.kind === 'api' && failure.error === 'verification_required';
+}
+
+/** Whether an amount text is above zero ("0.000000" is not). */
+const positive = (amount: string | undefined) => amount !== undefined && /[1-9]/.test(amount);
 
 /** lots × the cost of one lot, exact, in the lot cost's own decimals. */
 export function lotsAmount(lotAmount: string, lots: number): string {
@@ -122,7 +135,7 @@ function ProjectCard({ project }: { project: IeoProject }) {
       </dl>
       {my && <MyApplication application={my} />}
       {project.status === 'issuing' && !my && Date.now() < project.closesAt && <ApplyForm project={project} />}
-      {my?.status === 'won' && Date.now() < project.payDeadline && <PayButton project={project} application={my} />}
+      {my?.status === 'won' && my.heldAmount === undefined && Date.now() < project.payDeadline && <PayButton project={project} application={my} />}
       <p className="ieo-commitment">{t`Commitment (SHA-256 of the draw's seed):`} <code>{project.seedHash}</code></p>
       {drawable && (
         <Button size="small" fill="outline" onClick={() => setVerifying((open) => !open)} aria-expanded={verifying} data-testid="ieo-verify">{t`Verify the draw`}</Button>
@@ -142,6 +155,9 @@ function MyApplication({ application }: { application: IeoApplication }) {
       <Figure label={t`Subscription quantity`}>{t`${lots} lots`} · <Amount value={application.quantity} asset={application.token} withAsset /></Figure>
       {application.status !== 'applied' && <Figure label={t`Winning lots`} testId="ieo-won-lots">{t`${won} lots`}</Figure>}
       {won > 0 && <Figure label={t`Amount`}><Amount value={application.amount} asset={application.payAsset} exact withAsset /></Figure>}
+      {positive(application.heldAmount) && (
+        <Figure label={t`Held until the draw`} testId="ieo-held"><Amount value={application.heldAmount!} asset={application.payAsset} exact withAsset /></Figure>
+      )}
     </dl>
   );
 }
@@ -150,7 +166,7 @@ function ApplyForm({ project }: { project: IeoProject }) {
   const { t } = useLingui();
   const [text, setText] = useState('1');
   const [apply, applying] = useApplyIeoMutation();
-  const [problem, setProblem] = useState<string>();
+  const [problem, setProblem] = useState<{ message: string; verify: boolean }>();
   const lots = Number(text);
   const valid = /^[1-9][0-9]*$/.test(text) && lots <= project.perUserMaxLots;
   const amount = valid ? lotsAmount(project.lotAmount, lots) : '0';
@@ -160,13 +176,15 @@ function ApplyForm({ project }: { project: IeoProject }) {
     setProblem(undefined);
     const yes = await confirmDialog({
       title: t`Apply for ${lots} lots?`,
-      content: t`If you win, you pay up to ${amount} ${payAsset} before the payment deadline. Nothing is paid now.`,
+      content: t`${amount} ${payAsset} is held from your balance now, until the draw. The lots you win are paid from it; the rest is released to your balance.`,
       confirmText: t`Apply`, cancelText: t`Cancel`,
     });
     if (!yes) return;
     const answer = await apply({ id: project.id, lots });
-    if ('error' in answer) setProblem(failureText(answer.error));
-    else void showToast(t`Application received`);
+    if ('error' in answer) {
+      const verify = needsVerification(answer.error);
+      setProblem({ message: verify ? t`Applying needs basic identity verification. Verify your identity, then apply.` : failureText(answer.error), verify });
+    } else void showToast(t`Application received`);
   };
   return (
     <form className="ieo-apply" onSubmit={(event) => { event.preventDefault(); if (valid) void submit(); }}>
@@ -174,8 +192,14 @@ function ApplyForm({ project }: { project: IeoProject }) {
         <span>{t`Lots to apply for`}</span>
         <input type="number" inputMode="numeric" data-testid="ieo-lots" min={1} max={max} step={1} value={text} onChange={(event) => setText(event.target.value)} />
       </label>
-      <p className="buy-note" data-testid="ieo-apply-amount" data-amount={valid ? `${amount} ${payAsset}` : undefined}>{valid ? t`Amount if all are won: ${amount} ${payAsset}` : t`Enter 1 to ${max} lots.`}</p>
-      {problem && <p className="ieo-problem" role="alert">{problem}</p>}
+      <p className="buy-note" data-testid="ieo-apply-amount" data-amount={valid ? `${amount} ${payAsset}` : undefined}>{valid ? t`Held when you apply: ${amount} ${payAsset}` : t`Enter 1 to ${max} lots.`}</p>
+      <p className="buy-note" data-testid="ieo-apply-terms">{t`Applying needs basic identity verification, one application per person. The cost of the lots you apply for is held from your balance until the draw; the lots you do not win are released.`}</p>
+      {problem && (
+        <div className="ieo-problem" role="alert">
+          <p>{problem.message}</p>
+          {problem.verify && <Link to="/shenfenRenzheng">{t`Verify your identity`}</Link>}
+        </div>
+      )}
       <Button color="primary" type="submit" disabled={!valid} loading={applying.isLoading} data-testid="ieo-apply">{t`Apply`}</Button>
     </form>
   );
@@ -299,6 +323,7 @@ function RecordCard({ record }: { record: IeoApplication }) {
         <Figure label={t`Subscription quantity`}>{t`${lots} lots`} · <Amount value={record.quantity} asset={record.token} withAsset /></Figure>
         {record.status !== 'applied' && <Figure label={t`Winning lots`}>{t`${won} lots`} · <Amount value={record.wonQuantity} asset={record.token} withAsset /></Figure>}
         <Figure label={t`Amount`}><Amount value={record.status === 'applied' ? record.appliedAmount : record.amount} asset={record.payAsset} exact withAsset /></Figure>
+        {positive(record.heldAmount) && <Figure label={t`Held until the draw`}><Amount value={record.heldAmount!} asset={record.payAsset} exact withAsset /></Figure>}
         {record.paidAt !== undefined && <Figure label={t`Paid at`}>{formatEpochMs(record.paidAt)}</Figure>}
       </dl>
     </li>
