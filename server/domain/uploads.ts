@@ -13,6 +13,7 @@ import { randomBytes } from 'node:crypto';
 import { and, eq } from 'drizzle-orm';
 import sharp from 'sharp';
 import { uploadUrl, type UploadPurpose, type UploadResult } from '../../src/api/contract/wallet.ts';
+import { signatureSidesMaxPx } from '../../src/api/contract/loans.ts';
 import type { Executor } from '../db/client.ts';
 import { uploads } from '../db/schema.ts';
 import { AppError, notFound, rateLimited } from '../lib/errors.ts';
@@ -61,6 +62,28 @@ export function localDiskStorage(dir: string): UploadStorage {
  */
 export const uploadBytesMax = 8 * 1024 * 1024;
 export const uploadPixelsMax = 40_000_000;
+
+/** An image's long and short side, at most: either way up, since a photo's orientation tag may turn it. */
+export interface SidesMax { long: number; short: number }
+
+export const withinSides = (width: number, height: number, sides: SidesMax) =>
+  Math.max(width, height) <= sides.long && Math.min(width, height) <= sides.short;
+
+export const signatureTooLarge = () => new AppError(400, 'signature_too_large',
+  `A signature image may be at most ${signatureSidesMaxPx.long} × ${signatureSidesMaxPx.short} pixels. Please sign on the app's pad.`,
+  { sidesMaxPx: signatureSidesMaxPx });
+
+/** A purpose's tighter bound on the sides, and the refusal past it. */
+export interface SidesBound { sides: SidesMax; refusal: () => AppError }
+
+/**
+ * Tighter bounds for some purposes, checked from the header with the pixel count: a loan signature
+ * is a drawing from the app's pad (contract/loans.ts signatureSidesMaxPx), never a 35-megapixel
+ * photo that each application would have to decode again (issue 38).
+ */
+const sidesBoundByPurpose: Partial<Record<UploadPurpose, SidesBound>> = {
+  loan_signature: { sides: signatureSidesMaxPx, refusal: signatureTooLarge },
+};
 
 /** How many images one instance decodes and re-encodes at once, and how many may wait for a turn. */
 export const decodesAtOnceMax = 2;
@@ -140,10 +163,10 @@ interface Prepared { kind: FileKind; bytes: Buffer; width: number | null; height
 /**
  * Checks a file and gives the bytes to keep: an image re-encoded without metadata (turned upright
  * first, since its orientation tag goes with the rest), a PDF as sent. Refuses what is not a
- * JPEG, PNG, WebP or PDF, an image that does not decode, and one with too many pixels (by its
- * header, before any decoding and without waiting for a decode slot).
+ * JPEG, PNG, WebP or PDF, an image that does not decode, and one with too many pixels or sides past
+ * its purpose's bound (by its header, before any decoding and without waiting for a decode slot).
  */
-export async function prepareUpload(bytes: Buffer): Promise<Prepared> {
+export async function prepareUpload(bytes: Buffer, sidesBound?: SidesBound): Promise<Prepared> {
   if (bytes.length === 0) throw fileMissing();
   if (bytes.length > uploadBytesMax) throw fileTooLarge();
   const kind = sniffType(bytes);
@@ -168,6 +191,7 @@ export async function prepareUpload(bytes: Buffer): Promise<Prepared> {
   if (metadata.width * metadata.height * (metadata.pages ?? 1) > uploadPixelsMax) {
     throw refuse('file_too_many_pixels', `The image has more than ${uploadPixelsMax / 1_000_000} megapixels.`);
   }
+  if (sidesBound && !withinSides(metadata.width, metadata.height, sidesBound.sides)) throw sidesBound.refusal();
   return decodeSlots.run(() => reencode(bytes, kind));
 }
 
@@ -197,7 +221,7 @@ export async function saveUpload(db: Executor, storage: UploadStorage, userId: b
   if (purpose === 'chat' && bytes.length > 0 && sniffType(bytes) === 'pdf') {
     throw refuse('file_type_unsupported', 'Please send a JPEG, PNG or WebP photo.');
   }
-  const prepared = await prepareUpload(bytes);
+  const prepared = await prepareUpload(bytes, sidesBoundByPurpose[purpose]);
   const id = randomBytes(16).toString('hex');
   const sealed = purpose === 'identity';
   if (sealed && !pepper) throw new Error('identity uploads are sealed: pass the pepper');

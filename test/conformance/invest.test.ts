@@ -313,8 +313,12 @@ describe('loans (/prod/appLoanSet/list, /prod/appLoanOrder/*, /admin/loans)', ()
     const before = await spot(buyer);
     expectError(await client.post('/prod/appLoanOrder/creditApply', { ...body, termsHash: '0'.repeat(64) }, buyer), 409, 'loan_terms_changed');
     expectError(await client.post('/prod/appLoanOrder/creditApply', { ...body, signatureFileId: await signature(stranger) }, buyer), 400, 'signature_invalid');
+    // A blank pad and a 2 × 1 image hold no ink over a real area; an image past 1600 × 800 is no pad's signature (issue 38).
     const blank = expectSuccess(await client.upload(buyer, plainPng(120, 40, [255, 255, 255]), 'loan_signature', 'image/png', 'blank.png')).id;
-    expectError(await client.post('/prod/appLoanOrder/creditApply', { ...body, signatureFileId: blank }, buyer), 400, 'signature_invalid');
+    expectError(await client.post('/prod/appLoanOrder/creditApply', { ...body, signatureFileId: blank }, buyer), 400, 'signature_empty');
+    const dot = expectSuccess(await client.upload(buyer, signaturePng(2, 1), 'loan_signature', 'image/png', 'dot.png')).id;
+    expectError(await client.post('/prod/appLoanOrder/creditApply', { ...body, signatureFileId: dot }, buyer), 400, 'signature_empty');
+    expectError(await client.upload(buyer, signaturePng(2000, 100), 'loan_signature', 'image/png', 'huge.png'), 400, 'signature_too_large');
     const info = expectSuccess(await client.get<LoanInfo>('/prod/appLoanOrder/myLoanInfo', {}, buyer));
     const tooMuch = (units(info.creditAvailable) / 1_000_000n + 1n).toString();
     if (units(tooMuch) <= units(credit.maxAmount)) {

@@ -3,7 +3,8 @@
 // terms' hash and one client order id, kept across a retry after a refusal (translated in place);
 // lending shows the credit limit before anything is typed, the exact total interest, and refuses an
 // amount over the limit; the loan orders show a rejection's reason with Apply again, and an active
-// loan's owed amount, repaid in full after a confirmation.
+// loan's owed amount, repaid in full after a confirmation; the signature pad's bitmap stays within
+// the sides the server takes.
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { cleanup, fireEvent, render, screen, waitFor, within } from '@testing-library/react';
 import { MemoryRouter, Route, Routes, useLocation } from 'react-router-dom';
@@ -12,7 +13,7 @@ import { I18nProvider } from '@lingui/react';
 import type { ReactNode } from 'react';
 import { i18n } from '../../src/lib/i18n.ts';
 import { configureApiClient } from '../../src/api/api.ts';
-import type { Loan, LoanInfo, LoanSetting } from '../../src/api/contract/loans.ts';
+import { signatureSidesMaxPx, type Loan, type LoanInfo, type LoanSetting } from '../../src/api/contract/loans.ts';
 import { configureStore } from '@reduxjs/toolkit';
 import { api } from '../../src/api/api.ts';
 import { loggedIn, userSlice } from '../../src/features/session/userSlice.ts';
@@ -42,6 +43,7 @@ vi.mock('../../src/api/crypto.ts', () => ({
 const { default: LoanAgreementPage } = await import('../../src/features/loans/LoanAgreementPage.tsx');
 const { default: LoanPage } = await import('../../src/features/loans/LoanPage.tsx');
 const { default: LoanOrdersPage } = await import('../../src/features/loans/LoanOrdersPage.tsx');
+const { SignaturePad } = await import('../../src/features/loans/SignaturePad.tsx');
 await import('../../src/features/loans/loansTexts.ts');
 
 const ok = (result: unknown) => ({ success: true, code: 200, message: '', result, timestamp: 0 });
@@ -112,6 +114,23 @@ function draw(canvas: HTMLElement) {
   fireEvent.pointerMove(canvas, { pointerId: 1, clientX: 40, clientY: 30, pointerType: 'touch' });
   fireEvent.pointerUp(canvas, { pointerId: 1, pointerType: 'touch' });
 }
+
+describe('SignaturePad', () => {
+  afterEach(() => { cleanup(); vi.unstubAllGlobals(); vi.restoreAllMocks(); });
+
+  it('keeps its bitmap within the sides the server takes, whatever the screen density', async () => {
+    vi.spyOn(HTMLCanvasElement.prototype, 'getContext').mockImplementation(() => new Proxy({}, { get: () => () => undefined, set: () => true }) as never);
+    // The widest pad the app lays out (527 × 180 CSS px) on a screen of pixel ratio 4: 2108 px unclamped.
+    vi.spyOn(HTMLCanvasElement.prototype, 'getBoundingClientRect').mockReturnValue(
+      { width: 527, height: 180, left: 0, top: 0, right: 527, bottom: 180, x: 0, y: 0, toJSON: () => ({}) } as DOMRect);
+    vi.stubGlobal('devicePixelRatio', 4);
+    render(<I18nProvider i18n={i18n}><SignaturePad label="Signature" /></I18nProvider>);
+    const canvas = screen.getByRole('img', { name: 'Signature' }) as HTMLCanvasElement;
+    expect(Math.max(canvas.width, canvas.height)).toBeLessThanOrEqual(signatureSidesMaxPx.long);
+    expect(Math.min(canvas.width, canvas.height)).toBeLessThanOrEqual(signatureSidesMaxPx.short);
+    expect(canvas.width).toBe(1600);
+  });
+});
 
 describe('jiedaiHetong, the loan agreement', () => {
   beforeEach(() => {

@@ -8,7 +8,6 @@
 // Transfer ids derive from the loan and its figures, so a replay can never move money twice.
 import { and, desc, eq, gt, inArray, sql, type SQL } from 'drizzle-orm';
 import type { Static } from '@sinclair/typebox';
-import sharp from 'sharp';
 import type {
   AgreementQuery, CreditApplyBody, Loan, LoanInfo, LoanStatus, LoanType, MyLoansQuery, PledgeApplyBody,
 } from '../../../src/api/contract/loans.ts';
@@ -26,14 +25,15 @@ import { formatAmount, parseAmount } from '../ledger/amounts.ts';
 import { openAccounts, systemShard } from '../ledger/accounts.ts';
 import { postTransfers } from '../ledger/transfers.ts';
 import type { NewTransferRequest } from '../ledger/rules.ts';
-import { ownUpload } from '../uploads.ts';
 import { symbolByCode } from '../market/symbols.ts';
+import { lastTickAt } from '../trading/ticks.ts';
 import { agreementTerms, sha256Hex, type Borrower } from './agreement.ts';
 import {
   bpToPercent, chargesBetween, daysCharged, dayMs, loanDayDate, ltvAbove, ltvBp, ltvReached, ppmToPercent, startedDays, totalInterest,
   type CollateralScales, type LoanTerms,
 } from './math.ts';
 import { assetScales, loanSettingById, type LoanSettingRow } from './settings.ts';
+import { checkSignature } from './signature.ts';
 
 export type LoanRow = typeof loans.$inferSelect;
 
@@ -296,39 +296,47 @@ export async function loanMessage(tx: Tx, row: LoanRow, kind: LoanMessageKind, p
 
 // ─── Applying ────────────────────────────────────────────────────────────────────────────────────
 
-/** A drawn signature: the caller's own upload of purpose loan_signature, an image with something drawn on it. */
-async function checkSignature(services: Services, tx: Executor, userId: bigint, fileId: string) {
-  const invalid = (why: string) => badRequest('signature_invalid', why);
-  let upload;
-  try {
-    upload = await ownUpload(tx, userId, fileId);
-  } catch {
-    throw invalid('The signature file was not found among your uploads.');
-  }
-  if (upload.purpose !== 'loan_signature' || !upload.contentType.startsWith('image/')) {
-    throw invalid('The signature must be an image uploaded as a loan signature.');
-  }
-  const bytes = await services.uploads.get(upload.storedName);
-  if (!bytes) throw invalid('The signature file was not found among your uploads.');
-  // Blank: every channel (alpha included) holds one value over the whole image. Uploads are small
-  // re-encoded images of at most 40 megapixels, so the statistics cost one decode.
-  const stats = await sharp(bytes).stats().catch(() => undefined);
-  if (!stats || stats.channels.every((channel) => channel.min === channel.max)) throw invalid('Please sign: the signature is blank.');
-}
-
 type ApplyBody = Static<typeof CreditApplyBody> | Static<typeof PledgeApplyBody>;
 
 /** Loan applications one user may file in 24 hours, of both types together. */
 export const loanApplicationsPerUserPerDay = 10;
 
 /**
+ * Application attempts one user may make in an hour, refused ones and retries included (issue 38:
+ * the ten a day count filed applications only, so an attempt refused late, on the collateral's
+ * balance, cost the server a signature check and a transaction for free). Counted first, before
+ * the signature is read. Thirty leaves an honest user room for a few refusals a day and their
+ * retries; it is counted by the app's limiter (per instance, or in Redis shared by all).
+ */
+export const loanApplyAttemptsPerUserPerHour = 30;
+const hourMs = 3_600_000;
+
+async function countApplyAttempt(services: Services, userId: bigint) {
+  try {
+    await services.limiter.hit(`loan-apply:${userId}`, loanApplyAttemptsPerUserPerHour, hourMs);
+  } catch (error) {
+    if (!(error instanceof AppError) || error.errorCode !== 'rate_limited') throw error;
+    throw rateLimited(Number(error.extra.retryAfterSeconds) || 60,
+      `You have tried to apply for a loan ${loanApplyAttemptsPerUserPerHour} times in the last hour; please try again later.`);
+  }
+}
+
+/**
  * Files an application (status pending). A retry with the same clientOrderId answers the first
- * loan whatever changed since. The checks run in this order, the first failing answers: offer,
- * enabled, amount, days, one open loan per type, credit limit, terms, signature, collateral's LTV
- * at the feed price, the spot balance (collateral locked at once).
+ * loan whatever changed since. The checks run in this order, the first failing answers: attempts
+ * in the hour, the signature (both before the transaction: reading and decoding an image never
+ * holds the user's lock or a connection); then, under the user's lock, the applications filed in
+ * 24 hours, offer, enabled, amount, days, one open loan per type, credit limit, terms, collateral's
+ * LTV at the feed price, the spot balance (collateral locked at once).
  */
 export async function applyLoan(services: Services, userId: bigint, type: LoanType, body: ApplyBody, priceOf: PriceOf): Promise<{ row: LoanRow; replayed: boolean }> {
   const { db, clock } = services;
+  await countApplyAttempt(services, userId);
+  // A retry of a filed application answers it at once, whatever its signature is by today's rules
+  // (read again under the lock below, in case the first attempt is still in flight).
+  const [filed] = await db.select().from(loans).where(and(eq(loans.userId, userId), eq(loans.clientOrderId, body.clientOrderId))).limit(1);
+  if (filed) return { row: filed, replayed: true };
+  await checkSignature(db, services.uploads, userId, body.signatureFileId);
   return db.transaction(async (tx) => {
     // One application of a user at a time: the open-loan and limit checks hold until commit.
     await tx.select({ id: users.id }).from(users).where(eq(users.id, userId)).for('update');
@@ -364,7 +372,6 @@ export async function applyLoan(services: Services, userId: bigint, type: LoanTy
     if (termsHash !== body.termsHash) {
       throw conflict('loan_terms_changed', 'The terms changed since you read them: please read the agreement again and sign it.');
     }
-    await checkSignature(services, tx, userId, body.signatureFileId);
     if (type === 'pledge') checkInitialLtv(setting, amount, collateral!, scales, priceOf, clock.now().getTime());
     const now = clock.now();
     const [row] = await tx.insert(loans).values({
@@ -406,11 +413,15 @@ function checkInitialLtv(setting: LoanSettingRow, amount: bigint, collateral: bi
 
 export interface Decided { before: LoanRow; after: LoanRow; messages: WrittenMessage[] }
 
-/** Pays the loan out: the user's loan account debited, spot credited, the term starts now. */
+/**
+ * Pays the loan out: the user's loan account debited, spot credited, the term starts now. A pledge
+ * loan is paid out only while its collateral still covers it (checkApprovalLtv).
+ */
 export async function approveLoan(tx: Tx, id: bigint, operatorId: bigint, clock: Clock): Promise<Decided> {
   const before = await loanById(tx, id, true);
   if (before.status !== 'pending') throw conflict('loan_decided', `This loan was decided already (${before.status}).`);
   const now = clock.now();
+  if (before.type === 'pledge') await checkApprovalLtv(tx, before, now.getTime());
   await post(tx, [{
     id: `loan-disburse:${id}`, kind: 'loan_disbursal', reference: `loan:${id}`, amountAtomic: before.amount,
     debitAccountId: await userAccount(tx, before.userId, before.asset, 'loan'), creditAccountId: await userAccount(tx, before.userId, before.asset, 'spot'),
@@ -423,6 +434,31 @@ export async function approveLoan(tx: Tx, id: bigint, operatorId: bigint, clock:
     amount: formatAmount(after.amount, scale), dueAt: after.dueAt!.toISOString(),
   }, now);
   return { before, after, messages: message ? [message] : [] };
+}
+
+/**
+ * The collateral was valued when the user applied; the review may come hours later, after the
+ * price fell (issue 38). So the LTV of the amount is computed again at the last recorded tick of
+ * the collateral's symbol (the feed's stored price, the same on every instance) against the
+ * offer's initial LTV as it stands now, and the approval is refused above it: nothing is paid out,
+ * the application stays pending, and the operator may reject it or wait for the price.
+ */
+async function checkApprovalLtv(tx: Tx, row: LoanRow, nowMs: number) {
+  const symbol = collateralSymbol(row.collateralAsset);
+  const offer = await loanSettingById(tx, row.settingId);
+  assert(symbol && offer && offer.initialLtvBp !== null && row.collateral !== null, `pledge loan ${row.id} has its collateral and offer`);
+  const tick = await lastTickAt(tx, symbol, nowMs);
+  if (!tick || nowMs - tick.timeMs > priceFreshnessMs || tick.priceUnits <= 0n) {
+    throw new AppError(503, 'market_unavailable', `There is no current ${symbol} price to value the collateral; try again in a moment.`);
+  }
+  const scales = scalesOf(await assetScales(tx), row, symbol);
+  if (!ltvAbove(row.amount, row.collateral, tick.priceUnits, offer.initialLtvBp, scales)) return;
+  const ltv = formatAmount(ltvBp(row.amount, row.collateral, tick.priceUnits, scales), 2);
+  const price = formatAmount(tick.priceUnits, scales.pricePrecision);
+  const initialLtv = bpToPercent(offer.initialLtvBp);
+  throw new AppError(409, 'loan_ltv_above_initial',
+    `At ${price} USDT (tick ${tick.id}) the loan is ${ltv} % of the collateral's value, above the offer's initial ${initialLtv} %: it cannot be paid out now. Reject it, or approve it when the price allows.`,
+    { ltv, initialLtv, price, symbol, tickId: String(tick.id), tickTime: tick.timeMs });
 }
 
 /** Refuses the application with a reason the user reads; pledged collateral goes back to spot. */

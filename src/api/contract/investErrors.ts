@@ -11,4 +11,7 @@ export const loanErrorCodes = [
   'loan_setting_not_found', 'loan_disabled', 'loan_amount_out_of_range', 'loan_days_out_of_range', 'loan_over_limit',
   'loan_already_open', 'loan_terms_changed', 'signature_invalid', 'collateral_unsupported', 'collateral_insufficient',
   'loan_not_found', 'loan_not_active', 'repay_exceeds_owed', 'loan_decided',
+  // Issue 38: a signature image above signatureSidesMaxPx, one without a real inked area, and an
+  // approval refused because the loan-to-value at the current price is above the offer's initial one.
+  'signature_too_large', 'signature_empty', 'loan_ltv_above_initial',
 ] as const;

@@ -143,6 +143,15 @@ export const AgreementQuery = Type.Object({
 export const Agreement = Type.Object({ terms: Type.String(), termsHash: Type.String() });
 export type Agreement = Static<typeof Agreement>;
 
+/**
+ * The largest signature image the server takes, by its long and its short side (either way up).
+ * The app's pad (features/loans/SignaturePad.tsx) is the form's width, at most 527 CSS px inside
+ * the 575 px app, by 180 CSS px, times the screen's pixel ratio, and it keeps its bitmap within
+ * these sides: a phone at ratio 3 gives about 1 581 × 540. Anything larger is no drawn signature,
+ * only work for the server (issue 38: a 7000 × 5000 image decoded at every application).
+ */
+export const signatureSidesMaxPx = { long: 1600, short: 800 } as const;
+
 const applyFields = {
   settingId: RecordId,
   amount: AmountText,

@@ -129,7 +129,8 @@ function AgreementForm({ args, setting, terms, termsHash, onTermsChanged }: {
       navigate(`/jiedaiOrder?id=${encodeURIComponent(loan.id)}`, { replace: true });
     } catch (error) {
       const code = (error as Partial<Extract<ApiError, { kind: 'api' }>>)?.error;
-      if (code === 'signature_invalid') uploaded.current = undefined;
+      // A refused signature is signed and uploaded afresh next time.
+      if (code === 'signature_invalid' || code === 'signature_empty' || code === 'signature_too_large') uploaded.current = undefined;
       if (code === 'loan_terms_changed') onTermsChanged();
       setFailure(failureText(error));
     } finally {

@@ -1,10 +1,11 @@
 // A signature drawn with a finger, a pen or the mouse on a canvas (pointer events, so one code path
 // for all three). The canvas's bitmap is its CSS size × devicePixelRatio, so the ink is sharp on a
-// phone's dense screen; strokes are kept as points in CSS pixels and redrawn when the size changes
-// (a rotation), so a resize never loses the signature. The parent reads it through the handle:
-// whether anything was drawn, a PNG of it, and Clear.
+// phone's dense screen, within the sides the server takes; strokes are kept as points in CSS pixels
+// and redrawn when the size changes (a rotation), so a resize never loses the signature. The parent
+// reads it through the handle: whether anything was drawn, a PNG of it, and Clear.
 import { forwardRef, useCallback, useEffect, useImperativeHandle, useRef, useState, type PointerEvent as ReactPointerEvent } from 'react';
 import { useLingui } from '@lingui/react/macro';
+import { signatureSidesMaxPx } from '../../api/contract/loans.ts';
 
 export interface SignaturePadHandle {
   /** True until a stroke is drawn (a tap draws a dot: a stroke too). */
@@ -68,7 +69,11 @@ export const SignaturePad = forwardRef<SignaturePadHandle, { onChange?: (empty: 
       const canvas = canvasRef.current;
       if (!canvas) return;
       const box = canvas.getBoundingClientRect();
-      ratio.current = Math.max(1, Math.min(4, globalThis.devicePixelRatio || 1));
+      // The screen's density up to 4, but never a bitmap past the sides the server takes
+      // (signatureSidesMaxPx): a dense screen's pad at 527 × 180 CSS px and ratio 4 would be 2108 px wide.
+      const sidesRatio = Math.min(signatureSidesMaxPx.long / Math.max(1, box.width, box.height),
+        signatureSidesMaxPx.short / Math.max(1, Math.min(box.width, box.height)));
+      ratio.current = Math.min(Math.max(1, Math.min(4, globalThis.devicePixelRatio || 1)), sidesRatio);
       const width = Math.max(1, Math.round(box.width * ratio.current));
       const height = Math.max(1, Math.round(box.height * ratio.current));
       if (canvas.width !== width || canvas.height !== height) {

@@ -15,6 +15,8 @@ registerErrorMessages({
   loan_already_open: msg`You already have a loan of this type under review or running.`,
   loan_terms_changed: msg`The terms have changed since you read them. Please read and sign the agreement again.`,
   signature_invalid: msg`The signature could not be used. Please sign again.`,
+  signature_too_large: msg`The signature image is too large. Please sign again on the pad.`,
+  signature_empty: msg`The signature is too small or empty. Please sign with your full signature.`,
   collateral_unsupported: msg`This collateral asset is not accepted.`,
   collateral_insufficient: msg`The collateral is not enough for this loan at the current price.`,
   loan_not_found: msg`This loan was not found.`,

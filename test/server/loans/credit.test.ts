@@ -1,7 +1,9 @@
 // Credit loans through the real protocol: apply with a signed agreement, review, pay out, repay
 // early (interest for the started days), reject and apply again, clientOrderId retries, every
-// refusal with nothing moved, another user's loan, the daily accrual run twice, and the signed PDF.
-import { describe, expect, it } from 'vitest';
+// refusal with nothing moved, the attempts limit, the signature's bounds and ink, another user's
+// loan, the daily accrual run twice, and the signed PDF.
+import { describe, expect, it, vi } from 'vitest';
+import sharp from 'sharp';
 import { eq, sql } from 'drizzle-orm';
 import { PDFDocument } from 'pdf-lib';
 import { inflateSync } from 'node:zlib';
@@ -10,9 +12,13 @@ import { productAdminPaths } from '../../../src/api/contract/products.ts';
 import { auditLog, loans, userMessages } from '../../../server/db/schema.ts';
 import { runLoanAccrual } from '../../../server/domain/loans/jobs.ts';
 import { sha256Hex } from '../../../server/domain/loans/agreement.ts';
+import { loanApplyAttemptsPerUserPerHour } from '../../../server/domain/loans/loans.ts';
+import { saveUpload } from '../../../server/domain/uploads.ts';
+import { upload } from '../wallet/walletHelpers.ts';
 import { expectOk, expectRefused, forEachDatabase } from '../helpers.ts';
 import {
-  applyCredit, approve, balanceOf, borrower, expectLedgerSound, moneySnapshot, operatorToken, reject, settingOf, termsHash, uploadSignature,
+  applyCredit, approve, balanceOf, borrower, drawnPng, expectLedgerSound, moneySnapshot, operatorToken, reject, settingOf, storeEarlierSignature,
+  termsHash, uploadSignature,
 } from './loanHelpers.ts';
 
 const usdt = (text: string) => BigInt(Math.round(Number(text) * 1e6));
@@ -72,7 +78,7 @@ forEachDatabase((server) => {
       expect(second.id).not.toBe(first.id);
     });
 
-    it('files at most ten applications of a user in 24 hours; refusals and retries do not count', async () => {
+    it('files at most ten applications of a user in 24 hours; refusals and retries do not count toward the ten', async () => {
       const user = await borrower(server);
       for (let filed = 1; filed <= 10; filed += 1) {
         const loan = expectOk(await applyCredit(server, user, '500', 10, { clientOrderId: `limit-apply-${filed}` })).body.result as Loan;
@@ -129,7 +135,7 @@ forEachDatabase((server) => {
       expectRefused(await applyCredit(server, user, '1000', 30, { termsHash: await termsHash(server, user, setting.id, '1000', 31) }), 409, 'loan_terms_changed');
       // Another user's terms name another borrower.
       expectRefused(await applyCredit(server, user, '1000', 30, { termsHash: await termsHash(server, stranger, setting.id, '1000', 30) }), 409, 'loan_terms_changed');
-      expectRefused(await applyCredit(server, user, '1000', 30, { signatureFileId: await uploadSignature(server, user.userId, { blank: true }) }), 400, 'signature_invalid');
+      expectRefused(await applyCredit(server, user, '1000', 30, { signatureFileId: await uploadSignature(server, user.userId, { blank: true }) }), 400, 'signature_empty');
       expectRefused(await applyCredit(server, user, '1000', 30, { signatureFileId: await uploadSignature(server, stranger.userId) }), 400, 'signature_invalid');
       expectRefused(await applyCredit(server, user, '1000', 30, { signatureFileId: await uploadSignature(server, user.userId, { purpose: 'chat' }) }), 400, 'signature_invalid');
       expectRefused(await applyCredit(server, user, '1000', 30, { signatureFileId: 'f'.repeat(32) }), 400, 'signature_invalid');
@@ -160,6 +166,64 @@ forEachDatabase((server) => {
       expectRefused(await server.post(loanPaths.repay, { id: open.id, amount: '1001' }, { token: user.token }), 400, 'repay_exceeds_owed');
       expectRefused(await server.post(loanPaths.repay, { id: open.id, amount: '0' }, { token: user.token }), 400, 'amount_not_positive');
       expect((await moneySnapshot(server)).transfers).toBe(snapshot.transfers);
+    });
+
+    it('counts every attempt toward 30 an hour, refused ones included: the next answers 429 and files nothing', async () => {
+      const user = await borrower(server);
+      const other = await borrower(server);
+      const setting = await settingOf(server, 'credit');
+      const signatureFileId = await uploadSignature(server, user.userId);
+      // Refused late (on the amount, after the signature was read): each still costs an attempt.
+      for (let attempt = 1; attempt <= loanApplyAttemptsPerUserPerHour; attempt += 1) {
+        expectRefused(await server.post(loanPaths.creditApply, {
+          settingId: setting.id, amount: '99', days: 10, signatureFileId, termsHash: '0'.repeat(64), clientOrderId: server.unique('attempt-'),
+        }, { token: user.token }), 400, 'loan_amount_out_of_range');
+      }
+      const before = await moneySnapshot(server);
+      const limited = await applyCredit(server, user, '500', 10);
+      expectRefused(limited, 429, 'rate_limited');
+      expect(limited.body.result.retryAfterSeconds).toBeGreaterThan(0);
+      expect(limited.body.result.retryAfterSeconds).toBeLessThanOrEqual(3600);
+      expect(await moneySnapshot(server)).toEqual(before);
+      // Per user: another borrower applies as usual.
+      expect((expectOk(await applyCredit(server, other, '500', 10)).body.result as Loan).status).toBe('pending');
+      server.clock.advance(hourMs);
+      expect((expectOk(await applyCredit(server, user, '500', 10)).body.result as Loan).status).toBe('pending');
+    });
+
+    it('refuses a signature past 1600 × 800 from its header, before any transaction or lock, and one without ink over a real area; nothing is filed', async () => {
+      const user = await borrower(server);
+      const before = await moneySnapshot(server);
+      // The attack's image: 7 000 × 5 000 pixels. Uploading it as a signature is refused now...
+      const huge = await drawnPng(7000, 5000);
+      expectRefused(await upload(server, user.token, { bytes: huge, filename: 'signature.png', contentType: 'image/png' }, 'loan_signature'), 400, 'signature_too_large');
+      // ...and one stored before the bound is refused at the application without a transaction:
+      // no row lock is taken, so another client's reads never wait behind its decoding.
+      const earlier = await storeEarlierSignature(server, user.userId, huge);
+      const transactions = vi.spyOn(server.db, 'transaction');
+      try {
+        expectRefused(await applyCredit(server, user, '1000', 30, { signatureFileId: earlier }), 400, 'signature_too_large');
+        expect(transactions).not.toHaveBeenCalled();
+      } finally {
+        transactions.mockRestore();
+      }
+      if (server.kind === 'postgres') {
+        // With the user's row locked by another transaction, the refusal still answers at once.
+        await server.db.transaction(async (tx) => {
+          await tx.execute(sql`select id from users where id = ${user.userId} for update`);
+          expectRefused(await applyCredit(server, user, '1000', 30, { signatureFileId: earlier }), 400, 'signature_too_large');
+        });
+      }
+      // A 2 × 1 "signature", a tap and a blank pad hold no ink over a real area.
+      const tiny = await sharp(Buffer.from([0, 0, 0, 255, 255, 255]), { raw: { width: 2, height: 1, channels: 3 } }).png().toBuffer();
+      const saved = async (bytes: Buffer) => (await saveUpload(server.db, server.services.uploads, user.userId, 'loan_signature', bytes, server.clock.now())).id;
+      expectRefused(await applyCredit(server, user, '1000', 30, { signatureFileId: await saved(tiny) }), 400, 'signature_empty');
+      expectRefused(await applyCredit(server, user, '1000', 30, { signatureFileId: await saved(await drawnPng(527, 180, 'dot')) }), 400, 'signature_empty');
+      expectRefused(await applyCredit(server, user, '1000', 30, { signatureFileId: await uploadSignature(server, user.userId, { blank: true }) }), 400, 'signature_empty');
+      expect(await moneySnapshot(server)).toEqual(before);
+      // What the app's pad makes at its largest (527 × 180 CSS px at a pixel ratio of 3) is taken.
+      const pad = expectOk(await upload(server, user.token, { bytes: await drawnPng(1581, 540), filename: 'signature.png', contentType: 'image/png' }, 'loan_signature'));
+      expect((expectOk(await applyCredit(server, user, '1000', 30, { signatureFileId: pad.body.result.id })).body.result as Loan).status).toBe('pending');
     });
 
     it("answers another user's loan as not found, everywhere", async () => {

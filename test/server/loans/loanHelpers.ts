@@ -1,12 +1,14 @@
 // What the loan tests share: a borrower (verified to a level with a loan limit, funded), a drawn
-// or blank signature uploaded as the app uploads it (purpose loan_signature), the agreement's hash
-// as the app reads it, an operator, feed prices published on the app's market bus (and recorded,
-// so a liquidation can cite its tick), and a snapshot of everything a refusal must leave as it was.
+// or blank signature uploaded as the app uploads it (purpose loan_signature) or stored as an older
+// upload was, signature images of any size, the agreement's hash as the app reads it, an operator,
+// feed prices published on the app's market bus (and recorded, so a liquidation can cite its
+// tick), and a snapshot of everything a refusal must leave as it was.
+import { randomBytes } from 'node:crypto';
 import { expect } from 'vitest';
 import { sql } from 'drizzle-orm';
 import sharp from 'sharp';
 import { loanAdminPaths, loanPaths, type LoanSetting } from '../../../src/api/contract/loans.ts';
-import { ledgerAccounts } from '../../../server/db/schema.ts';
+import { ledgerAccounts, uploads } from '../../../server/db/schema.ts';
 import { saveUpload } from '../../../server/domain/uploads.ts';
 import { insertTicks } from '../../../server/domain/market/store.ts';
 import { parsePrice, symbolByCode } from '../../../server/domain/market/symbols.ts';
@@ -39,6 +41,33 @@ export async function signaturePng(blank = false): Promise<Buffer> {
     }
   }
   return sharp(pixels, { raw: { width, height, channels: 4 } }).png().toBuffer();
+}
+
+/**
+ * A white `width` × `height` PNG with a dark stroke from 10 % to 90 % of its width, a third of its
+ * height high (a pad's signature at that size), or with a 3 × 3 dot only (a tap).
+ */
+export async function drawnPng(width: number, height: number, ink: 'stroke' | 'dot' = 'stroke'): Promise<Buffer> {
+  const marks = ink === 'dot'
+    ? [{ left: Math.floor(width / 2), top: Math.floor(height / 2), width: 3, height: 3 }]
+    : [{ left: Math.floor(width / 10), top: Math.floor(height / 3), width: Math.floor(width * 0.8), height: 3 },
+      { left: Math.floor(width / 10), top: Math.floor(height / 3), width: 3, height: Math.max(3, Math.floor(height / 3)) }];
+  return sharp({ create: { width, height, channels: 3, background: '#ffffff' } })
+    .composite(marks.map((mark) => ({ input: { create: { width: mark.width, height: mark.height, channels: 3, background: '#111827' } }, left: mark.left, top: mark.top })))
+    .png({ compressionLevel: 1 }).toBuffer();
+}
+
+/** Stores `bytes` as a loan_signature upload of the user as it was before uploads bounded a signature's sides. */
+export async function storeEarlierSignature(server: TestServer, userId: bigint, bytes: Buffer): Promise<string> {
+  const id = randomBytes(16).toString('hex');
+  const storedName = `${randomBytes(24).toString('hex')}.png`;
+  await server.services.uploads.put(storedName, bytes);
+  const { width, height } = await sharp(bytes).metadata();
+  await server.db.insert(uploads).values({
+    id, ownerUserId: userId, purpose: 'loan_signature', contentType: 'image/png', storedName, sizeBytes: bytes.length,
+    width: width ?? null, height: height ?? null, createdAt: server.clock.now(),
+  });
+  return id;
 }
 
 export async function uploadSignature(server: TestServer, userId: bigint, options: { blank?: boolean; purpose?: 'loan_signature' | 'chat' } = {}) {

@@ -3,12 +3,13 @@
 // LTV; the margin call (once) and the liquidation at the tick that crosses the threshold, with its
 // receipt citing the tick; and a property test over random loans, repayments and price paths that
 // checks conservation and that each loan is liquidated exactly at the tick a brute-force oracle
-// (the integer LTV comparison over the same ticks) names.
+// (the integer LTV comparison over the same ticks) names; an approval refused when the price has
+// moved the LTV above the initial one.
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
 import { eq, sql } from 'drizzle-orm';
 import { loanAdminPaths, loanPaths, type Loan } from '../../../src/api/contract/loans.ts';
-import { loans, userMessages } from '../../../server/db/schema.ts';
+import { auditLog, loans, userMessages } from '../../../server/db/schema.ts';
 import { expectOk, expectRefused, forEachDatabase } from '../helpers.ts';
 import {
   applyPledge, approve, balanceOf, borrower, expectLedgerSound, moneySnapshot, operatorToken, publishPrice, reject, settingOf,
@@ -142,6 +143,41 @@ forEachDatabase((server) => {
       expect(liquidated).toMatchObject({ status: 'liquidated' });
       expect(liquidated.liquidation).toMatchObject({ proceeds: '30000.000000', repaid: '39011.700000', fee: '0.000000', returned: '0.000000', shortfall: '9011.700000' });
       expect(await balanceOf(server, user.userId, 'USDT', 'loan')).toBe(0n);
+      await expectLedgerSound(server);
+    });
+  });
+
+  describe('POST /api/admin/loans/:id/approve', () => {
+    it('refuses to pay out a pending pledge loan whose LTV at the current recorded price is above the initial LTV, and moves nothing', async () => {
+      await publishPrice(server, 'BTCUSDT', '60000.00');
+      const user = await borrower(server, { BTC: '1' });
+      // Exactly the initial 65 % when filed.
+      const loan = expectOk(await applyPledge(server, user, 'BTC', '39000', '1', 30)).body.result as Loan;
+      const token = await admin();
+      // The price falls while the application waits: 39 000 / 59 000 = 66.10… %.
+      await publishPrice(server, 'BTCUSDT', '59000.00');
+      const before = await moneySnapshot(server);
+      const refused = await approve(server, token, loan.id);
+      expectRefused(refused, 409, 'loan_ltv_above_initial');
+      expect(refused.body.result).toMatchObject({ ltv: '66.11', initialLtv: '65', price: '59000.00', symbol: 'BTCUSDT' });
+      expect(refused.body.message).toContain('66.11 %');
+      expect(await moneySnapshot(server)).toEqual(before);
+      expect((await detail(user.token, loan.id)).status).toBe('pending');
+      expect(await balanceOf(server, user.userId, 'USDT', 'spot')).toBe(0n);
+      expect(await balanceOf(server, user.userId, 'BTC', 'collateral')).toBe(btc('1'));
+      const audits = async () => (await server.db.select().from(auditLog)
+        .where(sql`${auditLog.action} = 'loan.approve' and ${auditLog.targetId} = ${loan.id}`)).length;
+      expect(await audits()).toBe(0);
+      // A stale price is no price to pay out against either.
+      server.clock.advance(61_000);
+      const stale = await approve(server, token, loan.id);
+      expect([stale.status, stale.body.result.error]).toEqual([503, 'market_unavailable']);
+      expect(await moneySnapshot(server)).toEqual(before);
+      // Back at 60 000 the loan is within 65 % again and is paid out.
+      await publishPrice(server, 'BTCUSDT', '60000.00');
+      expect((expectOk(await approve(server, token, loan.id)).body.result as Loan).status).toBe('active');
+      expect(await balanceOf(server, user.userId, 'USDT', 'spot')).toBe(usdt('39000'));
+      expect(await audits()).toBe(1);
       await expectLedgerSound(server);
     });
   });

@@ -37,6 +37,7 @@ const investMessages: Partial<Record<InvestCode, MessageDescriptor>> = {
   loan_not_active: msg`This loan is not active.`,
   repay_exceeds_owed: msg`This is more than is owed.`,
   loan_decided: msg`This application has already been decided by another operator. The list has been refreshed.`,
+  loan_ltv_above_initial: msg`At the current price the loan-to-value is above the offer's initial limit: the collateral no longer covers this loan. Nothing was paid out; reject the application, or approve it once the price allows.`,
 };
 
 /** What a failed call says to the operator: the investment words for its code, else the general ones. */
