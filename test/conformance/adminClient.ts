@@ -3,7 +3,7 @@
 // server/: TOTP is RFC 6238 written here on node:crypto's HMAC (paths and fields read, not
 // imported, from src/api/contract/admin.ts).
 import crypto from 'node:crypto';
-import { tokenOf, type SpecClient } from './specClient.ts';
+import { isSuccess, tokenOf, type SpecClient } from './specClient.ts';
 
 const base32Alphabet = 'ABCDEFGHIJKLMNOPQRSTUVWXYZ234567';
 
@@ -89,4 +89,38 @@ export async function demoOperatorToken(client: SpecClient): Promise<string> {
   const token = tokenOf(login);
   if (!token) throw new Error(`demo operator login: HTTP ${login.status}: ${login.text}`);
   return token;
+}
+
+/** The second demo operator (finance), who approves what the first may not do alone. */
+export const demoReviewer = { email: 'reviewer@bourse.local', password: 'Reviewer2026pass', totpSecret: 'JBSWY3DPEHPK3PXPBOURSEREVIEWER23' };
+
+const reviewerTokens = new WeakMap<SpecClient, Promise<string>>();
+
+/** The demo reviewer's token, logged in once per client (a TOTP code is good once). */
+export function demoReviewerToken(client: SpecClient): Promise<string> {
+  let token = reviewerTokens.get(client);
+  if (!token) {
+    token = (async () => {
+      const login = await new AdminClient(client).login(demoReviewer.email, demoReviewer.password,
+        totp(base32Decode(demoReviewer.totpSecret), await client.serverTime()));
+      const value = tokenOf(login);
+      if (!value) throw new Error(`demo reviewer login: HTTP ${login.status}: ${login.text}`);
+      return value;
+    })();
+    reviewerTokens.set(client, token);
+  }
+  return token;
+}
+
+/**
+ * A guarded setting's answer (ours, /api/admin): when the change pays more than before it waits
+ * (`pendingChange`) until a second operator approves it with POST /admin/settingChanges/:id/approve;
+ * the demo reviewer does, and the setting as applied is answered.
+ */
+export async function approvedByReviewer<T>(client: SpecClient, answer: T & { pendingChange?: { id: string } }): Promise<T> {
+  if (!answer.pendingChange) return answer;
+  const approved = await client.post<{ status: string; after: T }>(`/admin/settingChanges/${answer.pendingChange.id}/approve`, {},
+    await demoReviewerToken(client));
+  if (!isSuccess(approved) || approved.envelope?.result.status !== 'applied') throw new Error(`setting change approval: ${approved.text}`);
+  return approved.envelope.result.after;
 }

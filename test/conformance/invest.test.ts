@@ -6,17 +6,17 @@
 // The journey: a user verifies their identity (products and credit need it) and deposits 5 000
 // USDT (the demo operator approves); the operator creates one product of each type and funds
 // their reserves; the user buys by debit (the same clientOrderId twice is one order and one
-// debit) and a mining machine, reads their orders and statistics; the accrual job runs twice the
-// same day (the second answers the first); the user reads the loan offers and their limit, reads
-// and signs the agreement (a PNG uploaded as loan_signature), is rejected with a reason, applies
-// again, is approved, repays part and then the rest; VIP levels list the thresholds and the
-// caller's level. Refusals are checked with their stable codes, and that nothing moved.
+// debit; with another amount, a 409) and a mining machine, reads their orders and statistics; the
+// accrual job runs twice the same day (the second answers the first); the user reads the loan
+// offers and their limit, reads and signs the agreement (a PNG uploaded as loan_signature), is
+// rejected with a reason, applies again, is approved, repays part and then the rest; VIP levels
+// list the thresholds and the caller's level. Refusals are checked with their stable codes, and that nothing moved.
 import crypto from 'node:crypto';
 import zlib from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { readCode, startServer, type RunningServer } from './server.ts';
 import { errorOf, isSuccess, SpecClient, tokenOf, type Answer } from './specClient.ts';
-import { demoOperatorToken } from './adminClient.ts';
+import { approvedByReviewer, demoOperatorToken } from './adminClient.ts';
 import { plainPng } from './pngImage.ts';
 import { describeAnswer, expectSuccess } from './expectAnswer.ts';
 
@@ -163,9 +163,13 @@ describe('products (/prod/appProductInfo/*, /prod/appProductOrder/*, /admin/prod
       bond: { type: 'bond', name: 'Conformance bond', asset: 'USDT', days: 30, dailyRate: '0.05', minAmount: '10', maxAmount: '1000', target: '100000', closesAt },
     } as const;
     for (const [type, body] of Object.entries(bodies) as Array<[keyof typeof bodies, (typeof bodies)[keyof typeof bodies]]>) {
-      const answer = await client.post<Product>('/admin/products', body, operatorToken);
-      const made = expectSuccess(answer);
-      expect(made, `${type}: ${describeAnswer(answer)}`).toMatchObject({ id: expect.stringMatching(/^[1-9][0-9]*$/), type, asset: 'USDT', status: 'open' });
+      // Created as a draft; on sale once a second operator approves (ours, issue 38).
+      const answer = await client.post<Product & { pendingChange?: { id: string } }>('/admin/products', body, operatorToken);
+      const draft = expectSuccess(answer);
+      expect(draft, `${type}: ${describeAnswer(answer)}`).toMatchObject({ id: expect.stringMatching(/^[1-9][0-9]*$/), type, asset: 'USDT', status: 'draft',
+        pendingChange: { status: 'pending' } });
+      const made = await approvedByReviewer(client, draft);
+      expect(made).toMatchObject({ id: draft.id, status: 'open' });
       created[type] = made;
     }
     expect(created.mining!.payoutAsset).toBe('BTC');
@@ -203,6 +207,8 @@ describe('products (/prod/appProductInfo/*, /prod/appProductOrder/*, /admin/prod
     expect(first).toMatchObject({ productId: created.arbitrage!.id, productType: 'arbitrage', clientOrderId: body.clientOrderId, amount: '100.000000' });
     const again = expectSuccess(await client.post<ProductOrder>('/prod/appProductOrder/debitBuy', body, buyer));
     expect(again.id).toBe(first.id);
+    // The same clientOrderId with another amount is refused (issue 38 #10), as a contract open's is.
+    expectError(await client.post('/prod/appProductOrder/debitBuy', { ...body, amount: '150' }, buyer), 409, 'client_order_id_reused');
     expect(units(await spot(buyer))).toBe(before - units('100'));
     arbitrageOrder = first;
     // Reserve 10 covers 3.5 owed on 100 for 7 days at 0.5 %; 200 more would owe 7 more: sold out, nothing moves.

@@ -159,7 +159,12 @@ describe('two operators above the threshold (ours, /api/admin)', () => {
       expect(expectSuccess(await client.post<AdminWithdrawalAnswer>(`/admin/withdrawals/${next.id}/approve`, {}, admin)))
         .toMatchObject({ approvedTime: expect.any(Number) });
     } finally {
-      expectSuccess(await threshold('10000'));
+      // Raising it back waits for a second operator (ours, issue 38): the reviewer approves it.
+      const asked = expectSuccess(await threshold('10000')) as { dualApprovalAbove: string; pendingChange: { id: string } };
+      expect(asked).toMatchObject({ dualApprovalAbove: '50.000000', pendingChange: { status: 'pending' } });
+      expectError(await client.post(`/admin/settingChanges/${asked.pendingChange.id}/approve`, {}, admin), 409, 'setting_change_requested_by_you');
+      expect(expectSuccess(await client.post(`/admin/settingChanges/${asked.pendingChange.id}/approve`, {}, finance)))
+        .toMatchObject({ status: 'applied', after: { dualApprovalAbove: '10000.000000' } });
     }
   });
 });

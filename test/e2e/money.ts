@@ -39,16 +39,18 @@ const stepMs = 30_000;
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 /**
- * A code of the demo operator's authenticator that no other journey has sent to this server.
+ * A code of a demo operator's authenticator that no other journey has sent to this server.
  * The server takes a code once and only a step later than the last it took (a replay guard),
  * while the journeys run in parallel workers against one server: the steps they use are
- * reserved in order through a file beside the server's port, under a directory lock, waiting for
- * the clock when the next free step is not yet accepted (the server takes one step either side).
+ * reserved in order through a file beside the server's port (one per operator), under a directory
+ * lock, waiting for the clock when the next free step is not yet accepted (the server takes one
+ * step either side).
  */
-export async function operatorCode(baseUrl: string): Promise<string> {
+export async function authenticatorCode(baseUrl: string, operator: { email: string; totpSecret: string }): Promise<string> {
   const client = new SpecClient(baseUrl);
   const port = new URL(baseUrl).port;
-  const stateFile = path.join(os.tmpdir(), `bourse-e2e-totp-${port}.json`);
+  const who = operator.email === demoOperator.email ? '' : `-${operator.email.split('@')[0]}`;
+  const stateFile = path.join(os.tmpdir(), `bourse-e2e-totp-${port}${who}.json`);
   const lockDir = `${stateFile}.lock`;
   for (;;) {
     try { fs.mkdirSync(lockDir); break; } catch { await sleep(50); }
@@ -61,13 +63,41 @@ export async function operatorCode(baseUrl: string): Promise<string> {
       const step = Math.max(current, last + 1);
       if (step <= current + 1) {
         fs.writeFileSync(stateFile, JSON.stringify({ step }));
-        return totp(base32Decode(demoOperator.totpSecret), step * stepMs);
+        return totp(base32Decode(operator.totpSecret), step * stepMs);
       }
       await sleep((step - 1) * stepMs - now + 200);
     }
   } finally {
     fs.rmdirSync(lockDir);
   }
+}
+
+/** A fresh code of the demo operator's authenticator (authenticatorCode). */
+export const operatorCode = (baseUrl: string) => authenticatorCode(baseUrl, demoOperator);
+
+/** The second demo operator (finance): what the first may not approve alone, this one approves. */
+export const demoReviewer = { email: 'reviewer@bourse.local', password: 'Reviewer2026pass', totpSecret: 'JBSWY3DPEHPK3PXPBOURSEREVIEWER23' };
+
+let reviewerToken: Promise<string> | undefined;
+/** The demo reviewer's session, shared by the journeys as the operator's is (operatorSession). */
+export function reviewerSession(baseUrl: string): Promise<string> {
+  reviewerToken ??= sharedSession(baseUrl, demoReviewer);
+  return reviewerToken;
+}
+
+async function sharedSession(baseUrl: string, operator: typeof demoOperator): Promise<string> {
+  const client = new SpecClient(baseUrl);
+  const who = operator.email === demoOperator.email ? 'operator' : operator.email.split('@')[0];
+  const tokenFile = path.join(os.tmpdir(), `bourse-e2e-${who}-${new URL(baseUrl).port}.json`);
+  if (fs.existsSync(tokenFile)) {
+    const kept = String(JSON.parse(fs.readFileSync(tokenFile, 'utf8')).token);
+    if ((await client.get('/admin/me', {}, kept)).envelope?.code === 200) return kept;
+  }
+  const code = await authenticatorCode(baseUrl, operator);
+  const answer = await client.post<{ token: string }>('/admin/login', { account: operator.email, password: operator.password, totpCode: code });
+  const token = result(answer, `${who} login`).token;
+  fs.writeFileSync(tokenFile, JSON.stringify({ token }));
+  return token;
 }
 
 let operatorToken: Promise<string> | undefined;
@@ -77,31 +107,10 @@ let operatorToken: Promise<string> | undefined;
  * token is kept beside the server's port and checked with /admin/me before it is reused.
  */
 export function operatorSession(baseUrl: string): Promise<string> {
-  operatorToken ??= (async () => {
-    const client = new SpecClient(baseUrl);
-    const tokenFile = path.join(os.tmpdir(), `bourse-e2e-operator-${new URL(baseUrl).port}.json`);
-    if (fs.existsSync(tokenFile)) {
-      const kept = String(JSON.parse(fs.readFileSync(tokenFile, 'utf8')).token);
-      if ((await client.get('/admin/me', {}, kept)).envelope?.code === 200) return kept;
-    }
-    const code = await operatorCode(baseUrl);
-    const answer = await client.post<{ token: string }>('/admin/login', { account: demoOperator.email, password: demoOperator.password, totpCode: code });
-    const token = result(answer, 'operator login').token;
-    fs.writeFileSync(tokenFile, JSON.stringify({ token }));
-    return token;
-  })();
+  operatorToken ??= sharedSession(baseUrl, demoOperator);
   return operatorToken;
 }
 
-/** Uploads a proof image as the user (multipart, unencrypted) and returns its id. */
-export async function uploadProof(baseUrl: string, token: string, bytes: Buffer = tinyPng): Promise<string> {
-  return result(await new SpecClient(baseUrl).upload(token, bytes, 'deposit_proof', 'image/png', 'proof.png'), 'upload').id;
-}
-
-/**
- * Deposits `amount` (a decimal string) of `currency` on `network` for the user and has the demo
- * operator approve it: the balance is credited through the ledger as in production.
- */
 export async function fundAccount(baseUrl: string, token: string, amount: string, currency = 'USDT', network = 'TRC20'): Promise<string> {
   const client = new SpecClient(baseUrl);
   const proofFileId = await uploadProof(baseUrl, token, Buffer.concat([tinyPng]));
@@ -109,7 +118,10 @@ export async function fundAccount(baseUrl: string, token: string, amount: string
   const txHash = crypto.randomBytes(32).toString('hex');
   const applied = result(await client.post<{ id: string }>('/finance/appRecharge/apply', { currency, network, amount, proofFileId, txHash }, token), 'deposit');
   const operator = await operatorSession(baseUrl);
-  result(await client.post(`/admin/recharges/${applied.id}/approve`, {}, operator), 'approve');
+  const approved = result(await client.post<{ status: number }>(`/admin/recharges/${applied.id}/approve`, {}, operator), 'approve');
+  // The demo operator's own 24 hours of approvals pass the threshold over a run's many deposits:
+  // the second demo operator then approves too (issue 38), as in a real back office.
+  if (approved.status === 0) result(await client.post(`/admin/recharges/${applied.id}/approve`, {}, await reviewerSession(baseUrl)), 'second approval');
   return applied.id;
 }
 

@@ -1,6 +1,7 @@
 // Welfare centre and red envelopes on a 390 px phone in Chromium against the real server (issue
 // 23; the demo seed funds the rewards pool). A new account whose basic verification the demo
-// operator approves and who deposits 1 000 USDT reaches VIP 1 (its 10 USDT bonus paid once);
+// operator approves (issue 38: rewards go to verified accounts only) and who deposits 1 000 USDT
+// reaches VIP 1 (its 10 USDT bonus paid once, the holding period set to 0 days for the journey);
 // the operator runs the red-envelopes job over the admin API. On the phone /#/fuliCenter shows
 // the VIP 1 envelope: opening it shows 1 USDT and the spot balance rises by exactly that; the
 // basic-verification task is claimable, claiming pays 2 USDT and it is claimed (no button left).
@@ -9,7 +10,7 @@ import { SpecClient } from '../conformance/specClient.ts';
 import type { PageOf } from '../../src/api/contract/wallet.ts';
 import type { AdminKycApplication } from '../../src/api/contract/identity.ts';
 import { browserForFile, localizedPage, overflowing, settled } from './browser.ts';
-import { fundAccount, newAccount, operatorSession } from './money.ts';
+import { fundAccount, newAccount, operatorSession, reviewerSession } from './money.ts';
 import { applyBasicOverApi, result } from './kycHelpers.ts';
 
 const baseUrl = inject('baseUrl');
@@ -45,9 +46,14 @@ describe('welfare centre and red envelopes on the phone', () => {
     result(await client.post(`/admin/kyc/${application!.id}/approve`, {}, operator), 'kyc approve');
     // One-time bonuses start at zero: VIP 1's is set for this journey and set back after it (the
     // other journeys share this server and count on their deposits alone).
-    result(await client.post('/admin/rewards/vip', { level: 1, asset: 'USDT', bonus: '10', weeklyEnvelope: '1' }, operator), 'vip bonus');
+    // A raised bonus waits for a second operator (issue 38): the demo reviewer approves it.
+    const asked = result(await client.post<{ pendingChange?: { id: string } }>('/admin/rewards/vip', { level: 1, asset: 'USDT', bonus: '10', weeklyEnvelope: '1' }, operator), 'vip bonus');
+    if (asked.pendingChange) result(await client.post(`/admin/settingChanges/${asked.pendingChange.id}/approve`, {}, await reviewerSession(baseUrl)), 'vip bonus approval');
+    // A level is held 7 days before its bonus is paid; this journey pays at once, and puts it back.
+    result(await client.post('/admin/rewards/vip/holding', { holdingDays: 0 }, operator), 'vip holding');
     resetBonus = async () => {
       result(await client.post('/admin/rewards/vip', { level: 1, asset: 'USDT', bonus: '0', weeklyEnvelope: '1' }, operator), 'vip bonus reset');
+      result(await client.post('/admin/rewards/vip/holding', { holdingDays: 7 }, operator), 'vip holding reset');
     };
     await fundAccount(baseUrl, user.token, '1000');
     // The level is rechecked after the deposit's commit, and the bonus paid after it.

@@ -42,7 +42,7 @@ async function refuseAbove(tx: Tx, asset: string, amountText: string, maxUsdt: s
   }
 }
 
-interface Threshold { currency: string; dualApprovalAbove: string }
+interface Threshold { dualApprovalAbove: string }
 interface VipRow { asset: string; bonus: string; weeklyEnvelope: string }
 interface Task { enabled: boolean; rewardAsset: string; rewardAmount: string; target: number }
 interface Rate { level: number; ratePercent: string }
@@ -54,7 +54,11 @@ const limitRaised = (after: string, before: string) => (decimalAbove(after, '0')
 export function dualThresholdSpec(currency: string, body: { dualApprovalAbove: string }): SettingSpec<{ dualApprovalAbove: string }> {
   return {
     setting: 'dual_threshold', target: currency, body, auditAction: 'withdrawal.settings', auditTargetType: 'currency',
-    apply: (tx, change, now) => applyDualApprovalThreshold(tx, currency, change.dualApprovalAbove, now),
+    // The audit keeps the amounts alone, as it always has ({ dualApprovalAbove }).
+    apply: async (tx, change, now) => {
+      const { before, after } = await applyDualApprovalThreshold(tx, currency, change.dualApprovalAbove, now);
+      return { before: { dualApprovalAbove: before.dualApprovalAbove }, after: { dualApprovalAbove: after.dualApprovalAbove } };
+    },
     raises: ({ before, after }) => decimalAbove((after as Threshold).dualApprovalAbove, (before as Threshold).dualApprovalAbove),
   };
 }

@@ -59,8 +59,7 @@ export function withdrawalAdminRoutes(app: FastifyInstance, services: Services) 
     async (request) => ok(await services.db.transaction(async (tx) => {
       // Lowered at once; raised only once a second admin approves (domain/settingChanges.ts).
       const outcome = await changeSetting(tx, dualThresholdSpec(request.params.currency, request.body), request.operator!.id, services.clock);
-      if (outcome.applied) return outcome.after;
       const now = (await listDualApprovalThresholds(tx)).find((row) => row.currency === request.params.currency);
-      return { ...now, pendingChange: outcome.change };
+      return outcome.applied ? now : { ...now, pendingChange: outcome.change };
     })));
 }

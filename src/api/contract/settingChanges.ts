@@ -8,7 +8,7 @@ import { Type, type Static } from '@sinclair/typebox';
 export const settingChangePaths = {
   /** GET ?all → SettingChange[] (pending, or the last 200). */
   list: '/admin/settingChanges',
-  /** POST {} → SettingChange (applied). The requester cannot approve their own change. */
+  /** POST {} → SettingChange (applied), by an admin or finance operator other than the requester. */
   approve: '/admin/settingChanges/:id/approve',
   /** POST { reason } → SettingChange (rejected; the requester may withdraw their own this way). */
   reject: '/admin/settingChanges/:id/reject',

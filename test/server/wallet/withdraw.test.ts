@@ -8,7 +8,7 @@ import { walletPaths } from '../../../src/api/contract/wallet.ts';
 import { withdrawalPaths } from '../../../src/api/contract/withdrawals.ts';
 import { userAccountId } from '../../../server/domain/ledger/accounts.ts';
 import { expectOk, expectRefused, forEachDatabase, type Reply, type TestServer } from '../helpers.ts';
-import { createOperator, operatorLogin } from '../adminHelpers.ts';
+import { approvedBySecondAdmin, createOperator, operatorLogin } from '../adminHelpers.ts';
 import {
   addresses, apply, bindAddress, expectLedgerSound, fund, moneySnapshot, setWithdrawPassword, spotOf, usdt, userIdOf,
   withdrawer, type Withdrawer,
@@ -261,7 +261,8 @@ forEachDatabase((server) => {
           where action = 'withdrawal.settings' and target_id = 'USDT' order by id desc limit 1`);
         expect(audit).toEqual({ before: { dualApprovalAbove: '10000.000000' }, after: { dualApprovalAbove: '50.000000' } });
       } finally {
-        expectOk(await server.post('/admin/withdrawals/settings/USDT', { dualApprovalAbove: '10000' }, { token: admin }));
+        // Raising it back waits for a second admin (issue 38).
+        await approvedBySecondAdmin(server, expectOk(await server.post('/admin/withdrawals/settings/USDT', { dualApprovalAbove: '10000' }, { token: admin })).body.result);
       }
     });
 
