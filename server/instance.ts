@@ -15,6 +15,7 @@ import type { SymbolSpec } from './domain/market/symbols.ts';
 import { systemClock } from './lib/time.ts';
 import { dailyLiabilityPublisher, type DailyPublisher, type Timer } from './domain/wallet/liabilities.ts';
 import { TradingRuntime } from './domain/trading/runtime.ts';
+import { CompetitionEnds } from './domain/competitions/ending.ts';
 import { redisUserEvents } from './domain/trading/userEvents.ts';
 import { resumePayoutJobs } from './domain/ledger/payouts.ts';
 import { startScheduledPushes } from './domain/content/scheduler.ts';
@@ -83,6 +84,8 @@ export async function startInstance(options: InstanceOptions): Promise<Instance>
   const runner = new EngineRunner(() => {
     const trading = new TradingRuntime({
       db: database.db, clock, userEvents: built.services.userEvents, messages: built.services.push, onError: logError('trading engine failed'),
+      // Issue 38: a trading competition ends on the engine's first tick at or after its end instant.
+      watchers: [new CompetitionEnds({ db: database.db, clock, onError: logError('competition end failed') })],
     });
     const engine = new MarketEngine({
       db: database.db, clock, bus: marketBus, source: options.priceSource(), seed: config.market.seed,

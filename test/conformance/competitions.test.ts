@@ -9,10 +9,14 @@
 // debit of the entry funds), is refused a second entry, an unknown id and a malformed body; the
 // asset centre shows the funds as frozen by competition; the detail ranks the user; exiting
 // answers status -3 and brings everything back; exiting again is refused; the settle job runs.
+// Then the end instant (issue 38): a competition ending seconds from now, a contract opened in it
+// (POST /trade/appTradePositions/create with competitionId); once the server's time passes the end,
+// the owner's close (POST /trade/appTradePositions/close/{id}) is refused, and the engine closes
+// the position at the end tick (receipt reason competition_end, its exit tick at or before the end).
 import crypto from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startServer, type RunningServer } from './server.ts';
-import { isSuccess, SpecClient } from './specClient.ts';
+import { errorOf, isSuccess, SpecClient } from './specClient.ts';
 import { demoOperatorToken } from './adminClient.ts';
 import { describeAnswer, expectError, expectSuccess } from './expectAnswer.ts';
 import { depositUsdt, registerByEmail } from './accounts.ts';
@@ -25,6 +29,8 @@ interface Competition {
   joined?: boolean;
 }
 interface Entry { id: string; competitionId: string; status: number; state?: string; entryAmount: string; equity: string; returnRate: string; rank: number | null; reward: string; clientOrderId: string }
+interface Tick { id: string; price: string; time: number }
+interface Position { id: string; status: string; receipt: { reason: string; exitTick: Tick } | null }
 interface Detail extends Competition { ranking: Array<{ rank: number; name: string; returnRate: string; mine?: boolean }>; formula: string; myEntry?: Entry | null }
 
 let server: RunningServer;
@@ -32,6 +38,8 @@ let client: SpecClient;
 let operatorToken: string;
 let user: string;
 let competition: Competition;
+
+const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 const register = (tag: string) => registerByEmail(client, server.dataDir, tag, 'Compete2026conf');
 
@@ -112,4 +120,34 @@ describe('trading competitions', () => {
     const run = await client.post<{ name: string; state: string }>('/admin/jobs/competition-settle/run', {}, operatorToken);
     expect(isSuccess(run), describeAnswer(run)).toBe(true);
   });
+  it('closes a competition position at the end tick on its own; the owner\'s close after the end is refused', async () => {
+    const trader = await register('compete-end');
+    await deposit(trader, '300');
+    const now = await client.serverTime();
+    const sprint = expectSuccess(await client.post<Competition>('/admin/competitions', {
+      name: 'Conformance sprint', entryAmount: '100', symbols: ['BTCUSDT'], startTime: now - 60_000, endTime: now + 8_000,
+      prizes: [{ fromRank: 1, toRank: 1, amount: '1' }],
+    }, operatorToken));
+    expectSuccess(await client.post('/marketing/competition/join', { id: sprint.id, clientOrderId: `join-${crypto.randomBytes(6).toString('hex')}` }, trader));
+    const position = expectSuccess(await client.post<Position>('/trade/appTradePositions/create', {
+      symbol: 'BTCUSDT', direction: 'long', leverage: 10, margin: '50', competitionId: sprint.id,
+      clientOrderId: `conf-cmp-${crypto.randomBytes(4).toString('hex')}`,
+    }, trader));
+    // Wait (for the server's clock, 30 s at most) until the end has passed.
+    for (let attempt = 0; attempt < 150 && await client.serverTime() <= sprint.endTime; attempt += 1) await pause(200);
+    const close = await client.post(`/trade/appTradePositions/close/${position.id}`, {}, trader);
+    // Refused either way: the end's to close (before the engine's next tick), or closed by it already.
+    expect(close.status, describeAnswer(close)).toBe(409);
+    expect(['position_competition_ended', 'position_closed']).toContain(errorOf(close));
+    let closed: Position | undefined;
+    for (let attempt = 0; attempt < 150 && !closed; attempt += 1) {
+      const page = expectSuccess(await client.get<Page<Position>>('/trade/appTradePositions/listMy', { status: 'closed' }, trader));
+      closed = page.records.find((each) => each.id === position.id);
+      if (!closed) await pause(200);
+    }
+    expect(closed?.receipt?.reason).toBe('competition_end');
+    expect(closed!.receipt!.exitTick.time).toBeLessThanOrEqual(sprint.endTime);
+    const assets = expectSuccess(await client.get<{ byKind: Record<string, string> }>('/finance/appWallet/queryUserAssets', {}, trader));
+    expect(Number(assets.byKind.competition ?? '0')).toBe(0);
+  }, 60_000);
 });

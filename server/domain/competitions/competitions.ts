@@ -3,8 +3,10 @@
 // competition's id trade on that account during the window (trading.ts); exiting early closes the
 // user's competition positions at the last tick through the normal close path and moves the whole
 // competition account back to spot ('competition_return'): status exited (-3), no rank, no prize.
-// The end is the competition-settle job (jobs.ts). One running or scheduled entry per user at a
-// time, so one competition account per user is enough.
+// The end (issue 38) is the engine's: on the first tick at or after the end instant it closes every
+// open competition position at the end tick and freezes the ranking (ending.ts, jobs.ts), and the
+// daily competition-settle job catches up on the same tick. One running or scheduled entry per user
+// at a time, so one competition account per user is enough.
 //
 // Live rank: equity = competition account balance + margin of the entry's open competition
 // positions + their unrealised P/L at the last recorded tick; return (ppm) = (equity − entry) ×
@@ -30,6 +32,7 @@ import { assetScales, scaleOf } from '../products/products.ts';
 import { unitsOf } from '../trading/positionWire.ts';
 import { settleLocked } from '../trading/positions.ts';
 import { lastTickAt } from '../trading/ticks.ts';
+import type { RecordedTick } from '../market/store.ts';
 
 export type CompetitionRow = typeof competitions.$inferSelect;
 export type EntryRow = typeof competitionEntries.$inferSelect;
@@ -408,19 +411,19 @@ function isUniqueViolation(error: unknown): boolean {
   return false;
 }
 
+/** The tick a close-out settles a position at: the exit's last tick, or the end tick of the end. */
+export type CloseOutTick = (position: typeof tradePositions.$inferSelect) => Promise<RecordedTick>;
+
 /**
- * Closes the entry's open competition positions (at the last tick at `atMs`, through the normal
- * close path), then freezes its equity and return and moves the whole competition account to
- * spot. Inside the caller's transaction, the entry locked by the caller.
+ * Closes the entry's open competition positions (each at the tick `tickOf` names, for `reason`,
+ * through the normal close path), then freezes its equity and return and moves the whole
+ * competition account to spot. Inside the caller's transaction, the entry locked by the caller.
  */
-export async function closeOutEntry(tx: Tx, clock: Clock, competition: CompetitionRow, entry: EntryRow, atMs: number): Promise<{ equity: bigint; returnPpm: bigint }> {
+export async function closeOutEntry(tx: Tx, clock: Clock, competition: CompetitionRow, entry: EntryRow, tickOf: CloseOutTick,
+  reason: 'user' | 'competition_end'): Promise<{ equity: bigint; returnPpm: bigint }> {
   const open = await tx.select().from(tradePositions).where(and(eq(tradePositions.competitionId, competition.id),
     eq(tradePositions.userId, entry.userId), eq(tradePositions.status, 'running'))).orderBy(tradePositions.id).for('update');
-  for (const row of open) {
-    const tick = await lastTickAt(tx, row.symbol, Math.max(atMs, row.createdAt.getTime()));
-    assert(tick, `a tick of ${row.symbol} to close position ${row.id} at`);
-    await settleLocked(tx, clock, row, tick, 'user');
-  }
+  for (const row of open) await settleLocked(tx, clock, row, await tickOf(row), reason);
   const [spot, account] = await openAccounts(tx, [
     { ledger: 'real', asset: competition.asset, kind: 'spot', ownerUserId: entry.userId },
     { ledger: 'real', asset: competition.asset, kind: 'competition', ownerUserId: entry.userId },
@@ -449,7 +452,12 @@ export async function exitCompetition(db: Db, clock: Clock, userId: bigint, comp
       throw conflict('competition_ended', 'This competition has ended: your funds and result come back with the final ranking.');
     }
     if (!entry || entry.status !== 'joined') throw conflict('competition_not_joined', 'You are not in this competition.');
-    const { equity, returnPpm } = await closeOutEntry(tx, clock, competition, entry, now.getTime());
+    const lastTick: CloseOutTick = async (row) => {
+      const tick = await lastTickAt(tx, row.symbol, Math.max(now.getTime(), row.createdAt.getTime()));
+      assert(tick, `a tick of ${row.symbol} to close position ${row.id} at`);
+      return tick;
+    };
+    const { equity, returnPpm } = await closeOutEntry(tx, clock, competition, entry, lastTick, 'user');
     const [updated] = await tx.update(competitionEntries).set({ status: 'exited', finalEquity: equity, returnPpm, exitedAt: now })
       .where(eq(competitionEntries.id, entry.id)).returning();
     return updated;

@@ -4,7 +4,7 @@
 // first start's back-fill goes in with COPY on embedded PGlite (its fastest path) and in such
 // statements on PostgreSQL.
 import { PGlite } from '@electric-sql/pglite';
-import { and, eq, lt, sql, type SQL } from 'drizzle-orm';
+import { sql, type SQL } from 'drizzle-orm';
 import type { CandlePeriod } from '../../../src/api/contract/market.ts';
 import { marketTicks } from '../../db/schema.ts';
 import type { Db, Executor } from '../../db/client.ts';
@@ -144,7 +144,12 @@ export async function loadLastTickTimes(db: Executor, symbols: string[], endTime
   return new Map(result.rows.map((row) => [row.symbol, new Date(row.time).getTime()]));
 }
 
-/** Deletes ticks older than the cut-off that no settlement uses. */
+/**
+ * Deletes ticks older than the cut-off that no settlement uses, except each symbol's newest: it is
+ * the symbol's last price while its market is closed, and what a settlement at an instant of the
+ * close (a trading competition ending at the weekend, issue 38) must find.
+ */
 export async function pruneTicks(db: Executor, olderThanMs: number) {
-  await db.delete(marketTicks).where(and(lt(marketTicks.time, new Date(olderThanMs)), eq(marketTicks.retained, false)));
+  await db.execute(sql`delete from market_ticks t where t.time < ${new Date(olderThanMs).toISOString()}::timestamptz and not t.retained
+    and exists (select 1 from market_ticks newer where newer.symbol = t.symbol and newer.time > t.time)`);
 }

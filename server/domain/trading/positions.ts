@@ -37,7 +37,7 @@ import type { UserEventBus } from './userEvents.ts';
 import {
   deliverMessages, writeMessage, writeMessages, type MessageDelivery, type NewMessage, type WrittenMessage,
 } from '../content/messages.ts';
-import { checkCompetitionTrade } from '../competitions/trading.ts';
+import { checkCompetitionPositionLive, checkCompetitionTrade, competitionEndsMs } from '../competitions/trading.ts';
 
 export interface PositionDeps {
   db: Db; clock: Clock; userEvents: UserEventBus;
@@ -49,10 +49,11 @@ const closeMessageKinds = { take_profit: 'position_take_profit', stop_loss: 'pos
 
 /**
  * The internal message of a real position closed by take-profit, stop-loss or liquidation (issue
- * 21): the user's own close and demo positions get none.
+ * 21): the user's own close, a competition's end (its result is the competition's) and demo
+ * positions get none.
  */
 function closeMessageOf(row: PositionRow, reason: CloseReason, closePrice: bigint, pnl: bigint): NewMessage | undefined {
-  if (reason === 'user' || row.ledger === ledgers.demo) return undefined;
+  if (reason === 'user' || reason === 'competition_end' || row.ledger === ledgers.demo) return undefined;
   const spec = symbolByCode.get(row.symbol);
   return {
     userId: row.userId, kind: closeMessageKinds[reason], category: 'trading', route: '/heyue',
@@ -429,6 +430,7 @@ export async function settleOnTick(deps: PositionDeps, positionId: bigint, tick:
   const settled = await deps.db.transaction(async (tx) => {
     const row = await lockPosition(tx, positionId);
     if (!row || row.status !== 'running' || row.symbol !== tick.symbol) return undefined;
+    if (row.competitionId !== null && !beforeEnd(tick, row, await competitionEndsMs(tx, [row.competitionId]))) return undefined;
     const direction = row.direction as Direction;
     const reason = math.reachedLevel(direction, math.exitPrice(direction, tick.priceUnits, row.spreadUnits), {
       takeProfit: row.takeProfit, stopLoss: row.stopLoss, liquidation: row.liquidationPrice,
@@ -444,6 +446,18 @@ export async function settleOnTick(deps: PositionDeps, positionId: bigint, tick:
   publishPosition(deps, settled.row);
   deliverMessages({ userEvents: deps.userEvents, push: deps.messages }, written);
   return settled.reason;
+}
+
+/**
+ * Whether `tick` may fire `row`'s levels: always for a position outside competitions; for a
+ * competition's, only a tick before the competition's end (issue 38). From the end on, the end
+ * closes the position at the end tick and no later price decides anything.
+ */
+function beforeEnd(tick: RecordedTick, row: PositionRow, competitionEnds: Map<bigint, number>): boolean {
+  if (row.competitionId === null) return true;
+  const endsMs = competitionEnds.get(row.competitionId);
+  assert(endsMs !== undefined, `competition ${row.competitionId} of position ${row.id} exists`);
+  return tick.timeMs < endsMs;
 }
 
 /** A position the trigger engine fired, with the tick it fired at. */
@@ -491,9 +505,10 @@ async function settleFiredChunk(tx: Tx, clock: Clock, chunk: readonly FiredPosit
   const rows = new Map((await tx.select().from(tradePositions).where(inArray(tradePositions.id, ids))
     .orderBy(tradePositions.id).for('update')).map((row) => [row.id, row]));
   const decided: Array<{ row: PositionRow; tick: RecordedTick; reason: CloseReason }> = [];
+  const competitionEnds = await competitionEndsMs(tx, [...rows.values()].flatMap((row) => row.competitionId ?? []));
   for (const { positionId, tick } of chunk) {
     const row = rows.get(positionId);
-    if (!row || row.status !== 'running' || row.symbol !== tick.symbol) continue;
+    if (!row || row.status !== 'running' || row.symbol !== tick.symbol || !beforeEnd(tick, row, competitionEnds)) continue;
     const direction = row.direction as Direction;
     const reason = math.reachedLevel(direction, math.exitPrice(direction, tick.priceUnits, row.spreadUnits), {
       takeProfit: row.takeProfit, stopLoss: row.stopLoss, liquidation: row.liquidationPrice,
@@ -578,6 +593,8 @@ export async function closePosition(deps: PositionDeps, userId: bigint, id: bigi
   if (!ownedBy(found, userId, ledgerId)) throw positionNotFound();
   if (found.status !== 'running') throw conflict('position_closed', 'This position is closed already.');
   const nowMs = clock.now().getTime();
+  // Issue 38: a competition's positions are the end's to close once it has ended.
+  await checkCompetitionPositionLive(db, found.competitionId, nowMs);
   const spec = symbolByCode.get(found.symbol)!;
   if (!isMarketOpen(spec.class, nowMs)) throw badRequest('market_closed', `The ${found.symbol} market is closed now.`);
   const tick = await lastTickAt(db, found.symbol, nowMs);
@@ -604,6 +621,7 @@ export async function updateLevels(deps: PositionDeps, userId: bigint, body: Upd
     const locked = await lockPosition(tx, id);
     if (!ownedBy(locked, userId, ledgerId)) throw positionNotFound();
     if (locked.status !== 'running') throw conflict('position_closed', 'This position is closed already.');
+    await checkCompetitionPositionLive(tx, locked.competitionId, nowMs);
     const spec = symbolByCode.get(locked.symbol)!;
     const takeProfit = parseLevel(body.takeProfit, spec, 'takeProfit');
     const stopLoss = parseLevel(body.stopLoss, spec, 'stopLoss');

@@ -3,7 +3,9 @@
 // ticks the market engine stores. Ticks are queued and handled one batch after another, in order,
 // so a slow settlement never holds up the feed and no tick is skipped; at the start of each term
 // as leader the triggers are rebuilt from the database and the settler catches up on what fell
-// due while no instance led (a restart or a takeover).
+// due while no instance led (a restart or a takeover). Watchers wired in by composition see each
+// batch right after the triggers (issue 38: the trading competitions' ends), so a level a tick
+// before an end reaches fires before the end closes what is left.
 import type { Db } from '../../db/client.ts';
 import type { Clock } from '../../lib/time.ts';
 import type { RecordedTick } from '../market/store.ts';
@@ -20,6 +22,20 @@ export interface TradingRuntimeOptions {
   /** Where settlements' internal messages go after commit (the push service); optional. */
   messages?: MessageDelivery;
   onError?: (error: unknown) => void;
+  /** What else watches the ticks on the engine instance, after the triggers (a port: see TickWatcher). */
+  watchers?: TickWatcher[];
+}
+
+/**
+ * A watcher of the engine's ticks that trading does not know (a port, wired in composition: the
+ * competitions' ends). Its batches come in order, after the triggers have fired on them.
+ */
+export interface TickWatcher {
+  /** At the start of a term, before its first tick: what fell due while no instance led. */
+  catchUp(): Promise<void>;
+  onTicks(ticks: readonly RecordedTick[]): Promise<void>;
+  /** Resolves when work it started outside the tick queue has finished (stop, tests). */
+  idle(): Promise<void>;
 }
 
 /** Batches waiting beyond this are reported (once per crossing): settlement is falling behind the feed. */
@@ -36,6 +52,7 @@ export const secondSettlementLanes = 4;
 export class TradingRuntime {
   readonly triggers: TriggerEngine;
   readonly seconds: SecondSettler;
+  readonly watchers: readonly TickWatcher[];
   #queue: Promise<void> = Promise.resolve();
   #waiting = 0;
   #stopped = false;
@@ -48,12 +65,14 @@ export class TradingRuntime {
       settleMany: (fired) => settleFired({ db, clock, userEvents, messages }, fired),
     });
     this.seconds = new SecondSettler({ db, clock, userEvents, messages, onError, concurrency: secondSettlementLanes });
+    this.watchers = options.watchers ?? [];
   }
 
   /** Rebuilds the trigger index and settles what is already due; before the first tick of a term. */
   async init() {
     await this.triggers.rebuild();
     await this.seconds.catchUp();
+    for (const watcher of this.watchers) await watcher.catchUp();
   }
 
   /** Queues a batch of stored ticks; returns at once. */
@@ -69,6 +88,13 @@ export class TradingRuntime {
       } catch (error) {
         this.options.onError?.(error);
       }
+      for (const watcher of this.watchers) {
+        try {
+          await watcher.onTicks(ticks);
+        } catch (error) {
+          this.options.onError?.(error);
+        }
+      }
       try {
         await this.seconds.onTicks(ticks);
       } catch (error) {
@@ -81,10 +107,12 @@ export class TradingRuntime {
   async stop() {
     this.#stopped = true;
     await this.#queue;
+    await Promise.all(this.watchers.map((watcher) => watcher.idle()));
   }
 
-  /** Resolves when every queued batch has been handled (tests). */
-  drained() {
-    return this.#queue;
+  /** Resolves when every queued batch has been handled, and the watchers' work it started (tests). */
+  async drained() {
+    await this.#queue;
+    await Promise.all(this.watchers.map((watcher) => watcher.idle()));
   }
 }

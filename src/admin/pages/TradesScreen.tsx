@@ -53,7 +53,8 @@ type Item = { key: string; label: string; children: ReactNode };
 function PositionReceipt({ record }: { record: AdminPosition }) {
   const { t } = useLingui();
   const usdt = (value: string | null) => <span className="admin-amount">{formatAmount(value)} USDT</span>;
-  const reasons = { user: t`Closed by the user`, take_profit: t`Take-profit reached`, stop_loss: t`Stop-loss reached`, liquidation: t`Liquidated` };
+  const reasons = { user: t`Closed by the user`, take_profit: t`Take-profit reached`, stop_loss: t`Stop-loss reached`, liquidation: t`Liquidated`,
+    competition_end: t`Closed at the competition's end` };
   const receipt = record.receipt;
   const items: Item[] = [
     { key: 'id', label: t`Position`, children: record.id },

@@ -81,7 +81,8 @@ export type Direction = Static<typeof Direction>;
 export const positionStatuses = ['running', 'settling', 'closed'] as const;
 export const PositionStatus = Type.Union(positionStatuses.map((status) => Type.Literal(status)));
 export type PositionStatus = (typeof positionStatuses)[number];
-export const closeReasons = ['user', 'take_profit', 'stop_loss', 'liquidation'] as const;
+/** `competition_end` (ours, issue 38): closed by a trading competition's end, at its end tick. */
+export const closeReasons = ['user', 'take_profit', 'stop_loss', 'liquidation', 'competition_end'] as const;
 export const CloseReason = Type.Union(closeReasons.map((reason) => Type.Literal(reason)));
 export type CloseReason = (typeof closeReasons)[number];
 

@@ -7,5 +7,5 @@ export const tradingErrorCodes = [
   'take_profit_wrong_side', 'stop_loss_wrong_side', 'position_not_found', 'position_closed', 'client_order_id_reused',
   'duration_not_offered', 'stake_too_small', 'stake_too_large', 'second_order_not_found', 'swap_pair_unavailable',
   'swap_unavailable', 'quote_not_found', 'quote_expired', 'quote_used', 'demo_positions_open', 'trade_settings_invalid',
-  'simulated_feed_trading_disabled',
+  'simulated_feed_trading_disabled', 'position_competition_ended',
 ] as const;

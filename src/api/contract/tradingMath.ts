@@ -148,7 +148,7 @@ export interface Levels {
  * Which level an exit price reaches, if any: take-profit first, then stop-loss, then liquidation
  * (a stop-loss the user set wins over a liquidation the same tick reaches).
  */
-export function reachedLevel(direction: Direction, exit: bigint, levels: Levels): Exclude<CloseReason, 'user'> | undefined {
+export function reachedLevel(direction: Direction, exit: bigint, levels: Levels): Exclude<CloseReason, 'user' | 'competition_end'> | undefined {
   const long = direction === 'long';
   if (levels.takeProfit !== null && (long ? exit >= levels.takeProfit : exit <= levels.takeProfit)) return 'take_profit';
   if (levels.stopLoss !== null && (long ? exit <= levels.stopLoss : exit >= levels.stopLoss)) return 'stop_loss';

@@ -31,6 +31,7 @@ registerErrorMessages({
   demo_positions_open: msg`Close your demo positions and wait for your demo contracts to settle before resetting.`,
   balance_insufficient: msg`The balance does not cover the amount and the fee.`,
   simulated_feed_trading_disabled: msg`This symbol's prices are simulated and real trading on them is switched off. Demo trading is still open.`,
+  position_competition_ended: msg`The competition has ended: its positions are closed at the price of its end, whatever the price since.`,
 });
 
 // The size refusals name the bound the server sends with them (issue 19 #8).

@@ -26,6 +26,7 @@ export const closeReasonLabels: Record<CloseReason, MessageDescriptor> = {
   take_profit: msg`Take-profit reached`,
   stop_loss: msg`Stop-loss reached`,
   liquidation: msg`Liquidated (margin exhausted)`,
+  competition_end: msg`Closed at the competition's end`,
 };
 
 /** Milliseconds either side of the exit tick that "Check the ticks" loads. */
