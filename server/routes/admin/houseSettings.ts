@@ -8,13 +8,14 @@ import type { UpdateProductBody } from '../../../src/api/contract/products.ts';
 import type { VipRewardBody, WelfareTaskUpdateBody } from '../../../src/api/contract/rewards.ts';
 import { settingBounds, type GuardedSetting } from '../../../src/api/contract/settingChanges.ts';
 import type { UpdateTeamRatesBody } from '../../../src/api/contract/team.ts';
+import type { CurrencySettingsBody } from '../../../src/api/contract/wallet.ts';
 import type { Tx } from '../../db/client.ts';
 import { AppError, assert } from '../../lib/errors.ts';
 import { parseAmount } from '../../domain/ledger/amounts.ts';
 import { usdtAtomic } from '../../domain/ledger/dualControl.ts';
 import type { SettingApplied, SettingSpec, SettingSpecs } from '../../domain/settingChanges.ts';
 import { applyDualApprovalThreshold } from '../../domain/wallet/approvals.ts';
-import { valueForDualControl } from '../../domain/wallet/currencies.ts';
+import { updateCurrencySettings, valueForDualControl } from '../../domain/wallet/currencies.ts';
 import { updateProduct } from '../../domain/products/admin.ts';
 import { adminProductWire, assetScales } from '../../domain/products/products.ts';
 import { setVipReward } from '../../domain/rewards/vip.ts';
@@ -127,6 +128,19 @@ export function productSpec(id: string, body: Static<typeof UpdateProductBody>):
   };
 }
 
+/**
+ * A currency's operator-set USDT rate values VIP levels, withdrawal limits and the two-operator
+ * windows where the feed has no price: any change of it (up, down, set or cleared) takes two.
+ * Switching the currency on or off alone applies at once.
+ */
+export function currencyRateSpec(code: string, body: CurrencySettingsBody): SettingSpec<CurrencySettingsBody> {
+  return {
+    setting: 'currency_rate', target: code, body, auditAction: 'settings.currency', auditTargetType: 'currency',
+    apply: (tx, change, now) => updateCurrencySettings(tx, code, change, now),
+    raises: ({ before, after }) => (before as { usdtRate: string | null }).usdtRate !== (after as { usdtRate: string | null }).usdtRate,
+  };
+}
+
 /** A stored request's spec, for its approval. */
 export const houseSettingSpecs: SettingSpecs = (setting, target, body) => {
   switch (setting as GuardedSetting) {
@@ -135,6 +149,7 @@ export const houseSettingSpecs: SettingSpecs = (setting, target, body) => {
     case 'welfare_task': return welfareTaskSpec(target, body as WelfareTaskUpdateBody) as SettingSpec<unknown>;
     case 'team_rates': return teamRatesSpec(body as UpdateTeamRatesBody) as SettingSpec<unknown>;
     case 'product': return productSpec(target, body as Static<typeof UpdateProductBody>) as SettingSpec<unknown>;
+    case 'currency_rate': return currencyRateSpec(target, body as CurrencySettingsBody) as SettingSpec<unknown>;
     default: throw new Error(`no spec for setting ${setting}`);
   }
 };

@@ -8,7 +8,9 @@ import {
   CurrencyParams, CurrencySettingsBody, NetworkParams, NetworkSettingsBody, walletAdminPaths,
 } from '../../../src/api/contract/wallet.ts';
 import { recordAudit } from '../../domain/audit.ts';
-import { adminCurrencies, updateCurrencySettings, updateNetworkSettings } from '../../domain/wallet/currencies.ts';
+import { adminCurrencies, updateNetworkSettings } from '../../domain/wallet/currencies.ts';
+import { changeSetting } from '../../domain/settingChanges.ts';
+import { currencyRateSpec } from './houseSettings.ts';
 import { operatorOnly } from '../../plugins/operatorAuth.ts';
 import { ok } from '../../lib/envelope.ts';
 import type { Services } from '../../services.ts';
@@ -20,12 +22,10 @@ export function settingsAdminRoutes(app: FastifyInstance, services: Services) {
   app.post<{ Params: Static<typeof CurrencyParams>; Body: Static<typeof CurrencySettingsBody> }>(walletAdminPaths.currency,
     { schema: { params: CurrencyParams, body: CurrencySettingsBody }, preHandler: operatorOnly(['admin']) },
     async (request) => ok(await services.db.transaction(async (tx) => {
-      const { before, after } = await updateCurrencySettings(tx, request.params.code, request.body, services.clock.now());
-      await recordAudit(tx, {
-        operatorId: request.operator!.id, action: 'settings.currency', targetType: 'currency', targetId: request.params.code,
-        before, after,
-      }, services.clock);
-      return after;
+      // A change of the USDT rate waits for a second operator (routes/admin/houseSettings.ts).
+      const outcome = await changeSetting(tx, currencyRateSpec(request.params.code, request.body), request.operator!.id, services.clock);
+      if (outcome.applied) return outcome.after;
+      return { ...(await adminCurrencies(tx)).find((currency) => currency.currency === request.params.code), pendingChange: outcome.change };
     })));
 
   app.post<{ Params: Static<typeof NetworkParams>; Body: Static<typeof NetworkSettingsBody> }>(walletAdminPaths.network,

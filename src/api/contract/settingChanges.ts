@@ -1,6 +1,7 @@
 // Changes to settings that decide what the house pays (issue 38 point 1): raising a two-operator
 // threshold, putting a product on sale or raising its limits, welfare and VIP rewards, team
-// commission rates. A change that pays less applies at once; one that pays more waits for a second,
+// commission rates, and a currency's operator-set USDT rate (it values VIP levels, withdrawal
+// limits and the two-operator windows, so any change of it). A change that pays less applies at once; one that pays more waits for a second,
 // different operator. The setting's own call answers its state as it is now, and `pendingChange`
 // when the change is waiting (an optional field: a client that ignores it still reads the setting).
 import { Type, type Static } from '@sinclair/typebox';
@@ -15,7 +16,7 @@ export const settingChangePaths = {
 } as const;
 
 /** The settings guarded so, as `setting` names them. */
-export const guardedSettings = ['dual_threshold', 'vip_reward', 'welfare_task', 'team_rates', 'product'] as const;
+export const guardedSettings = ['dual_threshold', 'vip_reward', 'welfare_task', 'team_rates', 'product', 'currency_rate'] as const;
 export type GuardedSetting = (typeof guardedSettings)[number];
 
 export const SettingChange = Type.Object({

@@ -5,7 +5,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { sql } from 'drizzle-orm';
 import { walletAdminPaths, walletPaths } from '../../../src/api/contract/wallet.ts';
-import { createOperator, operatorLogin } from '../adminHelpers.ts';
+import { approvedBySecondAdmin, createOperator, operatorLogin } from '../adminHelpers.ts';
 import { expectOk, expectRefused, forEachDatabase, type TestServer } from '../helpers.ts';
 import { applyDeposit, balanceOf, expectLedgerSound, getRaw, withDepositAddresses } from './walletHelpers.ts';
 
@@ -127,7 +127,10 @@ forEachDatabase((server) => {
       expectRefused(await server.post(path, { depositAddress: '0x52908400098527886E0F7030069857D2E4169Ee7' }, { token }), 400, 'address_invalid');
       expectRefused(await server.post(path, { depositAddress: 'T9yD14Nj9j7xAB4dbGeiX9h8unkKHxuWwb' }, { token }), 400, 'address_wrong_network');
       const rate = walletAdminPaths.currency.replace(':code', 'USDC');
-      const changed = expectOk(await server.post(rate, { usdtRate: '0.9995' }, { token })).body.result;
+      // The rate values VIP levels, withdrawal limits and the two-operator windows: a second operator approves its change (issue 38).
+      const asked = expectOk(await server.post(rate, { usdtRate: '0.9995' }, { token })).body.result;
+      expect(asked).toMatchObject({ usdtRate: '1', pendingChange: { setting: 'currency_rate', target: 'USDC' } });
+      const changed = await approvedBySecondAdmin(server, asked);
       expect(changed).toMatchObject({ usdtRate: '0.9995', usdtRateTime: server.clock.now().getTime() });
       expect(expectOk(await server.get(walletPaths.rateByCurrency, { currency: 'USDC' })).body.result).toMatchObject({ rate: '0.9995', source: 'operator' });
       expectRefused(await server.post(rate, { usdtRate: '0' }, { token }), 400, 'amount_not_positive');
