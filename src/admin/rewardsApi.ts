@@ -1,14 +1,15 @@
 // The back office's reward calls (issue 23: contract/rewards.ts rewardAdminPaths), injected into
 // the one admin API slice: pool balances, fundings (made, approved by a second operator, rejected),
-// welfare tasks (list, create, edit) and each VIP level's bonus and weekly red envelope.
+// welfare tasks (list, create, edit), each VIP level's bonus and weekly red envelope, and (issue 38)
+// the days a level is held before its bonus is paid.
 // Quiet: the screen shows failures in place.
 import {
-  rewardAdminPaths, type AdminWelfareTask, type FundingBody, type PoolBalance, type RewardFunding, type VipRewardBody, type VipRewardRow,
+  rewardAdminPaths, type AdminWelfareTask, type FundingBody, type PoolBalance, type RewardFunding, type VipHolding, type VipRewardBody, type VipRewardRow,
   type WelfareTaskBody, type WelfareTaskUpdateBody,
 } from '../api/contract/rewards.ts';
 import { adminApi } from './api.ts';
 
-export const rewardsAdminApi = adminApi.enhanceEndpoints({ addTagTypes: ['RewardPools', 'RewardFundings', 'WelfareTasks', 'VipRewards'] }).injectEndpoints({
+export const rewardsAdminApi = adminApi.enhanceEndpoints({ addTagTypes: ['RewardPools', 'RewardFundings', 'WelfareTasks', 'VipRewards', 'VipHolding'] }).injectEndpoints({
   endpoints: (build) => ({
     rewardPools: build.query<PoolBalance[], void>({
       query: () => ({ url: rewardAdminPaths.pools, quiet: true }),
@@ -50,10 +51,19 @@ export const rewardsAdminApi = adminApi.enhanceEndpoints({ addTagTypes: ['Reward
       query: (body) => ({ url: rewardAdminPaths.vipRewards, method: 'POST', body, quiet: true }),
       invalidatesTags: ['VipRewards', 'Audit'],
     }),
+    vipHolding: build.query<VipHolding, void>({
+      query: () => ({ url: rewardAdminPaths.vipHolding, quiet: true }),
+      providesTags: ['VipHolding'],
+    }),
+    setVipHolding: build.mutation<VipHolding, VipHolding>({
+      query: (body) => ({ url: rewardAdminPaths.vipHolding, method: 'POST', body, quiet: true }),
+      invalidatesTags: ['VipHolding', 'Audit'],
+    }),
   }),
 });
 
 export const {
   useRewardPoolsQuery, useRewardFundingsQuery, useFundRewardPoolMutation, useApproveRewardFundingMutation, useRejectRewardFundingMutation,
   useWelfareTasksAdminQuery, useCreateWelfareTaskMutation, useUpdateWelfareTaskMutation, useVipRewardRowsQuery, useSetVipRewardMutation,
+  useVipHoldingQuery, useSetVipHoldingMutation,
 } = rewardsAdminApi;

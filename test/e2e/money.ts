@@ -111,6 +111,15 @@ export function operatorSession(baseUrl: string): Promise<string> {
   return operatorToken;
 }
 
+/** Uploads a proof image as the user (multipart, unencrypted) and returns its id. */
+export async function uploadProof(baseUrl: string, token: string, bytes: Buffer = tinyPng): Promise<string> {
+  return result(await new SpecClient(baseUrl).upload(token, bytes, 'deposit_proof', 'image/png', 'proof.png'), 'upload').id;
+}
+
+/**
+ * Deposits `amount` (a decimal string) of `currency` on `network` for the user and has the demo
+ * operator approve it: the balance is credited through the ledger as in production.
+ */
 export async function fundAccount(baseUrl: string, token: string, amount: string, currency = 'USDT', network = 'TRC20'): Promise<string> {
   const client = new SpecClient(baseUrl);
   const proofFileId = await uploadProof(baseUrl, token, Buffer.concat([tinyPng]));

@@ -1,6 +1,8 @@
 // The welfare centre page (features/marketing/rewards/WelfarePage.tsx): tasks with their progress
 // and state, a claim that the server refuses shown in the user's words (pool_insufficient) and one
-// that pays, the daily check-in, and an unopened red envelope opened to show its amount.
+// that pays, the daily check-in, and an unopened red envelope opened to show its amount. Issue 38:
+// an unverified caller is told that rewards wait for basic verification, with a link to it, and a
+// claim the server refuses for it (verification_required) is shown in the user's words.
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { cleanup, fireEvent, render, screen, waitFor, within } from '@testing-library/react';
 import { MemoryRouter } from 'react-router-dom';
@@ -29,7 +31,7 @@ const tasks: WelfareTasks = {
 };
 const envelope: RedEnvelope = { id: '40', week: '2026-11-23', level: 2, asset: 'USDT', status: 'unopened', expiresAt: Date.UTC(2026, 10, 30), createdAt: 0 };
 
-function serve(posts: Record<string, unknown[]>) {
+function serve(posts: Record<string, unknown[]>, answer: WelfareTasks = tasks) {
   const posted: string[] = [];
   vi.stubGlobal('fetch', vi.fn(async (url: string, init?: RequestInit) => {
     const path = new URL(String(url), 'http://test').pathname.replace(/^\/api/, '');
@@ -38,7 +40,7 @@ function serve(posts: Record<string, unknown[]>) {
       posted.push(path);
       return new Response(JSON.stringify(posts[path]?.shift() ?? refused('not_found', 'no', 404)));
     }
-    if (path === '/marketing/welfare/tasks') return new Response(JSON.stringify(ok(tasks)));
+    if (path === '/marketing/welfare/tasks') return new Response(JSON.stringify(ok(answer)));
     if (path === '/marketing/redEnvelope/mine') return new Response(JSON.stringify(ok([envelope])));
     return new Response(JSON.stringify({ success: false, code: 404, message: 'no', result: null }));
   }));
@@ -79,6 +81,24 @@ describe('the welfare centre', () => {
     await waitFor(() => expect(posted.filter((path) => path === '/marketing/welfare/claim')).toHaveLength(2));
     fireEvent.click(screen.getByRole('button', { name: 'Check in' }));
     await waitFor(() => expect(posted).toContain('/marketing/welfare/checkin'));
+  });
+
+  it('tells an unverified caller that rewards need basic verification, links to it, and shows the refusal in their words', async () => {
+    serve({ '/marketing/welfare/claim': [refused('verification_required', 'Rewards are paid to verified accounts.', 403)] }, { ...tasks, verified: false });
+    renderPage();
+    const notice = await screen.findByTestId('verification-needed');
+    expect(notice.textContent).toContain('wait until your basic identity verification is approved');
+    expect(within(notice).getByRole('link', { name: 'Verify my identity' }).getAttribute('href')).toBe('/shenfenRenzheng');
+    const deposit = screen.getByTestId('task-first_deposit');
+    fireEvent.click(within(deposit).getByRole('button', { name: 'Claim' }));
+    await within(deposit).findByText('This needs an approved basic identity verification. Please complete basic verification first.');
+  });
+
+  it('says nothing about verification to a verified caller', async () => {
+    serve({}, { ...tasks, verified: true });
+    renderPage();
+    await screen.findByTestId('task-first_deposit');
+    expect(screen.queryByTestId('verification-needed')).toBeNull();
   });
 
   it('opens an unopened red envelope and shows its amount', async () => {

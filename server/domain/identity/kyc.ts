@@ -5,6 +5,7 @@
 // pending application per user and level is guarded by a partial unique index, so two requests at
 // once leave one. Operators read every field and the photos (each view audited); users read
 // their own applications with the ID number masked.
+import { createHash } from 'node:crypto';
 import { and, asc, count, desc, eq, inArray, sql, type SQL } from 'drizzle-orm';
 import type {
   AdminKycApplication, ApplyAdvancedBody, ApplyBasicBody, KycApplication, KycDone, KycState, KycStatus,
@@ -155,6 +156,38 @@ export async function kycState(db: Executor, userId: bigint): Promise<KycState> 
     basic: statusOf(1), advanced: statusOf(2), level: await userKycLevel(db, userId),
     ...(basicReason ? { basicReason } : {}), ...(advancedReason ? { advancedReason } : {}),
   };
+}
+
+/**
+ * The verified person behind an approved basic verification, as one key (issue 38): a SHA-256 of
+ * the document number as printed (upper case, spaces and dashes dropped, the document type left
+ * out), so two accounts verified with one document are recognised as one person whatever type
+ * was chosen. Rewards pay a level's bonus once per person and an IEO takes one application per
+ * person with it. An approval without a document number (written by a test harness, never by
+ * applyBasic) stands for its own account alone.
+ */
+export function personKeyOf(userId: bigint, details: unknown): string {
+  const number = typeof details === 'object' && details !== null ? (details as Record<string, unknown>).idNumber : undefined;
+  const plain = typeof number === 'string' ? number.replace(/[ -]/g, '').toUpperCase() : '';
+  const subject = plain.length > 0 ? `document:${plain}` : `account:${userId}`;
+  return createHash('sha256').update(`bourse-person-v1:${subject}`).digest('hex');
+}
+
+/** The person keys of those of the users whose basic verification is approved (the others are absent). */
+export async function verifiedPersonKeys(db: Executor, userIds: readonly bigint[]): Promise<Map<bigint, string>> {
+  const keys = new Map<bigint, string>();
+  if (userIds.length === 0) return keys;
+  const rows = await db.select({ userId: kycApplications.userId, details: kycApplications.details }).from(kycApplications)
+    .where(and(inArray(kycApplications.userId, [...userIds]), eq(kycApplications.level, 1), eq(kycApplications.status, 'approved')))
+    .orderBy(asc(kycApplications.id));
+  // At most one approved basic application per user (insertApplication refuses a second); the latest wins.
+  for (const row of rows) keys.set(row.userId, personKeyOf(row.userId, row.details));
+  return keys;
+}
+
+/** The user's person key when their basic verification is approved, else null (unverified). */
+export async function verifiedPersonKey(db: Executor, userId: bigint): Promise<string | null> {
+  return (await verifiedPersonKeys(db, [userId])).get(userId) ?? null;
 }
 
 export async function kycDone(db: Executor, userId: bigint): Promise<KycDone> {

@@ -2,12 +2,14 @@
 // account they hold (spot with what pending withdrawals reserve, frozen, position margin, product
 // holdings, pledged collateral) minus what they owe on loans, valued at the last recorded feed
 // price of <asset>USDT (or the operator's rate), like the asset centre. Demo money never counts.
-// The level is stored in user_levels with the highest one ever reached (rewards use it later), and
-// recomputed by the daily vip-levels job and after large movements (deposits, withdrawals), so it
-// rises and falls by itself.
+// The level is stored in user_levels with the highest one ever reached, and since when each level
+// has been held without a break (user_level_holds: rewards pay a level's bonus once it has been
+// held for the holding period), recomputed by the daily vip-levels job and after large movements
+// (deposits, withdrawals), so it rises and falls by itself.
 import { and, asc, desc, eq, gt, inArray, isNotNull, sql } from 'drizzle-orm';
 import type { Services } from '../../services.ts';
 import type { Executor } from '../../db/client.ts';
+import { tokenArrayLiteral } from '../../db/arrays.ts';
 import { ledgerAccounts, marketCandles, marketTicks, products, userLevels, vipLevels } from '../../db/schema.ts';
 import type { Clock } from '../../lib/time.ts';
 import { systemClock } from '../../lib/time.ts';
@@ -141,10 +143,15 @@ export async function totalAssets(db: Executor, valuation: Valuation, userIds: r
 
 export interface UserLevel { level: number; highestLevel: number; assetsAtomic: bigint; checkedAt: Date }
 
-/** Writes the users' computed levels, keeping the highest ever reached; answers the stored rows. */
+/**
+ * Writes the users' computed levels, keeping the highest ever reached, then their holdings (issue
+ * 38): a level lost ends its holding, a level reached starts one now, a level kept keeps its start.
+ * Both holding statements read the stored rows rather than `rows`, so two checks of one user at
+ * once leave the holdings of whichever level was written last. Answers the stored rows.
+ */
 async function storeLevels(db: Executor, rows: Array<{ userId: bigint; level: number; assets: bigint }>, checkedAt: Date) {
   if (rows.length === 0) return [];
-  return db.insert(userLevels).values(rows.map((row) => ({
+  const stored = await db.insert(userLevels).values(rows.map((row) => ({
     userId: row.userId, level: row.level, highestLevel: row.level, assets: row.assets, checkedAt,
   }))).onConflictDoUpdate({
     target: userLevels.userId,
@@ -153,6 +160,15 @@ async function storeLevels(db: Executor, rows: Array<{ userId: bigint; level: nu
       highestLevel: sql`greatest(${userLevels.highestLevel}, excluded.highest_level)`,
     },
   }).returning();
+  const ids = sql`${tokenArrayLiteral(rows.map((row) => row.userId))}::bigint[]`;
+  await db.execute(sql`delete from user_level_holds h using user_levels ul
+    where ul.user_id = h.user_id and h.level > ul.level and ul.user_id = any(${ids})`);
+  await db.execute(sql`insert into user_level_holds (user_id, level, since)
+    select ul.user_id, l.level, ${checkedAt.toISOString()}::timestamptz from user_levels ul
+    join vip_levels l on l.level >= 1 and l.level <= ul.level
+    where ul.user_id = any(${ids})
+    on conflict (user_id, level) do nothing`);
+  return stored;
 }
 
 /** Computes the user's level from their assets now and stores it. */
@@ -233,9 +249,9 @@ export async function recomputeAllLevels(db: Executor, clock: Clock): Promise<{ 
 
 export async function runVipLevels(services: Services, _day: string): Promise<JobResult> {
   const levels = await recomputeAllLevels(services.db, services.clock);
-  // Issue 23: the one-time bonuses of levels reached for the first time (rewards/vip.ts), paid once.
+  // Issue 23: the one-time bonuses of levels held for the holding period (rewards/vip.ts), paid once.
   const bonuses = await grantVipBonuses(services.db, services.clock.now());
-  return { ...levels, bonusesGranted: bonuses.granted, bonusesUncovered: bonuses.uncovered };
+  return { ...levels, bonusesGranted: bonuses.granted, bonusesUncovered: bonuses.uncovered, bonusesSamePerson: bonuses.samePerson };
 }
 
 // ─── What the wire shows ─────────────────────────────────────────────────────────────────────

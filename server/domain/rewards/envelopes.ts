@@ -5,6 +5,8 @@
 // nothing`, so a run that crashed half-way is simply run again. Opening credits the amount from
 // the `rewards` pool with the transfer id `envelope:<id>` in the transaction that marks it
 // opened: it can never pay twice, and an empty pool refuses (pool_insufficient) with nothing moved.
+// Issue 38: only a verified account opens one (verification_required, nothing moved); an envelope
+// waits unopened for its seven days while its owner completes basic verification.
 import { and, desc, eq, lte, sql } from 'drizzle-orm';
 import type { RedEnvelope } from '../../../src/api/contract/rewards.ts';
 import { redEnvelopes } from '../../db/schema.ts';
@@ -14,6 +16,8 @@ import { formatAmount } from '../ledger/amounts.ts';
 import { userAccountId } from '../ledger/accounts.ts';
 import { assetScales, scaleOf } from '../products/products.ts';
 import { payFromPool } from './fundings.ts';
+import { verificationRequired } from './welfare.ts';
+import { verifiedPersonKey } from '../identity/kyc.ts';
 import { rowsOf } from '../../db/arrays.ts';
 
 export const envelopeLifetimeMs = 7 * 86_400_000;
@@ -79,7 +83,10 @@ export async function myEnvelopes(db: Executor, userId: bigint, now: Date): Prom
   return rows.map((row) => wire(row, scales, now));
 }
 
-/** Opens the caller's envelope: envelope_not_found (absent or another user's), envelope_opened, envelope_expired. */
+/**
+ * Opens the caller's envelope: envelope_not_found (absent or another user's), envelope_opened,
+ * envelope_expired, verification_required, pool_insufficient (in that order) move nothing.
+ */
 export async function openEnvelope(db: Db, userId: bigint, id: bigint, now: Date): Promise<RedEnvelope> {
   return db.transaction(async (tx) => {
     const [row] = await tx.select().from(redEnvelopes).where(and(eq(redEnvelopes.id, id), eq(redEnvelopes.userId, userId))).for('update');
@@ -88,6 +95,7 @@ export async function openEnvelope(db: Db, userId: bigint, id: bigint, now: Date
     if (row.status === 'expired' || row.expiresAt.getTime() <= now.getTime()) {
       throw conflict('envelope_expired', 'This red envelope has expired.');
     }
+    if (await verifiedPersonKey(tx, userId) === null) throw verificationRequired();
     const transferId = `envelope:${row.id}`;
     const spot = await userAccountId(tx, userId, row.asset, 'spot');
     await payFromPool(tx, {

@@ -5,13 +5,16 @@
 //   kyc_basic       a verification (basic or advanced) approved
 //   first_trade     real contracts opened plus real second-contract orders
 //   first_product   investment product orders
-//   invite_deposit  invited users (users.referrer_id = me) with a credited deposit
+//   invite_deposit  invited people (users.referrer_id = me) with a credited deposit and an approved
+//                   basic verification, counted once per verified person other than the caller
 //   checkin_streak  consecutive UTC days checked in, ending today (or yesterday before today's)
 //
-// Progress is min(count, target). A claim inserts the (task, user) row, then pays under the pool's
-// lock with the transfer id `welfare:<task>:<user>`, all in one transaction: a second claim finds
-// the row (task_claimed), an empty pool rolls everything back (pool_insufficient).
-import { and, asc, count, countDistinct, desc, eq, gte, inArray, sql } from 'drizzle-orm';
+// Progress is min(count, target). Rewards are paid to verified accounts only (issue 38): a claim
+// without an approved basic verification is refused (verification_required) before anything is
+// written. A claim inserts the (task, user) row, then pays under the pool's lock with the transfer
+// id `welfare:<task>:<user>`, all in one transaction: a second claim finds the row (task_claimed),
+// an empty pool rolls everything back (pool_insufficient).
+import { and, asc, count, desc, eq, gte, inArray, sql } from 'drizzle-orm';
 import type {
   AdminWelfareTask, WelfareCheckin, WelfareClaimResult, WelfareKind, WelfareTask, WelfareTaskBody, WelfareTasks, WelfareTaskUpdateBody,
 } from '../../../src/api/contract/rewards.ts';
@@ -20,6 +23,7 @@ import {
 } from '../../db/schema.ts';
 import type { Db, Executor } from '../../db/client.ts';
 import { AppError, conflict, notFound } from '../../lib/errors.ts';
+import { verifiedPersonKey, verifiedPersonKeys } from '../identity/kyc.ts';
 import { formatAmount } from '../ledger/amounts.ts';
 import { ledgers, userAccountId } from '../ledger/accounts.ts';
 import { assetScales, nameIn, scaleOf } from '../products/products.ts';
@@ -85,13 +89,30 @@ async function counts(db: Executor, userId: bigint, kinds: ReadonlySet<WelfareKi
   if (kinds.has('first_product')) {
     out.set('first_product', await one(db.select({ n: count() }).from(productOrders).where(eq(productOrders.userId, userId))));
   }
-  if (kinds.has('invite_deposit')) {
-    out.set('invite_deposit', await one(db.select({ n: countDistinct(users.id) }).from(users)
-      .innerJoin(walletRecharges, and(eq(walletRecharges.userId, users.id), eq(walletRecharges.status, recordStatus.delivered)))
-      .where(eq(users.referrerId, userId))));
-  }
+  if (kinds.has('invite_deposit')) out.set('invite_deposit', await verifiedInviteesWithDeposit(db, userId));
   if (kinds.has('checkin_streak')) out.set('checkin_streak', (await checkinStreak(db, userId, today)).streak);
   return out;
+}
+
+/** Invitees looked at for the invitation task: far above any target (at most 1 000). */
+export const inviteesCountedMax = 5_000;
+
+/**
+ * The invited people who deposited: invitees with a credited deposit and an approved basic
+ * verification, one per verified person (two accounts on one document count once) and never the
+ * caller's own person (their second account is not a friend).
+ */
+async function verifiedInviteesWithDeposit(db: Executor, userId: bigint): Promise<number> {
+  const invitees = await db.selectDistinct({ id: users.id }).from(users)
+    .innerJoin(walletRecharges, and(eq(walletRecharges.userId, users.id), eq(walletRecharges.status, recordStatus.delivered)))
+    .innerJoin(kycApplications, and(eq(kycApplications.userId, users.id), eq(kycApplications.level, 1), eq(kycApplications.status, 'approved')))
+    .where(eq(users.referrerId, userId)).orderBy(asc(users.id)).limit(inviteesCountedMax);
+  const persons = await verifiedPersonKeys(db, [...invitees.map((row) => row.id), userId]);
+  const mine = persons.get(userId);
+  persons.delete(userId);
+  const distinct = new Set(persons.values());
+  if (mine !== undefined) distinct.delete(mine);
+  return distinct.size;
 }
 
 async function progressOf(db: Executor, userId: bigint, tasks: readonly TaskRow[], today: string) {
@@ -103,11 +124,12 @@ async function progressOf(db: Executor, userId: bigint, tasks: readonly TaskRow[
 export async function myWelfareTasks(db: Executor, userId: bigint, lang: string | undefined, now: Date): Promise<WelfareTasks> {
   const today = utcDayOf(now);
   const tasks = await db.select().from(welfareTasks).where(eq(welfareTasks.enabled, true)).orderBy(asc(welfareTasks.sort), asc(welfareTasks.id));
-  const [progress, claims, streak, scales] = await Promise.all([
+  const [progress, claims, streak, scales, personKey] = await Promise.all([
     progressOf(db, userId, tasks, today),
     tasks.length === 0 ? [] : db.select().from(welfareClaims).where(and(eq(welfareClaims.userId, userId), inArray(welfareClaims.taskId, tasks.map((task) => task.id)))),
     checkinStreak(db, userId, today),
     assetScales(db),
+    verifiedPersonKey(db, userId),
   ]);
   const claimed = new Map(claims.map((claim) => [claim.taskId, claim]));
   return {
@@ -123,10 +145,18 @@ export async function myWelfareTasks(db: Executor, userId: bigint, lang: string 
     }),
     checkedInToday: streak.today,
     checkinStreak: streak.streak,
+    verified: personKey !== null,
   };
 }
 
-/** Pays a done task's reward once; task_not_found, task_claimed, task_not_done, pool_insufficient move nothing. */
+/** The refusal of a reward to an account without an approved basic verification (issue 38). */
+export const verificationRequired = () => new AppError(403, 'verification_required',
+  'Rewards are paid to verified accounts: please complete basic identity verification first.');
+
+/**
+ * Pays a done task's reward once; task_not_found, task_claimed, task_not_done,
+ * verification_required, pool_insufficient (in that order) move nothing.
+ */
 export async function claimWelfareTask(db: Db, userId: bigint, taskId: bigint, now: Date): Promise<WelfareClaimResult> {
   return db.transaction(async (tx) => {
     const [task] = await tx.select().from(welfareTasks).where(and(eq(welfareTasks.id, taskId), eq(welfareTasks.enabled, true)));
@@ -136,6 +166,7 @@ export async function claimWelfareTask(db: Db, userId: bigint, taskId: bigint, n
     if (already) throw conflict('task_claimed', 'You have claimed this reward already.');
     const progress = (await progressOf(tx, userId, [task], utcDayOf(now))).get(task.id) ?? 0;
     if (progress < task.target) throw conflict('task_not_done', 'This task is not done yet.');
+    if (await verifiedPersonKey(tx, userId) === null) throw verificationRequired();
     const transferId = `welfare:${task.id}:${userId}`;
     const inserted = await tx.insert(welfareClaims).values({ taskId, userId, amount: task.rewardAmount, transferId, createdAt: now })
       .onConflictDoNothing().returning({ taskId: welfareClaims.taskId });

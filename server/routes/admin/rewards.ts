@@ -7,6 +7,7 @@ import { ReasonBody } from '../../../src/api/contract/products.ts';
 import {
   FundingBody, VipRewardBody, WelfareTaskBody, WelfareTaskUpdateBody, rewardAdminPaths,
 } from '../../../src/api/contract/rewards.ts';
+import { VipHolding } from '../../../src/api/contract/rewards.ts';
 import { RecordId } from '../../../src/api/contract/withdrawals.ts';
 import { recordAudit } from '../../domain/audit.ts';
 import {
@@ -14,6 +15,7 @@ import {
 } from '../../domain/rewards/fundings.ts';
 import { createWelfareTask, listAdminWelfareTasks, updateWelfareTask } from '../../domain/rewards/welfare.ts';
 import { listVipRewardRows, setVipReward } from '../../domain/rewards/vip.ts';
+import { setVipHoldingDays, vipHoldingDays } from '../../domain/rewards/vip.ts';
 import { operatorOnly } from '../../plugins/operatorAuth.ts';
 import { ok } from '../../lib/envelope.ts';
 import type { Services } from '../../services.ts';
@@ -107,6 +109,21 @@ export function rewardAdminRoutes(app: FastifyInstance, services: Services) {
         const { before, after } = await setVipReward(tx, request.body, now);
         await recordAudit(tx, {
           operatorId: request.operator!.id, action: 'vip.reward.update', targetType: 'vip_reward', targetId: String(after.level), before, after,
+        }, clock);
+        return after;
+      }));
+    });
+
+  // Issue 38: the days a level is held before its one-time bonus is paid (0 to 90, audited).
+  app.get(rewardAdminPaths.vipHolding, { preHandler: operatorOnly(readers) }, async () => ok({ holdingDays: await vipHoldingDays(db) }));
+
+  app.post<{ Body: Static<typeof VipHolding> }>(rewardAdminPaths.vipHolding,
+    { schema: { body: VipHolding }, preHandler: operatorOnly(writers) }, async (request) => {
+      const now = clock.now();
+      return ok(await db.transaction(async (tx) => {
+        const { before, after } = await setVipHoldingDays(tx, request.body.holdingDays, now);
+        await recordAudit(tx, {
+          operatorId: request.operator!.id, action: 'vip.bonus.holding', targetType: 'system_setting', targetId: 'vip_bonus_holding_days', before, after,
         }, clock);
         return after;
       }));

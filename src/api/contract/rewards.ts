@@ -35,6 +35,8 @@ export const rewardAdminPaths = {
   task: '/admin/rewards/tasks/:id',
   /** GET → VipRewardRow[]; POST VipRewardBody (one level) → VipRewardRow. */
   vipRewards: '/admin/rewards/vip',
+  /** Issue 38: GET → VipHolding; POST VipHolding → VipHolding (the days a level is held before its bonus is paid). */
+  vipHolding: '/admin/rewards/vip/holding',
 } as const;
 
 // ─── Pools ───────────────────────────────────────────────────────────────────────────────────────
@@ -92,6 +94,11 @@ export const WelfareTasks = Type.Object({
   checkedInToday: Type.Boolean(),
   /** Consecutive UTC days checked in, ending today (or yesterday when not yet today). */
   checkinStreak: Type.Integer(),
+  /**
+   * Issue 38: whether the caller's basic verification is approved. Rewards (tasks, envelopes, VIP
+   * bonuses) are paid only then; a claim before it is refused with verification_required.
+   */
+  verified: Type.Optional(Type.Boolean()),
 });
 export type WelfareTasks = Static<typeof WelfareTasks>;
 
@@ -134,12 +141,31 @@ export const VipRewardBody = Type.Object({
 }, { additionalProperties: false });
 export type VipRewardBody = Static<typeof VipRewardBody>;
 
+/** Bounds of the holding period (issue 38), in days; a fresh install waits 7. */
+export const vipHoldingDaysMax = 90;
+export const vipHoldingDaysDefault = 7;
+export const VipHolding = Type.Object({
+  holdingDays: Type.Integer({ minimum: 0, maximum: vipHoldingDaysMax }),
+}, { additionalProperties: false });
+export type VipHolding = Static<typeof VipHolding>;
+
 export const VipRewards = Type.Object({
   levels: Type.Array(VipRewardRow),
   level: Type.Integer(),
   highestLevel: Type.Integer(),
   /** The one-time bonuses the caller received. */
   granted: Type.Array(Type.Object({ level: Type.Integer(), asset: Type.String(), amount: Type.String(), time: Type.Integer() })),
+  /** Issue 38: whether the caller's basic verification is approved (bonuses are paid only then). */
+  verified: Type.Optional(Type.Boolean()),
+  /** Issue 38: the days a level must be held without a break before its bonus is paid. */
+  holdingDays: Type.Optional(Type.Integer()),
+  /**
+   * Issue 38: the bonuses of levels the caller holds and has not received, with the time their
+   * holding period ends (paid by the first run from then on, while the level is still held).
+   */
+  waiting: Type.Optional(Type.Array(Type.Object({
+    level: Type.Integer(), asset: Type.String(), amount: Type.String(), payableAt: Type.Integer(),
+  }))),
 });
 export type VipRewards = Static<typeof VipRewards>;
 

@@ -2,7 +2,10 @@
 // the next level, and the table of levels: the assets each needs and what it unlocks (the credit
 // limit it adds, the products it opens). The level follows total assets, up and down, checked
 // daily and after large movements. Issue 23: each level's one-time bonus and weekly red envelope,
-// and which bonuses the caller received.
+// and which bonuses the caller received. Issue 38: a bonus is paid to a verified account once its
+// level has been held for the holding period: the table says when each waiting one will be paid,
+// and an unverified caller is told so, with the way to the verification page.
+import { Link } from 'react-router-dom';
 import { PullToRefresh, Skeleton } from 'antd-mobile';
 import { useLingui } from '@lingui/react/macro';
 import type { Levels } from '../../api/contract/levels.ts';
@@ -46,6 +49,17 @@ function VipRewardsTable() {
   if (query.isLoading) return <section className="invest-card" aria-busy="true" aria-label={t`Loading...`}><Skeleton.Paragraph lineCount={4} animated /></section>;
   if (!data) return <LoadFailure title={t`The VIP rewards could not be loaded.`} error={query.error} onRetry={() => void query.refetch()} />;
   const granted = new Map(data.granted.map((grant) => [grant.level, grant]));
+  const waiting = new Map((data.waiting ?? []).map((entry) => [entry.level, entry]));
+  const verified = data.verified !== false;
+  const holdingDays = data.holdingDays ?? 7;
+  const stateOf = (level: number) => {
+    if (granted.has(level)) return t`Received`;
+    const entry = waiting.get(level);
+    if (!entry) return '—';
+    if (!verified) return t`After verification`;
+    const date = formatEpochMs(entry.payableAt, 'date');
+    return t`Paid from ${date}`;
+  };
   return (
     <section className="invest-card" aria-labelledby="vip-rewards-title">
       <h2 id="vip-rewards-title" className="invest-card-title">{t`VIP rewards`}</h2>
@@ -59,12 +73,17 @@ function VipRewardsTable() {
               <th scope="row">{row.name}</th>
               <td><Amount value={row.bonus} asset={row.asset} /></td>
               <td><Amount value={row.weeklyEnvelope} asset={row.asset} /></td>
-              <td>{granted.has(row.level) ? t`Received` : '—'}</td>
+              <td data-testid={`vip-bonus-state-${row.level}`}>{stateOf(row.level)}</td>
             </tr>
           ))}
         </tbody>
       </table>
-      <p className="buy-note">{t`The bonus of a level is paid once, the first time you reach it. Red envelopes arrive every Monday and can be opened for seven days in the welfare centre.`}</p>
+      <p className="buy-note">{t`The bonus of a level is paid once per person, when you have held the level for ${holdingDays} days without a break. Red envelopes arrive every Monday and can be opened for seven days in the welfare centre.`}</p>
+      {!verified && (
+        <p className="buy-note" role="note" data-testid="vip-verification-needed">
+          {t`VIP bonuses and red envelopes are paid to verified accounts only.`} <Link to="/shenfenRenzheng">{t`Verify my identity`}</Link>
+        </p>
+      )}
     </section>
   );
 }

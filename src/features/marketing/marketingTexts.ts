@@ -38,6 +38,7 @@ registerErrorMessages({
   envelopes_issued_this_week: msg`This week's red envelopes have already been issued.`,
   checkin_done_today: msg`You have already checked in today.`,
   pool_insufficient: msg`The reward pool cannot pay this at the moment. Please try again later.`,
+  verification_required: msg`This needs an approved basic identity verification. Please complete basic verification first.`,
   short_link_not_found: msg`This link is not valid.`,
   invite_self: msg`You cannot use your own invitation code.`,
   invite_cycle: msg`This invitation code cannot be used for your account.`,

@@ -2,12 +2,13 @@
 // frozen, margin, product holdings, collateral, minus loans; BTC at the recorded feed price),
 // rises and falls with the daily job (run twice the same day: the second answers the first),
 // keeps the highest level reached, is re-checked after a credited deposit, never counts demo
-// money, and operators edit levels only with thresholds that keep rising.
+// money, and operators edit levels only with thresholds that keep rising. Issue 38: since when each
+// level has been held without a break (user_level_holds), which VIP bonuses wait on.
 import { afterEach, describe, expect, it } from 'vitest';
 import { eq } from 'drizzle-orm';
 import { levelAdminPaths, levelPaths } from '../../../src/api/contract/levels.ts';
 import { productAdminPaths } from '../../../src/api/contract/products.ts';
-import { auditLog, userLevels, vipLevels } from '../../../server/db/schema.ts';
+import { auditLog, userLevelHolds, userLevels, vipLevels } from '../../../server/db/schema.ts';
 import { openAccounts, systemShard, type UserAccountKind } from '../../../server/domain/ledger/accounts.ts';
 import { postTransfers } from '../../../server/domain/ledger/transfers.ts';
 import { insertTicks } from '../../../server/domain/market/store.ts';
@@ -176,6 +177,33 @@ forEachDatabase((server) => {
       // Run again directly (as a crashed run is resumed): the same levels, nothing raised or lowered.
       const again = await recomputeAllLevels(server.db, server.clock);
       expect(again).toMatchObject({ raised: 0, lowered: 0 });
+    });
+
+    it('keeps since when each level is held: a level kept keeps its start, a level lost ends its holding, a level reached starts one (issue 38)', async () => {
+      const { userId } = await newUser(server);
+      const holds = async () => (await server.db.select().from(userLevelHolds).where(eq(userLevelHolds.userId, userId)))
+        .map((row) => [row.level, row.since.getTime()]).sort((a, b) => a[0] - b[0]);
+      const start = server.clock.now().getTime();
+      await move(server, userId, 'USDT', 'spot', usdt(10_000n));
+      expect((await recheckUserLevel(server.db, server.clock, userId)).level).toBe(2);
+      expect(await holds()).toEqual([[1, start], [2, start]]);
+      server.clock.advance(86_400_000);
+      await recheckUserLevel(server.db, server.clock, userId);
+      expect(await holds()).toEqual([[1, start], [2, start]]);
+      // Down to level 1: level 2's holding ends, level 1's goes on from its start.
+      await move(server, userId, 'USDT', 'spot', -usdt(8_000n));
+      expect((await recheckUserLevel(server.db, server.clock, userId)).level).toBe(1);
+      expect(await holds()).toEqual([[1, start]]);
+      // Back to level 2 a day later: a new holding of level 2 from now.
+      server.clock.advance(86_400_000);
+      const back = server.clock.now().getTime();
+      await move(server, userId, 'USDT', 'spot', usdt(8_000n));
+      await recomputeAllLevels(server.db, server.clock);
+      expect(await holds()).toEqual([[1, start], [2, back]]);
+      // Everything out: no holding left.
+      await move(server, userId, 'USDT', 'spot', -usdt(10_000n));
+      expect((await recheckUserLevel(server.db, server.clock, userId)).level).toBe(0);
+      expect(await holds()).toEqual([]);
     });
 
     it('re-checks the level after a deposit is credited, without waiting for the job', async () => {

@@ -13,6 +13,7 @@ import { failureMessage } from '../../errors.ts';
 import { formatAmount, formatTime } from '../../format.ts';
 import { Approvals } from '../Approvals.tsx';
 import { ReasonModal } from '../ReasonModal.tsx';
+import { VipHoldingSetting } from './VipHoldingSetting.tsx';
 import {
   useApproveRewardFundingMutation, useCreateWelfareTaskMutation, useFundRewardPoolMutation, useRejectRewardFundingMutation, useRewardFundingsQuery,
   useRewardPoolsQuery, useSetVipRewardMutation, useUpdateWelfareTaskMutation, useVipRewardRowsQuery, useWelfareTasksAdminQuery,
@@ -212,8 +213,9 @@ function VipRewards({ admin }: { admin: boolean }) {
   return (
     <Card title={t`VIP rewards`}>
       <Typography.Paragraph type="secondary">
-        {t`The one-time bonus of a level is paid from the rewards pool the first time a user reaches it, never twice. Every Monday the red-envelopes job gives each user an envelope of their level's weekly amount, to open within seven days. Zero turns either off.`}
+        {t`The one-time bonus of a level is paid from the rewards pool once a verified user has held it for the holding period below, never twice. Every Monday the red-envelopes job gives each user an envelope of their level's weekly amount, to open within seven days. Zero turns either off.`}
       </Typography.Paragraph>
+      <VipHoldingSetting admin={admin} />
       {rows.error && <Alert type="error" showIcon role="alert" title={failureMessage(rows.error)} style={{ marginBottom: 12 }} />}
       <Table<VipRewardRow> rowKey="level" dataSource={rows.data ?? []} loading={rows.isFetching} size="small" pagination={false} data-testid="vip-rewards"
         columns={[

@@ -2,7 +2,10 @@
 // small animation, none when the system asks for reduced motion, then the amount), today's
 // check-in and streak, and the tasks with their progress and reward: claim one when it is done,
 // once. Every amount comes from the server; refusals are shown where they happen, translated.
+// Issue 38: rewards go to verified accounts only; until the caller's basic verification is
+// approved the page says so at the top, with the way to the verification page.
 import { useState } from 'react';
+import { Link } from 'react-router-dom';
 import { Button, PullToRefresh, Skeleton } from 'antd-mobile';
 import { useLingui } from '@lingui/react/macro';
 import type { RedEnvelope, WelfareTask } from '../../../api/contract/rewards.ts';
@@ -103,6 +106,17 @@ function TaskRow({ task }: { task: WelfareTask }) {
   );
 }
 
+/** Shown while the caller's basic verification is not approved: no reward is paid before it. */
+function VerificationNeeded() {
+  const { t } = useLingui();
+  return (
+    <section className="rw-card rw-verify" role="note" data-testid="verification-needed">
+      <p className="rw-note">{t`Rewards are paid to verified accounts: tasks, red envelopes and VIP bonuses wait until your basic identity verification is approved.`}</p>
+      <Link className="rw-verify-link" to="/shenfenRenzheng">{t`Verify my identity`}</Link>
+    </section>
+  );
+}
+
 export default function WelfarePage() {
   const { t } = useLingui();
   const tasks = useWelfareTasksQuery();
@@ -116,6 +130,7 @@ export default function WelfarePage() {
     <div className="rw-page">
       {header}
       <PullToRefresh onRefresh={async () => { await Promise.all([tasks.refetch(), envelopes.refetch()]); }} {...pull}>
+        {data?.verified === false && <VerificationNeeded />}
         <Envelopes />
         {tasks.isLoading && <section className="rw-card" aria-busy="true" aria-label={t`Loading...`}><Skeleton.Paragraph lineCount={6} animated /></section>}
         {!tasks.isLoading && !data && (
