@@ -13,9 +13,11 @@ import { recordAudit } from '../../domain/audit.ts';
 import {
   approveRewardFunding, listRewardFundings, poolBalances, rejectRewardFunding, requestRewardFunding,
 } from '../../domain/rewards/fundings.ts';
-import { createWelfareTask, listAdminWelfareTasks, updateWelfareTask } from '../../domain/rewards/welfare.ts';
-import { listVipRewardRows, setVipReward } from '../../domain/rewards/vip.ts';
-import { setVipHoldingDays, vipHoldingDays } from '../../domain/rewards/vip.ts';
+import { createWelfareTask, listAdminWelfareTasks } from '../../domain/rewards/welfare.ts';
+import { changeSetting, type SettingChangeOutcome } from '../../domain/settingChanges.ts';
+import type { Tx } from '../../db/client.ts';
+import { vipRewardSpec, welfareTaskSpec } from './houseSettings.ts';
+import { listVipRewardRows, setVipHoldingDays, vipHoldingDays } from '../../domain/rewards/vip.ts';
 import { operatorOnly } from '../../plugins/operatorAuth.ts';
 import { ok } from '../../lib/envelope.ts';
 import type { Services } from '../../services.ts';
@@ -76,41 +78,36 @@ export function rewardAdminRoutes(app: FastifyInstance, services: Services) {
 
   app.get(rewardAdminPaths.tasks, { preHandler: operatorOnly(readers) }, async () => ok(await listAdminWelfareTasks(db)));
 
+  // A new task starts switched off; switching it on with a reward is a change a second admin approves.
   app.post<{ Body: Static<typeof WelfareTaskBody> }>(rewardAdminPaths.tasks,
     { schema: { body: WelfareTaskBody }, preHandler: operatorOnly(writers) }, async (request) => {
       const now = clock.now();
       return ok(await db.transaction(async (tx) => {
-        const task = await createWelfareTask(tx, request.body, now);
+        const task = await createWelfareTask(tx, { ...request.body, enabled: false }, now);
         await recordAudit(tx, {
           operatorId: request.operator!.id, action: 'welfare.task.create', targetType: 'welfare_task', targetId: task.id, after: task,
         }, clock);
-        return task;
+        if (request.body.enabled === false) return task;
+        return taskAnswer(tx, task.id, await changeSetting(tx, welfareTaskSpec(task.id, { enabled: true }), request.operator!.id, clock));
       }));
     });
 
   app.post<{ Params: Static<typeof IdParams>; Body: Static<typeof WelfareTaskUpdateBody> }>(rewardAdminPaths.task,
     { schema: { params: IdParams, body: WelfareTaskUpdateBody }, preHandler: operatorOnly(writers) }, async (request) => {
-      const now = clock.now();
-      return ok(await db.transaction(async (tx) => {
-        const { before, after } = await updateWelfareTask(tx, BigInt(request.params.id), request.body, now);
-        await recordAudit(tx, {
-          operatorId: request.operator!.id, action: 'welfare.task.update', targetType: 'welfare_task', targetId: after.id, before, after,
-        }, clock);
-        return after;
-      }));
+      return ok(await db.transaction(async (tx) =>
+        taskAnswer(tx, request.params.id, await changeSetting(tx, welfareTaskSpec(request.params.id, request.body), request.operator!.id, clock))));
     });
 
   app.get(rewardAdminPaths.vipRewards, { preHandler: operatorOnly(readers) }, async () => ok(await listVipRewardRows(db)));
 
   app.post<{ Body: Static<typeof VipRewardBody> }>(rewardAdminPaths.vipRewards,
     { schema: { body: VipRewardBody }, preHandler: operatorOnly(writers) }, async (request) => {
-      const now = clock.now();
       return ok(await db.transaction(async (tx) => {
-        const { before, after } = await setVipReward(tx, request.body, now);
-        await recordAudit(tx, {
-          operatorId: request.operator!.id, action: 'vip.reward.update', targetType: 'vip_reward', targetId: String(after.level), before, after,
-        }, clock);
-        return after;
+        // Lowered at once; raised only once a second admin approves (domain/settingChanges.ts).
+        const outcome = await changeSetting(tx, vipRewardSpec(request.body), request.operator!.id, clock);
+        if (outcome.applied) return outcome.after;
+        const row = (await listVipRewardRows(tx)).find((candidate) => candidate.level === request.body.level);
+        return { ...row, pendingChange: outcome.change };
       }));
     });
 
@@ -128,4 +125,11 @@ export function rewardAdminRoutes(app: FastifyInstance, services: Services) {
         return after;
       }));
     });
+}
+
+/** A task as it is now, with the change that waits for a second admin, if one does. */
+async function taskAnswer(tx: Tx, id: string, outcome: SettingChangeOutcome) {
+  if (outcome.applied) return outcome.after;
+  const task = (await listAdminWelfareTasks(tx)).find((candidate) => candidate.id === id);
+  return { ...task, pendingChange: outcome.change };
 }
