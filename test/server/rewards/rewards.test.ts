@@ -17,7 +17,7 @@ import { recheckUserLevel } from '../../../server/domain/levels/levels.ts';
 import { issueEnvelopes } from '../../../server/domain/rewards/envelopes.ts';
 import type { Executor } from '../../../server/db/client.ts';
 import { expectOk, expectRefused, forEachDatabase, type TestServer } from '../helpers.ts';
-import { createOperator, operatorLogin } from '../adminHelpers.ts';
+import { approvedBySecondAdmin, createOperator, operatorLogin } from '../adminHelpers.ts';
 import { admin, balance, buyer, expectLedgerSound, moneySnapshot, type Admin, type Buyer } from '../products/productHelpers.ts';
 import { applyBasic, approve, reviewer, type Reviewer } from '../identity/kycHelpers.ts';
 import { applyDeposit, approveAsOperator, withDepositAddresses } from '../wallet/walletHelpers.ts';
@@ -188,11 +188,15 @@ forEachDatabase((server) => {
       expect(state.state).toBe('claimed');
 
       // An operator adds a task and disables it: a disabled task is not offered and not claimable.
+      // A new task with a reward is switched on only by a second admin (issue 38).
       const made = expectOk(await server.post(rewardAdminPaths.tasks, { kind: 'checkin_streak', name: 'Check in once', target: 1, rewardAsset: 'USDT', rewardAmount: '0.5' }, { token: boss.token })).body.result;
-      expect(made).toMatchObject({ kind: 'checkin_streak', target: 1, rewardAmount: '0.500000', enabled: true, claims: 0 });
+      expect(made).toMatchObject({ kind: 'checkin_streak', target: 1, rewardAmount: '0.500000', enabled: false, claims: 0, pendingChange: { status: 'pending' } });
+      expectRefused(await server.post(rewardPaths.welfareClaim, { taskId: made.id }, { token: user.token }), 404, 'task_not_found');
+      expect(await approvedBySecondAdmin(server, made)).toMatchObject({ enabled: true });
       expectOk(await server.post(rewardAdminPaths.task.replace(':id', made.id), { enabled: false }, { token: boss.token }));
       expectRefused(await server.post(rewardPaths.welfareClaim, { taskId: made.id }, { token: user.token }), 404, 'task_not_found');
-      expectOk(await server.post(rewardAdminPaths.task.replace(':id', made.id), { enabled: true }, { token: boss.token }));
+      expect(await approvedBySecondAdmin(server, expectOk(await server.post(rewardAdminPaths.task.replace(':id', made.id), { enabled: true }, { token: boss.token })).body.result))
+        .toMatchObject({ enabled: true });
       expectOk(await server.post(rewardPaths.welfareClaim, { taskId: made.id }, { token: user.token }));
       expect(await balance(server, user.userId)).toBe(2_500_000n);
       await expectLedgerSound(server);
