@@ -63,10 +63,15 @@ export function contentRoutes(app: FastifyInstance, services: Services) {
   });
 
   app.get<{ Querystring: ListQuery }>(contentPaths.notices, { schema: { querystring: ContentListQuery } }, list('notice'));
+  // One notice (public) or announcement (for a caller it is meant for) with its body: an id the
+  // caller's audience does not take in answers not found, as a missing one does (issue 38 #12).
+  app.get<{ Querystring: ByIdQuery }>(contentPaths.noticeById, { schema: { querystring: ContentByIdQuery } },
+    byId(['notice', 'announcement']));
   app.get<{ Querystring: ListQuery }>(contentPaths.helpList, { schema: { querystring: ContentListQuery } }, list('help'));
   app.get<{ Querystring: ByIdQuery }>(contentPaths.helpById, { schema: { querystring: ContentByIdQuery } }, byId(['help']));
   app.get<{ Querystring: ListQuery }>(contentPaths.articles, { schema: { querystring: ContentListQuery } }, list('article'));
-  // One notice or article by id (the notice page opens a notice by id here too).
+  // One article by id; notices and announcements too, as the app asked for them here before
+  // noticeById was served (an older app still does).
   app.get<{ Querystring: ByIdQuery }>(contentPaths.articleById, { schema: { querystring: ContentByIdQuery } },
     byId(['article', 'notice', 'announcement']));
 

@@ -63,6 +63,8 @@ describe('content calls', () => {
     expect(detail.lang).toBe('en-us');
     expect(detail.bodyHtml).toContain('<b>early</b>');
     expect(detail.bodyHtml).not.toMatch(/script|onclick|javascript:/i);
+    const notice = expectSuccess(await client.get<Item>('/content/appNotice/queryById', { id: created.id, lang: 'ko' }));
+    expect(notice).toMatchObject({ id: created.id, kind: 'notice', title, lang: 'en-us', bodyHtml: detail.bodyHtml });
     expectError(await client.post('/admin/content/notices', { title: 'x', body: '<p>x</p>', lang: 'tlh' }, operator), 400, 'invalid_request');
     expectError(await client.post('/admin/content/notices', { title: 'x', body: '<p>x</p>' }, token), 401, 'unauthorized');
   });
@@ -92,6 +94,23 @@ describe('content calls', () => {
     expect(after.announcements).toBe(before.announcements - 1);
     const readers = expectSuccess(await client.get<Page<{ account: string }>>(`/admin/content/items/${created.id}/readers`, {}, operator));
     expect(readers.records.map((reader) => reader.account)).toEqual([email]);
+  });
+
+  it('GET /content/appNotice/queryById opens an announcement only to its audience', async () => {
+    const forVerified = expectSuccess(await client.post<{ id: string }>('/admin/content/items', {
+      kind: 'announcement', push: false, audience: { kind: 'kyc', min: 1 },
+      translations: [{ lang: 'en-us', title: 'For verified users', body: '<p>Verified only.</p>' }],
+    }, operator));
+    const forAll = expectSuccess(await client.post<{ id: string }>('/admin/content/items', {
+      kind: 'announcement', push: false,
+      translations: [{ lang: 'en-us', title: 'For everyone', body: '<p>Everyone.</p>' }],
+    }, operator));
+    expect(expectSuccess(await client.get<Item>('/content/appNotice/queryById', { id: forAll.id }, token)))
+      .toMatchObject({ id: forAll.id, kind: 'announcement', bodyHtml: '<p>Everyone.</p>' });
+    // The caller has not verified their identity: the announcement answers as a missing one.
+    expectError(await client.get('/content/appNotice/queryById', { id: forVerified.id }, token), 404, 'not_found');
+    expectError(await client.get('/content/appNotice/queryById', { id: forVerified.id }), 404, 'not_found');
+    expectError(await client.get('/content/appNotice/queryById', { id: '999999999' }), 404, 'not_found');
   });
 
   it('internal messages: myList with the unread count; read one of another user is not found; read all', async () => {

@@ -3,9 +3,10 @@
 // allow-list (sanitize.ts) before it is stored, with its plain text kept for search. An item is
 // visible while publish_at ≤ now < expire_at (no expiry when null) and not withdrawn.
 // Announcements go to an audience: everyone, a VIP level or more, a KYC level or more, or a list
-// of users. There are no VIP levels yet (no table holds them), so every user counts as VIP level
-// 0: an announcement for "VIP 1 or more" reaches nobody until levels exist. The KYC level is the
-// highest approved level of the user's applications (0 without one). Notices, help and news are
+// of users. The VIP level is the user's level now as products and loans read it (levels.ts:
+// user_levels, computed on the spot when the user has no row yet); issue 38 #12 found every user
+// still counted as level 0 here. The KYC level is the highest approved level of the user's
+// applications (0 without one). Notices, help and news are
 // public; read marks are per user. A notice or announcement published later with a push asked
 // for carries `push: true` in its stored audience until the scheduler (pushScheduled) sends it
 // when it becomes visible; the audience matching reads only kind, min and userIds.
@@ -20,9 +21,10 @@ import {
 import type { PageOf } from '../../../src/api/contract/wallet.ts';
 import type { Db, Executor, Tx } from '../../db/client.ts';
 import {
-  contentImages, contentItems, contentReads, contentTranslations, kycApplications, systemSettings, userMessages, users,
+  contentImages, contentItems, contentReads, contentTranslations, kycApplications, systemSettings, userLevels, userMessages, users,
 } from '../../db/schema.ts';
 import { AppError, badRequest, conflict, notFound } from '../../lib/errors.ts';
+import { userVipLevel } from '../levels/levels.ts';
 import { contentImagePath, plainText, sanitizeContentHtml, summaryOf } from './sanitize.ts';
 
 /** The languages content may be written in (the app's locale codes); English is the fallback. */
@@ -45,15 +47,24 @@ const messageNotFound = () => notFound('not_found', 'This message was not found.
 /** Visible now: published, not expired, not withdrawn. */
 const visibleAt = (now: Date): SQL => sql`${contentItems.publishAt} <= ${now} and (${contentItems.expireAt} is null or ${contentItems.expireAt} > ${now}) and ${contentItems.withdrawnAt} is null`;
 
+/** A signed-in caller as audiences see them: who, and their VIP level now. */
+interface Viewer { userId: bigint; vipLevel: number }
+
+/** The caller's VIP level read once per call (undefined: anonymous). */
+async function viewerOf(db: Executor, userId: bigint | undefined): Promise<Viewer | undefined> {
+  return userId === undefined ? undefined : { userId, vipLevel: await userVipLevel(db, userId) };
+}
+
 /**
- * Whether the item's audience takes in `userId` (undefined: an anonymous caller, who gets only
- * items for everyone). VIP level: 0 for every user (no levels exist yet).
+ * Whether the item's audience takes in the viewer (undefined: an anonymous caller, who gets only
+ * items for everyone).
  */
-function audienceIncludes(userId: bigint | undefined): SQL {
-  if (userId === undefined) return sql`${contentItems.audience}->>'kind' = 'all'`;
+function audienceIncludes(viewer: Viewer | undefined): SQL {
+  if (viewer === undefined) return sql`${contentItems.audience}->>'kind' = 'all'`;
+  const { userId, vipLevel } = viewer;
   const kycLevel = sql`coalesce((select max(${kycApplications.level}) from ${kycApplications} where ${kycApplications.userId} = ${userId} and ${kycApplications.status} = 'approved'), 0)`;
   return sql`(${contentItems.audience}->>'kind' = 'all'
-    or (${contentItems.audience}->>'kind' = 'vip' and (${contentItems.audience}->>'min')::int <= 0)
+    or (${contentItems.audience}->>'kind' = 'vip' and (${contentItems.audience}->>'min')::int <= ${vipLevel})
     or (${contentItems.audience}->>'kind' = 'kyc' and (${contentItems.audience}->>'min')::int <= ${kycLevel})
     or (${contentItems.audience}->>'kind' = 'users' and ${contentItems.audience}->'userIds' @> jsonb_build_array(${String(userId)}::text)))`;
 }
@@ -81,7 +92,7 @@ export async function listContent(db: Executor, now: Date, options: ListOptions)
   const lang = checkLanguage(options.lang);
   const pageNo = options.pageNo ?? 1;
   const pageSize = options.pageSize ?? 20;
-  const conditions: SQL[] = [eq(contentItems.kind, options.kind), visibleAt(now), audienceIncludes(options.userId)];
+  const conditions: SQL[] = [eq(contentItems.kind, options.kind), visibleAt(now), audienceIncludes(await viewerOf(db, options.userId))];
   if (options.category) conditions.push(eq(contentItems.category, options.category));
   if (options.q && options.q.trim() !== '') {
     const pattern = likePattern(options.q.trim());
@@ -138,7 +149,7 @@ export async function contentById(db: Executor, now: Date, id: bigint, kinds: re
   options: { lang?: string; userId?: bigint }): Promise<ContentItem> {
   const lang = checkLanguage(options.lang);
   const [row] = await db.select({ item: contentItems }).from(contentItems)
-    .where(and(eq(contentItems.id, id), inArray(contentItems.kind, [...kinds]), visibleAt(now), audienceIncludes(options.userId)))
+    .where(and(eq(contentItems.id, id), inArray(contentItems.kind, [...kinds]), visibleAt(now), audienceIncludes(await viewerOf(db, options.userId))))
     .limit(1);
   if (!row) throw itemNotFound();
   const texts = await db.select().from(contentTranslations)
@@ -159,7 +170,7 @@ export async function contentById(db: Executor, now: Date, id: bigint, kinds: re
 /** Marks a notice or announcement the user can see read (idempotent: the first time stays). */
 export async function markContentRead(db: Db, now: Date, userId: bigint, id: bigint): Promise<UnreadCounts> {
   const [row] = await db.select({ id: contentItems.id }).from(contentItems)
-    .where(and(eq(contentItems.id, id), inArray(contentItems.kind, ['notice', 'announcement']), visibleAt(now), audienceIncludes(userId)))
+    .where(and(eq(contentItems.id, id), inArray(contentItems.kind, ['notice', 'announcement']), visibleAt(now), audienceIncludes(await viewerOf(db, userId))))
     .limit(1);
   if (!row) throw itemNotFound();
   await db.insert(contentReads).values({ itemId: id, userId, readAt: now }).onConflictDoNothing();
@@ -171,7 +182,7 @@ export async function unreadCounts(db: Executor, now: Date, userId: bigint): Pro
   const [messages] = await db.select({ n: sql<number>`count(*)::int` }).from(userMessages)
     .where(and(eq(userMessages.userId, userId), isNull(userMessages.readAt)));
   const [announcements] = await db.select({ n: sql<number>`count(*)::int` }).from(contentItems)
-    .where(and(eq(contentItems.kind, 'announcement'), visibleAt(now), audienceIncludes(userId),
+    .where(and(eq(contentItems.kind, 'announcement'), visibleAt(now), audienceIncludes(await viewerOf(db, userId)),
       sql`not exists (select 1 from ${contentReads} where ${contentReads.itemId} = ${contentItems.id} and ${contentReads.userId} = ${userId})`));
   return { messages: Number(messages?.n ?? 0), announcements: Number(announcements?.n ?? 0) };
 }
@@ -439,14 +450,19 @@ export async function listReaders(db: Executor, id: bigint, query: { pageNo?: nu
 }
 
 /**
- * The users an audience names, for a push: undefined for everyone. VIP levels do not exist yet
- * (every user is level 0), so "VIP 1 or more" reaches nobody.
+ * The users an audience names, for a push: undefined for everyone. "VIP n or more" reaches the
+ * users whose stored level (user_levels, kept by the daily job and after large movements) is n
+ * or more.
  */
 export async function audienceUserIds(db: Executor, audience: Audience): Promise<bigint[] | undefined> {
   switch (audience.kind) {
     case 'all': return undefined;
     case 'users': return audience.userIds.map(BigInt);
-    case 'vip': return audience.min <= 0 ? undefined : [];
+    case 'vip': {
+      if (audience.min <= 0) return undefined;
+      const rows = await db.select({ userId: userLevels.userId }).from(userLevels).where(sql`${userLevels.level} >= ${audience.min}`);
+      return rows.map((row) => row.userId);
+    }
     case 'kyc': {
       if (audience.min <= 0) return undefined;
       const rows = await db.selectDistinct({ userId: kycApplications.userId }).from(kycApplications)

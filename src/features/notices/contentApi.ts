@@ -53,8 +53,7 @@ export const contentApi = api.injectEndpoints({
       providesTags: ['Content'],
     }),
     noticeById: build.query<Fetched<ContentItem>, string>({
-      // The server answers a notice or an announcement by id at the article path (server/routes/content.ts).
-      query: (id) => ({ url: contentPaths.articleById, params: { id, lang: lang() }, quiet: true }),
+      query: (id) => ({ url: contentPaths.noticeById, params: { id, lang: lang() }, quiet: true }),
       transformResponse: (answer: ContentItem, meta: ResponseMeta | undefined) => fetched(answer, meta),
       providesTags: ['Content'],
     }),

@@ -1,15 +1,17 @@
 // Notices, announcements, help, news, internal messages and the status check (issue 21), driven
 // through the real protocol on both databases: an operator writes in the back office, users read
 // with and without a session.
-import { describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { and, eq, sql } from 'drizzle-orm';
 import { contentAdminPaths, contentPaths } from '../../../src/api/contract/content.ts';
 import { apiPrefix } from '../../../src/api/contract/paths.ts';
 import { auditLog, contentItems, contentTranslations, userMessages } from '../../../server/db/schema.ts';
 import { writeMessage } from '../../../server/domain/content/messages.ts';
+import { audienceUserIds } from '../../../server/domain/content/content.ts';
 import { expectOk, expectRefused, forEachDatabase, type Account, type TestServer } from '../helpers.ts';
 import { createOperator, operatorLogin } from '../adminHelpers.ts';
 import { markVerified } from '../identity/kycHelpers.ts';
+import { fundSpot } from '../trading/positionHelpers.ts';
 import { getRaw, multipartBody, pdfDocument, pngImage, userIdOf } from '../wallet/walletHelpers.ts';
 
 const hour = 3_600_000;
@@ -39,7 +41,7 @@ forEachDatabase((server) => {
   const create = async (fields: Record<string, unknown>) =>
     expectOk(await server.post(contentAdminPaths.items, item(fields), { token: admin })).body.result;
 
-  it('an operator can log in for the suite', async () => {
+  beforeAll(async () => {
     admin = await adminToken(server);
   });
 
@@ -57,6 +59,8 @@ forEachDatabase((server) => {
       expect(page.records.map((r: { id: string }) => r.id)).toContain(created.id);
       const one = expectOk(await server.get(contentPaths.articleById, { id: created.id })).body.result;
       expect(one.bodyHtml).toBe('<p>Trading pauses on <strong>Sunday</strong> from 02:00 to 03:00 UTC.</p>');
+      // The notice's own path answers the same, to anyone.
+      expect(expectOk(await server.get(contentPaths.noticeById, { id: created.id })).body.result).toEqual(one);
       const [audit] = await server.db.select().from(auditLog).where(and(eq(auditLog.action, 'content.create'), eq(auditLog.targetId, created.id)));
       expect(audit).toBeDefined();
     });
@@ -193,28 +197,55 @@ forEachDatabase((server) => {
     let alice: Account;
     let bob: Account;
     let aliceId: bigint;
-    it('are meant for an audience: everyone, a list of users, a KYC level; VIP levels do not exist yet', async () => {
+    let bobId: bigint;
+    beforeAll(async () => {
       alice = await server.registerByEmail();
       bob = await server.registerByEmail();
       aliceId = await userIdOf(server, alice.email!);
+      bobId = await userIdOf(server, bob.email!);
+      // 1 000 USDT of assets is VIP 1 (the default levels); Bob holds nothing, VIP 0.
+      await fundSpot(server, aliceId, '1000');
+    });
+
+    it('are meant for an audience: everyone, a list of users, a KYC level, a VIP level', async () => {
       const toAll = await create({ kind: 'announcement', popup: true });
       const toAlice = await create({ kind: 'announcement', audience: { kind: 'users', userIds: [String(aliceId)] } });
       const toVerified = await create({ kind: 'announcement', audience: { kind: 'kyc', min: 1 } });
       const toVip = await create({ kind: 'announcement', audience: { kind: 'vip', min: 1 } });
+      const toVip2 = await create({ kind: 'announcement', audience: { kind: 'vip', min: 2 } });
       const toVip0 = await create({ kind: 'announcement', audience: { kind: 'vip', min: 0 } });
       await markVerified(server, aliceId, 1);
       const seen = async (account: Account) =>
         expectOk(await server.get(contentPaths.myAnnouncements, { pageSize: '100' }, { token: account.token })).body.result.records;
       const aliceIds = (await seen(alice)).map((r: { id: string }) => r.id);
       const bobIds = (await seen(bob)).map((r: { id: string }) => r.id);
-      expect(aliceIds).toEqual(expect.arrayContaining([toAll.id, toAlice.id, toVerified.id, toVip0.id]));
-      expect(aliceIds).not.toContain(toVip.id);
+      expect(aliceIds).toEqual(expect.arrayContaining([toAll.id, toAlice.id, toVerified.id, toVip0.id, toVip.id]));
+      expect(aliceIds).not.toContain(toVip2.id);
       expect(bobIds).toEqual(expect.arrayContaining([toAll.id, toVip0.id]));
       expect(bobIds).not.toContain(toAlice.id);
       expect(bobIds).not.toContain(toVerified.id);
+      expect(bobIds).not.toContain(toVip.id);
+      // Opened and marked read by Alice (VIP 1), counted in her unread; Bob's answers as missing.
+      const unread = async (account: Account) => expectOk(await server.get(contentPaths.unread, {}, { token: account.token })).body.result.announcements;
+      const aliceUnread = await unread(alice);
+      expect(expectOk(await server.get(contentPaths.noticeById, { id: toVip.id }, { token: alice.token })).body.result).toMatchObject({ id: toVip.id, kind: 'announcement' });
+      expectOk(await server.post(contentPaths.readAnnouncement, { id: toVip.id }, { token: alice.token }));
+      expect(await unread(alice)).toBe(aliceUnread - 1);
+      expectRefused(await server.post(contentPaths.readAnnouncement, { id: toVip.id }, { token: bob.token }), 404, 'not_found');
+      // A push to "VIP 1 or more" reaches Alice and not Bob.
+      const pushedTo = await audienceUserIds(server.db, { kind: 'vip', min: 1 });
+      expect(pushedTo).toContain(aliceId);
+      expect(pushedTo).not.toContain(bobId);
       expect((await seen(alice)).find((r: { id: string }) => r.id === toAll.id).popup).toBe(true);
-      // Bob cannot open or mark Alice's announcement: it answers as a missing one.
+      // Bob cannot open or mark Alice's announcement: it answers as a missing one, as it does to anyone signed out.
       expectRefused(await server.get(contentPaths.articleById, { id: toAlice.id }, { token: bob.token }), 404, 'not_found');
+      expectRefused(await server.get(contentPaths.noticeById, { id: toAlice.id }, { token: bob.token }), 404, 'not_found');
+      expectRefused(await server.get(contentPaths.noticeById, { id: toVip.id }, { token: bob.token }), 404, 'not_found');
+      expectRefused(await server.get(contentPaths.noticeById, { id: toAlice.id }), 404, 'not_found');
+      expect(expectOk(await server.get(contentPaths.noticeById, { id: toAlice.id }, { token: alice.token })).body.result.id).toBe(toAlice.id);
+      // The notice path opens notices and announcements only: an article or a help item is not found there.
+      expectRefused(await server.get(contentPaths.noticeById, { id: (await create({ kind: 'article' })).id }), 404, 'not_found');
+      expectRefused(await server.get(contentPaths.noticeById, { id: (await create({ kind: 'help' })).id }), 404, 'not_found');
       expectRefused(await server.post(contentPaths.readAnnouncement, { id: toAlice.id }, { token: bob.token }), 404, 'not_found');
       expectRefused(await server.get(contentPaths.myAnnouncements), 401, 'unauthorized');
       expectRefused(await server.post(contentAdminPaths.items, item({ kind: 'announcement', audience: { kind: 'users', userIds: ['999999999'] } }), { token: admin }), 400, 'invalid_request');

@@ -24,11 +24,14 @@ const say = (message: unknown) => process.stdout.write(`${JSON.stringify(message
 let nowMs = 0;
 let open!: () => void;
 const gate = new Promise<void>((resolve) => { open = resolve; });
-const works = Object.fromEntries(jobNames.map((name) => [name, (async () => {
-  say({ started: name });
-  await gate;
-  return { ran: name, by: 'second' };
-}) satisfies JobWork])) as typeof jobWork;
+const works = Object.fromEntries(jobNames.map((name) => {
+  const work: JobWork = async () => {
+    say({ started: name });
+    await gate;
+    return { ran: name, by: 'second' };
+  };
+  return [name, work];
+})) as typeof jobWork;
 
 const database = await openDatabase({ databaseUrl: process.argv[2] });
 const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'bourse-job-instance-'));

@@ -36,11 +36,14 @@ function gatedWorks() {
   let open!: () => void;
   const gate = new Promise<void>((resolve) => { open = resolve; });
   const calls: string[] = [];
-  const works = Object.fromEntries(jobNames.map((name) => [name, (async (_services, day) => {
-    calls.push(`${name}|${day}`);
-    await gate;
-    return { ran: name };
-  }) satisfies JobWork])) as typeof jobWork;
+  const works = Object.fromEntries(jobNames.map((name) => {
+    const work: JobWork = async (_services, day) => {
+      calls.push(`${name}|${day}`);
+      await gate;
+      return { ran: name };
+    };
+    return [name, work];
+  })) as typeof jobWork;
   return { works, calls, open };
 }
 
