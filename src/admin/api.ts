@@ -10,6 +10,7 @@ import {
 } from '../api/contract/wallet.ts';
 import { liabilityAdminPaths, type LiabilityRoot, type LiabilityRootPage } from '../api/contract/liabilities.ts';
 import { withdrawalAdminPaths, type AdminWithdrawal, type WithdrawalSetting } from '../api/contract/withdrawals.ts';
+import type { PendingChangeField } from '../api/contract/settingChanges.ts';
 import { adminBaseQuery } from './transport.ts';
 
 const withId = (path: string, id: string) => path.replace(':id', encodeURIComponent(id));
@@ -21,7 +22,9 @@ export type WithdrawalDecision =
 export const adminApi = createApi({
   reducerPath: 'adminApi',
   baseQuery: adminBaseQuery,
-  tagTypes: ['Recharge', 'Withdrawal', 'Currency', 'Threshold', 'Audit', 'Me', 'Liability', 'ReviewContext'],
+  // 'SettingChanges' (settingChangesApi.ts) is here, like 'Audit', because the screens of every
+  // guarded setting invalidate it: a raise they save waits in that list (issue 38).
+  tagTypes: ['Recharge', 'Withdrawal', 'Currency', 'Threshold', 'Audit', 'Me', 'Liability', 'ReviewContext', 'SettingChanges'],
   endpoints: (build) => ({
     login: build.mutation<{ token: string }, { account: string; password: string; totpCode: string }>({
       query: (body) => ({ url: adminPaths.login, method: 'POST', body, quiet: true, quietUnauthorized: true }),
@@ -73,11 +76,12 @@ export const adminApi = createApi({
       invalidatesTags: ['Currency', 'Audit'],
     }),
     thresholds: build.query<WithdrawalSetting[], void>({ query: () => ({ url: withdrawalAdminPaths.settings }), providesTags: ['Threshold'] }),
-    setThreshold: build.mutation<WithdrawalSetting, { currency: string; dualApprovalAbove: string }>({
+    /** Answers the threshold as it is now, with `pendingChange` when a raise waits for a second operator. */
+    setThreshold: build.mutation<WithdrawalSetting & PendingChangeField, { currency: string; dualApprovalAbove: string }>({
       query: ({ currency, dualApprovalAbove }) => ({
         url: withdrawalAdminPaths.setting.replace(':currency', currency), method: 'POST', body: { dualApprovalAbove }, quiet: true,
       }),
-      invalidatesTags: ['Threshold', 'Audit'],
+      invalidatesTags: ['Threshold', 'Audit', 'SettingChanges'],
     }),
 
     ledgerCheck: build.query<LedgerCheckResult, number>({

@@ -4,6 +4,8 @@ import { msg } from '@lingui/core/macro';
 import { i18n, type MessageDescriptor } from '@lingui/core';
 import type { ApiError } from '../api/baseQuery.ts';
 import type { ErrorCode } from '../api/contract/common.ts';
+import { settingBounds } from '../api/contract/settingChanges.ts';
+import { formatCount } from './format.ts';
 
 const messages: Partial<Record<ErrorCode, MessageDescriptor>> = {
   invalid_request: msg`Some of the information entered is not valid.`,
@@ -42,12 +44,26 @@ const messages: Partial<Record<ErrorCode, MessageDescriptor>> = {
   operator_totp_ticket_invalid: msg`This new secret has expired or was already used. Please start again.`,
   operator_totp_code_invalid: msg`The code from the new secret is wrong. Check that the app shows the new entry.`,
   operator_totp_current_invalid: msg`The code from your current secret is wrong or was used already. Wait for the next code.`,
+  setting_change_not_found: msg`This setting change no longer exists.`,
+  setting_change_requested_by_you: msg`You asked for this change: an operator other than you must approve it.`,
 };
+
+/** The bounds no approval may pass (contract/settingChanges.ts), written out when a value goes past one. */
+function outOfBoundsText(): string {
+  const count = (value: string) => formatCount(Number(value));
+  const threshold = count(settingBounds.dualThresholdUsdtMax);
+  const bonus = count(settingBounds.vipBonusUsdtMax);
+  const envelope = count(settingBounds.vipEnvelopeUsdtMax);
+  const reward = count(settingBounds.welfareRewardUsdtMax);
+  const rate = settingBounds.productDailyRatePercentMax;
+  return i18n._(msg`This value is above what any approval allows: a two-operator threshold is at most ${threshold} USDT in value, a VIP bonus ${bonus} USDT, a weekly envelope ${envelope} USDT, a welfare reward ${reward} USDT, and a product's daily rate ${rate} %.`);
+}
 
 export const genericErrorText = () => i18n._(msg`The request failed. Please try again.`);
 export const networkErrorText = () => i18n._(msg`The server cannot be reached. Check the connection and try again.`);
 
 export function errorText(code: string | undefined): string | undefined {
+  if (code === 'setting_out_of_bounds') return outOfBoundsText();
   const descriptor = code ? messages[code as ErrorCode] : undefined;
   return descriptor ? i18n._(descriptor) : undefined;
 }

@@ -16,6 +16,7 @@ import {
 import { loanAdminPaths, type AdminLoan, type LoanSetting, type LoanStatus } from '../api/contract/loans.ts';
 import { levelAdminPaths, type VipLevel } from '../api/contract/levels.ts';
 import type { PageOf } from '../api/contract/wallet.ts';
+import type { PendingChangeField } from '../api/contract/settingChanges.ts';
 import { adminApi } from './api.ts';
 
 /** A product as the back office reads it: the public fields plus what only operators see. */
@@ -188,13 +189,17 @@ export const investAdminApi = adminApi.enhanceEndpoints({
       query: ({ pageNo, type, status }) => ({ url: productAdminPaths.products, params: { pageNo, pageSize, type, status }, quiet: true }),
       providesTags: ['InvestProducts'],
     }),
-    createProduct: build.mutation<AdminProduct, CreateProductBody>({
+    /**
+     * A product is created as a draft; asked on sale, the answer (still the draft) carries the
+     * `pendingChange` a second operator approves (issue 38), as does an update that raises a limit.
+     */
+    createProduct: build.mutation<AdminProduct & PendingChangeField, CreateProductBody>({
       query: (body) => ({ url: productAdminPaths.products, method: 'POST', body, quiet: true }),
-      invalidatesTags: ['InvestProducts', 'Audit'],
+      invalidatesTags: ['InvestProducts', 'Audit', 'SettingChanges'],
     }),
-    updateProduct: build.mutation<AdminProduct, { id: string; body: ProductChange }>({
+    updateProduct: build.mutation<AdminProduct & PendingChangeField, { id: string; body: ProductChange }>({
       query: ({ id, body }) => ({ url: withId(productAdminPaths.product, id), method: 'POST', body, quiet: true }),
-      invalidatesTags: ['InvestProducts', 'Audit'],
+      invalidatesTags: ['InvestProducts', 'Audit', 'SettingChanges'],
     }),
     /** Answers the funding as it is now: done, or pending a second operator above the threshold. */
     fundReserve: build.mutation<ReserveFunding, { id: string; amount: string }>({

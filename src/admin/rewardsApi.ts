@@ -7,6 +7,7 @@ import {
   rewardAdminPaths, type AdminWelfareTask, type FundingBody, type PoolBalance, type RewardFunding, type VipHolding, type VipRewardBody, type VipRewardRow,
   type WelfareTaskBody, type WelfareTaskUpdateBody,
 } from '../api/contract/rewards.ts';
+import type { PendingChangeField } from '../api/contract/settingChanges.ts';
 import { adminApi } from './api.ts';
 
 export const rewardsAdminApi = adminApi.enhanceEndpoints({ addTagTypes: ['RewardPools', 'RewardFundings', 'WelfareTasks', 'VipRewards', 'VipHolding'] }).injectEndpoints({
@@ -35,21 +36,22 @@ export const rewardsAdminApi = adminApi.enhanceEndpoints({ addTagTypes: ['Reward
       query: () => ({ url: rewardAdminPaths.tasks, quiet: true }),
       providesTags: ['WelfareTasks'],
     }),
-    createWelfareTask: build.mutation<AdminWelfareTask, WelfareTaskBody>({
+    /** Created switched off; switching it on (and any raise) answers `pendingChange` for a second operator (issue 38). */
+    createWelfareTask: build.mutation<AdminWelfareTask & PendingChangeField, WelfareTaskBody>({
       query: (body) => ({ url: rewardAdminPaths.tasks, method: 'POST', body, quiet: true }),
-      invalidatesTags: ['WelfareTasks', 'Audit'],
+      invalidatesTags: ['WelfareTasks', 'Audit', 'SettingChanges'],
     }),
-    updateWelfareTask: build.mutation<AdminWelfareTask, { id: string; body: WelfareTaskUpdateBody }>({
+    updateWelfareTask: build.mutation<AdminWelfareTask & PendingChangeField, { id: string; body: WelfareTaskUpdateBody }>({
       query: ({ id, body }) => ({ url: rewardAdminPaths.task.replace(':id', id), method: 'POST', body, quiet: true }),
-      invalidatesTags: ['WelfareTasks', 'Audit'],
+      invalidatesTags: ['WelfareTasks', 'Audit', 'SettingChanges'],
     }),
     vipRewardRows: build.query<VipRewardRow[], void>({
       query: () => ({ url: rewardAdminPaths.vipRewards, quiet: true }),
       providesTags: ['VipRewards'],
     }),
-    setVipReward: build.mutation<VipRewardRow, VipRewardBody>({
+    setVipReward: build.mutation<VipRewardRow & PendingChangeField, VipRewardBody>({
       query: (body) => ({ url: rewardAdminPaths.vipRewards, method: 'POST', body, quiet: true }),
-      invalidatesTags: ['VipRewards', 'Audit'],
+      invalidatesTags: ['VipRewards', 'Audit', 'SettingChanges'],
     }),
     vipHolding: build.query<VipHolding, void>({
       query: () => ({ url: rewardAdminPaths.vipHolding, quiet: true }),

@@ -4,6 +4,7 @@ import { msg } from '@lingui/core/macro';
 import type { MessageDescriptor } from '@lingui/core';
 import { DepositsScreen } from './pages/DepositsScreen.tsx';
 import { WithdrawalsScreen } from './pages/WithdrawalsScreen.tsx';
+import { SettingChangesScreen } from './pages/SettingChangesScreen.tsx';
 import { SettingsScreen } from './pages/SettingsScreen.tsx';
 import { LedgerScreen } from './pages/LedgerScreen.tsx';
 import { AuditScreen } from './pages/AuditScreen.tsx';
@@ -28,6 +29,7 @@ import { CompetitionsScreen } from './pages/marketing/CompetitionsScreen.tsx';
 export const sections = [
   { key: 'deposits', label: msg`Deposits`, Screen: DepositsScreen },
   { key: 'withdrawals', label: msg`Withdrawals`, Screen: WithdrawalsScreen },
+  { key: 'setting-changes', label: msg`Setting changes`, Screen: SettingChangesScreen },
   { key: 'kyc', label: msg`Identity verification`, Screen: KycScreen },
   { key: 'users', label: msg`User search`, Screen: UsersScreen },
   { key: 'settings', label: msg`Currency settings`, Screen: SettingsScreen },

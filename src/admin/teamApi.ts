@@ -13,9 +13,10 @@ export const teamAdminApi = adminApi.enhanceEndpoints({ addTagTypes: ['TeamRates
       query: () => ({ url: teamAdminPaths.rates, quiet: true }),
       providesTags: ['TeamRates'],
     }),
+    /** Answers the rates in force: a raise waits for a second operator, unchanged here (issue 38). */
     updateTeamRates: build.mutation<TeamRate[], UpdateTeamRatesBody>({
       query: (body) => ({ url: teamAdminPaths.rates, method: 'POST', body, quiet: true }),
-      invalidatesTags: ['TeamRates'],
+      invalidatesTags: ['TeamRates', 'Audit', 'SettingChanges'],
     }),
     teamCommissions: build.query<PageOf<AdminTeamCommission>, { pageNo: number; day?: string; userId?: string }>({
       query: ({ pageNo, day, userId }) => ({

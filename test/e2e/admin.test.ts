@@ -2,8 +2,10 @@
 // a wrong TOTP code is refused in the form; the demo operator logs in with password and TOTP; a
 // fresh user's deposit under review shows with its proof image, is approved in the UI and the
 // user's balance rises; another is rejected with a reason the user's record carries; a withdrawal
-// is approved and marked paid with a reference, which the user's record shows; the ledger check
-// shows valid chains and every asset summing to zero; the page loads with no CSP violation; and
+// is approved and marked paid with a reference, which the user's record shows; raising USDT's
+// two-operator threshold back waits for a second operator (the demo operator's own approval is
+// refused, the reviewer's applies it) and Setting changes lists it as applied; the ledger check shows valid chains and every
+// asset summing to zero; the page loads with no CSP violation; and
 // none of the back office's files is in the phone app's service-worker precache.
 import crypto from 'node:crypto';
 import fs from 'node:fs';
@@ -12,9 +14,9 @@ import zlib from 'node:zlib';
 import { beforeAll, describe, expect, inject, it, onTestFailed } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
 import { base32Decode, totp } from '../conformance/adminClient.ts';
-import { SpecClient, type Answer } from '../conformance/specClient.ts';
+import { SpecClient, errorOf, type Answer } from '../conformance/specClient.ts';
 import { browserForFile, codeFromOutbox } from './browser.ts';
-import { backOfficeContext, demoOperator, fundAccount, newAccount, operatorCode, operatorSession, uploadProof } from './money.ts';
+import { backOfficeContext, demoOperator, fundAccount, newAccount, operatorCode, operatorSession, reviewerSession, uploadProof } from './money.ts';
 
 const shots = '/tmp/shots-admin';
 const tronAddress = 'TR7NHqjeKQxGTCi8q8ZY4pL8otSzgjLj6t';
@@ -89,6 +91,7 @@ describe('the back office', () => {
   let rejectId: string;
   let withdrawalId: string;
   let dualId: string;
+  let thresholdChangeId: string;
   let page: Page;
   const cspViolations: string[] = [];
 
@@ -112,12 +115,25 @@ describe('the back office', () => {
     const code = await codeFromOutbox(dataDir, user.email);
     result(await client.setWithdrawPassword(withdrawPassword, code, user.token), 'withdrawal password');
     withdrawalId = result(await client.applyWithdrawal({ currency: 'USDT', amount: '20', withdrawalInfoId: destination.id, withdrawPassword }, user.token), 'withdraw').id;
-    // A second one above a lowered two-operator threshold (fixed when it is made), then the
-    // threshold back to its default so other journeys on this server are not affected.
+    // A second one above a lowered two-operator threshold (fixed when it is made; lowering applies
+    // at once), then the threshold back to its default so other journeys on this server are not
+    // affected. Raising it is a request (issue 38): the demo operator may not approve their own,
+    // the second demo operator (reviewer, finance) does.
     const operator = await operatorSession(baseUrl);
-    result(await client.post('/admin/withdrawals/settings/USDT', { dualApprovalAbove: '15' }, operator), 'threshold');
+    expect(result(await client.post<{ dualApprovalAbove: string; pendingChange?: unknown }>('/admin/withdrawals/settings/USDT',
+      { dualApprovalAbove: '15' }, operator), 'threshold')).toEqual({ currency: 'USDT', dualApprovalAbove: '15.000000' });
     dualId = result(await client.applyWithdrawal({ currency: 'USDT', amount: '16', withdrawalInfoId: destination.id, withdrawPassword }, user.token), 'withdraw').id;
-    result(await client.post('/admin/withdrawals/settings/USDT', { dualApprovalAbove: '10000' }, operator), 'threshold');
+    const raised = result(await client.post<{ dualApprovalAbove: string; pendingChange?: { id: string; requestedBy: string } }>(
+      '/admin/withdrawals/settings/USDT', { dualApprovalAbove: '10000' }, operator), 'threshold');
+    expect(raised.dualApprovalAbove).toBe('15.000000');
+    thresholdChangeId = raised.pendingChange!.id;
+    const own = await client.post(`/admin/settingChanges/${thresholdChangeId}/approve`, {}, operator);
+    expect({ status: own.status, error: errorOf(own) }).toEqual({ status: 409, error: 'setting_change_requested_by_you' });
+    const approver = await reviewerSession(baseUrl);
+    expect(result(await client.post<{ status: string }>(`/admin/settingChanges/${thresholdChangeId}/approve`, {}, approver), 'approve threshold').status)
+      .toBe('applied');
+    const thresholds = result(await client.get<Array<{ currency: string; dualApprovalAbove: string }>>('/admin/withdrawals/settings', {}, operator), 'thresholds');
+    expect(thresholds.find((row) => row.currency === 'USDT')?.dualApprovalAbove).toBe('10000.000000');
   });
 
   const openAdmin = async (browser: Browser) => {
@@ -283,6 +299,20 @@ describe('the back office', () => {
     expect(Number((await page.getByTestId('transfer-count').textContent())!.replace(/\D/g, ''))).toBeGreaterThan(0);
     await still(page);
     await page.screenshot({ path: `${shots}/ledger-en-us-1280.png`, fullPage: true });
+  });
+
+  it("lists the threshold's raise as applied in Setting changes, asked by this operator and approved by another", async () => {
+    await page.getByRole('menuitem', { name: 'Setting changes' }).click();
+    await page.getByTestId('setting-changes-table').waitFor();
+    await page.getByTestId('setting-changes-all').click();
+    const row = page.getByTestId('setting-changes-table').locator(`tr[data-row-key="${thresholdChangeId}"]`);
+    await expect.poll(() => row.textContent()).toContain('Approved and applied');
+    expect(await row.getByTestId('setting-change-summary').textContent()).toBe('15.000000 → 10,000.000000 USDT');
+    const text = await row.textContent();
+    expect(text).toContain('Two-operator threshold');
+    expect(text).toContain('You');
+    await still(page);
+    await page.screenshot({ path: `${shots}/setting-changes-en-us-1280.png`, fullPage: true });
   });
 
   it('takes the other screens in English and Korean (the header language select)', async () => {

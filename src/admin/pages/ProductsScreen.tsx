@@ -15,6 +15,8 @@ import {
   useAdminProductsQuery, useFundReserveMutation, useUpdateProductMutation, type AdminProduct, type ProductChange, type ProductStatusValue,
 } from '../investApi.ts';
 import { formatAmount } from '../format.ts';
+import { waitsForSecondAdmin } from '../settingChangesApi.ts';
+import { useSavedAsRequestNotice } from './savedAsRequest.tsx';
 import { ProductCreateDrawer } from './invest/ProductForm.tsx';
 import { FundingsTab } from './invest/FundingsTab.tsx';
 import { ProductOrdersTab } from './invest/ProductOrdersTab.tsx';
@@ -29,7 +31,7 @@ function useTypeLabels(): Record<ProductType, string> {
   return { arbitrage: t`Arbitrage`, quant: t`AI quantitative`, mining: t`Mining machine`, bond: t`Bond (crowdfunding)` };
 }
 
-function useStatusLabels(): Record<ProductStatusValue, string> {
+export function useStatusLabels(): Record<ProductStatusValue, string> {
   const { t } = useLingui();
   return { draft: t`Draft`, open: t`On sale`, closed: t`Closed`, raised: t`Raised`, failed: t`Failed, refunded` };
 }
@@ -67,6 +69,7 @@ function EditDrawer({ product, onClose }: { product?: AdminProduct; onClose(): v
   const { message } = App.useApp();
   const [form] = Form.useForm<EditFields>();
   const [update, { isLoading }] = useUpdateProductMutation();
+  const savedAsRequest = useSavedAsRequestNotice();
   const [failure, setFailure] = useState('');
   const statusLabels = useStatusLabels();
   useEffect(() => {
@@ -93,7 +96,8 @@ function EditDrawer({ product, onClose }: { product?: AdminProduct; onClose(): v
       setFailure(investFailure(answer.error));
       return;
     }
-    void message.success(t`Product saved.`);
+    if (waitsForSecondAdmin(answer.data)) savedAsRequest();
+    else void message.success(t`Product saved.`);
     onClose();
   };
   const name = product.name;

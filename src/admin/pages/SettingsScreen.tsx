@@ -1,7 +1,8 @@
 // What the wallet offers: per currency, on or off, the USDT rate used where the feed has no price,
-// and the amount above which a withdrawal needs two different operators; per network, deposits
-// and withdrawals on or off, the platform's deposit address, the minimums and the fee. Every
-// change is audited by the server. Amounts go as typed and the server checks them.
+// and the amount above which a withdrawal needs two different operators (raised only once a second
+// admin approves it in Setting changes; lowered at once); per network, deposits and withdrawals on
+// or off, the platform's deposit address, the minimums and the fee. Every change is audited by the
+// server. Amounts go as typed and the server checks them.
 import { useEffect, useState } from 'react';
 import { useLingui } from '@lingui/react/macro';
 import { Alert, App, Button, Card, Form, Input, Modal, Space, Switch, Table, Tag, Typography } from 'antd';
@@ -11,6 +12,8 @@ import {
 } from '../api.ts';
 import { failureMessage } from '../errors.ts';
 import { formatAmount, formatTime } from '../format.ts';
+import { waitsForSecondAdmin } from '../settingChangesApi.ts';
+import { useSavedAsRequestNotice } from './savedAsRequest.tsx';
 
 type AdminNetwork = AdminCurrency['networks'][number];
 
@@ -27,6 +30,7 @@ function CurrencyModal({ currency, threshold, onClose }: { currency?: AdminCurre
   const [form] = Form.useForm<CurrencyFields>();
   const [updateCurrency] = useUpdateCurrencyMutation();
   const [setThreshold] = useSetThresholdMutation();
+  const savedAsRequest = useSavedAsRequestNotice();
   const [failure, setFailure] = useState('');
   const [busy, setBusy] = useState(false);
   useEffect(() => {
@@ -42,16 +46,20 @@ function CurrencyModal({ currency, threshold, onClose }: { currency?: AdminCurre
     const rate = fields.usdtRate.trim();
     const answer = await updateCurrency({ code: currency!.currency, body: { enabled: fields.enabled, usdtRate: rate === '' ? null : rate } });
     let error = 'error' in answer ? failureMessage(answer.error) : '';
+    let waits = false;
     if (!error && fields.dualApprovalAbove.trim() !== (threshold ?? '')) {
       const set = await setThreshold({ currency: currency!.currency, dualApprovalAbove: fields.dualApprovalAbove.trim() });
       if ('error' in set) error = failureMessage(set.error);
+      else waits = waitsForSecondAdmin(set.data);
     }
     setBusy(false);
     if (error) {
       setFailure(error);
       return;
     }
-    void message.success(t`Settings saved.`);
+    // A raised threshold is kept as a request (issue 38): the rest of the form is saved.
+    if (waits) savedAsRequest();
+    else void message.success(t`Settings saved.`);
     onClose();
   };
   const code = currency?.currency ?? '';

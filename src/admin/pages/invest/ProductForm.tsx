@@ -9,6 +9,8 @@ import { useLingui } from '@lingui/react/macro';
 import { Alert, App, Button, Drawer, Form, Input, InputNumber, Radio, Select, Switch, Typography } from 'antd';
 import type { CreateProductBody, ProductType } from '../../../api/contract/products.ts';
 import { useCreateProductMutation } from '../../investApi.ts';
+import { waitsForSecondAdmin } from '../../settingChangesApi.ts';
+import { useSavedAsRequestNotice } from '../savedAsRequest.tsx';
 import { fromLocalInput } from '../ContentDraft.ts';
 import { amountProblem, compareDecimal, fieldProblemText, investFailure, rateProblem, ruleOf } from './investTexts.ts';
 
@@ -90,6 +92,7 @@ export function ProductCreateDrawer({ open, onClose }: { open: boolean; onClose(
   const { message } = App.useApp();
   const [form] = Form.useForm<ProductFields>();
   const [create, { isLoading }] = useCreateProductMutation();
+  const savedAsRequest = useSavedAsRequestNotice();
   const [failure, setFailure] = useState('');
   const type = Form.useWatch('type', form) ?? 'arbitrage';
   const earlyRedeem = Form.useWatch('earlyRedeem', form) ?? false;
@@ -104,7 +107,9 @@ export function ProductCreateDrawer({ open, onClose }: { open: boolean; onClose(
       return;
     }
     const name = answer.data.name;
-    void message.success(t`Product ${name} created.`);
+    // Created as a draft; asked on sale, it goes on sale once a second operator approves (issue 38).
+    if (waitsForSecondAdmin(answer.data)) savedAsRequest();
+    else void message.success(t`Product ${name} created.`);
     form.resetFields();
     onClose();
   };
@@ -231,7 +236,7 @@ export function ProductCreateDrawer({ open, onClose }: { open: boolean; onClose(
             )}
           </div>
         )}
-        <Form.Item name="status" label={t`When created`}>
+        <Form.Item name="status" label={t`When created`} extra={t`A new product is saved as a draft: putting it on sale waits for a second operator's approval in Setting changes.`}>
           <Radio.Group options={[{ value: 'draft', label: t`Keep as a draft (not shown)` }, { value: 'open', label: t`Put on sale` }]} />
         </Form.Item>
       </Form>

@@ -14,6 +14,8 @@ import { formatAmount, formatTime } from '../../format.ts';
 import { Approvals } from '../Approvals.tsx';
 import { ReasonModal } from '../ReasonModal.tsx';
 import { VipHoldingSetting } from './VipHoldingSetting.tsx';
+import { useSavedAsRequestNotice } from '../savedAsRequest.tsx';
+import { waitsForSecondAdmin } from '../../settingChangesApi.ts';
 import {
   useApproveRewardFundingMutation, useCreateWelfareTaskMutation, useFundRewardPoolMutation, useRejectRewardFundingMutation, useRewardFundingsQuery,
   useRewardPoolsQuery, useSetVipRewardMutation, useUpdateWelfareTaskMutation, useVipRewardRowsQuery, useWelfareTasksAdminQuery,
@@ -110,6 +112,7 @@ function TaskEditor({ task, admin }: { task: AdminWelfareTask; admin: boolean })
   const { t } = useLingui();
   const { message } = App.useApp();
   const [update, saving] = useUpdateWelfareTaskMutation();
+  const savedAsRequest = useSavedAsRequestNotice();
   const [reward, setReward] = useState(task.rewardAmount);
   const [failure, setFailure] = useState('');
   useEffect(() => setReward(task.rewardAmount), [task.rewardAmount]);
@@ -117,6 +120,7 @@ function TaskEditor({ task, admin }: { task: AdminWelfareTask; admin: boolean })
     setFailure('');
     const answer = await update({ id: task.id, body });
     if ('error' in answer) setFailure(failureMessage(answer.error));
+    else if (waitsForSecondAdmin(answer.data)) savedAsRequest();
     else void message.success(t`Task saved.`);
   };
   const name = task.name;
@@ -137,6 +141,7 @@ function Tasks({ admin }: { admin: boolean }) {
   const { message } = App.useApp();
   const tasks = useWelfareTasksAdminQuery();
   const [create, creating] = useCreateWelfareTaskMutation();
+  const savedAsRequest = useSavedAsRequestNotice();
   const [kind, setKind] = useState<WelfareKind>('checkin_streak');
   const [name, setName] = useState('');
   const [target, setTarget] = useState('1');
@@ -152,7 +157,8 @@ function Tasks({ admin }: { admin: boolean }) {
     const answer = await create({ kind, name: name.trim(), target: Number(target), rewardAsset: 'USDT', rewardAmount: reward });
     if ('error' in answer) { setFailure(failureMessage(answer.error)); return; }
     setName(''); setReward('');
-    void message.success(t`Task created.`);
+    if (waitsForSecondAdmin(answer.data)) savedAsRequest();
+    else void message.success(t`Task created.`);
   };
   return (
     <Card title={t`Welfare tasks`} style={{ marginBottom: 16 }}>
@@ -184,6 +190,7 @@ function VipRow({ row, admin }: { row: VipRewardRow; admin: boolean }) {
   const { t } = useLingui();
   const { message } = App.useApp();
   const [save, saving] = useSetVipRewardMutation();
+  const savedAsRequest = useSavedAsRequestNotice();
   const [bonus, setBonus] = useState(row.bonus);
   const [weekly, setWeekly] = useState(row.weeklyEnvelope);
   const [failure, setFailure] = useState('');
@@ -200,6 +207,7 @@ function VipRow({ row, admin }: { row: VipRewardRow; admin: boolean }) {
         setFailure('');
         const answer = await save({ level: row.level, asset: row.asset, bonus, weeklyEnvelope: weekly });
         if ('error' in answer) setFailure(failureMessage(answer.error));
+        else if (waitsForSecondAdmin(answer.data)) savedAsRequest();
         else void message.success(t`Level ${level} saved.`);
       }}>{t`Save`}</Button>}
       {failure && <Typography.Text type="danger">{failure}</Typography.Text>}

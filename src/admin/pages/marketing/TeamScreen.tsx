@@ -1,13 +1,16 @@
 // Team income (issue 23): the share of the trading fees each team level pays that is credited to
-// the inviter above (levels 1 to 3, at most 50 % each), saved by an administrator and recorded in
-// the audit trail, and the latest daily statement lines the team-commission job wrote (run it now
-// from Scheduled jobs). Nothing here pays anyone: the job pays from the fees account.
+// the inviter above (levels 1 to 3, at most 50 % each), saved by an administrator (a raise takes
+// effect once a second operator approves it in Setting changes) and recorded in the audit trail, and
+// the latest daily statement lines the team-commission job wrote (run it now from Scheduled jobs).
+// Nothing here pays anyone: the job pays from the fees account.
 import { useEffect, useState } from 'react';
 import { useLingui } from '@lingui/react/macro';
 import { Alert, App, Button, Card, Input, Space, Table, Typography } from 'antd';
-import type { AdminTeamCommission } from '../../../api/contract/team.ts';
+import type { AdminTeamCommission, TeamRate } from '../../../api/contract/team.ts';
 import { useMeQuery } from '../../api.ts';
 import { failureMessage } from '../../errors.ts';
+import { compareDecimal } from '../invest/investTexts.ts';
+import { useSavedAsRequestNotice } from '../savedAsRequest.tsx';
 import { commissionsPageSize, useTeamCommissionsQuery, useTeamRatesQuery, useUpdateTeamRatesMutation } from '../../teamApi.ts';
 
 const ratePattern = /^[0-9]{1,3}(\.[0-9]{1,4})?$/;
@@ -17,6 +20,14 @@ export function rateValid(text: string): boolean {
   return ratePattern.test(text.trim()) && Number(text) <= 50;
 }
 
+/** Whether the rates the server answered are those sent ("20" and "20.0000" are one rate), compared exactly. */
+export function ratesApplied(sent: TeamRate[], answered: TeamRate[]): boolean {
+  return sent.every((rate) => {
+    const now = answered.find((item) => item.level === rate.level);
+    return !!now && compareDecimal(now.ratePercent, rate.ratePercent) === 0;
+  });
+}
+
 function Rates() {
   const { t } = useLingui();
   const { message } = App.useApp();
@@ -24,6 +35,7 @@ function Rates() {
   const admin = me?.role === 'admin';
   const rates = useTeamRatesQuery();
   const [update, saving] = useUpdateTeamRatesMutation();
+  const savedAsRequest = useSavedAsRequestNotice();
   const [drafts, setDrafts] = useState<Record<number, string>>({});
   const [failure, setFailure] = useState<string>();
   useEffect(() => {
@@ -32,8 +44,11 @@ function Rates() {
   const invalid = Object.values(drafts).some((value) => !rateValid(value));
   const save = async () => {
     setFailure(undefined);
-    const answer = await update({ rates: Object.entries(drafts).map(([level, ratePercent]) => ({ level: Number(level), ratePercent: ratePercent.trim() })) });
+    const sent = Object.entries(drafts).map(([level, ratePercent]) => ({ level: Number(level), ratePercent: ratePercent.trim() }));
+    const answer = await update({ rates: sent });
     if ('error' in answer) setFailure(failureMessage(answer.error));
+    // A raise is kept as a request (issue 38): the answer is the rates still in force.
+    else if (!ratesApplied(sent, answer.data)) savedAsRequest();
     else void message.success(t`Rates saved.`);
   };
   return (
