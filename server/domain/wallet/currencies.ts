@@ -178,13 +178,16 @@ export function rateOf(currency: Pick<CurrencyRow, 'code' | 'usdtRate' | 'usdtRa
     const parsed = parseAmount(last.price, spec.pricePrecision);
     if (parsed.ok && parsed.atomic > 0n) return { units: parsed.atomic, precision: spec.pricePrecision, source: 'feed', timeMs: last.time };
   }
-  if (currency.usdtRate !== null && currency.usdtRateUpdatedAt !== null) {
-    const parsed = parseAmount(currency.usdtRate, operatorRatePrecision);
-    if (parsed.ok && parsed.atomic > 0n) {
-      return { units: parsed.atomic, precision: operatorRatePrecision, source: 'operator', timeMs: currency.usdtRateUpdatedAt.getTime() };
-    }
-  }
-  return undefined;
+  return operatorRateOf(currency);
+}
+
+/** The rate an operator set for a currency the feed does not quote, if any. */
+function operatorRateOf(currency: Pick<CurrencyRow, 'usdtRate' | 'usdtRateUpdatedAt'>): Rate | undefined {
+  if (currency.usdtRate === null || currency.usdtRateUpdatedAt === null) return undefined;
+  const parsed = parseAmount(currency.usdtRate, operatorRatePrecision);
+  return parsed.ok && parsed.atomic > 0n
+    ? { units: parsed.atomic, precision: operatorRatePrecision, source: 'operator', timeMs: currency.usdtRateUpdatedAt.getTime() }
+    : undefined;
 }
 
 /** A rate as the wire shows it: the decimals it was quoted with, trailing zeros dropped. */
@@ -221,11 +224,8 @@ export async function valueForDualControl(db: Executor, code: string, scale: num
     }
   }
   const [currency] = await db.select().from(walletCurrencies).where(eq(walletCurrencies.code, code)).limit(1);
-  const parsed = currency?.usdtRate ? parseAmount(currency.usdtRate, operatorRatePrecision) : undefined;
-  if (parsed?.ok && parsed.atomic > 0n) {
-    return { valueUsdt: valueInUsdt(amountAtomic, scale, { units: parsed.atomic, precision: operatorRatePrecision, source: 'operator', timeMs: 0 }, usdtScale), priceSource: 'operator' };
-  }
-  return { valueUsdt: null, priceSource: null };
+  const rate = currency ? operatorRateOf(currency) : undefined;
+  return rate ? { valueUsdt: valueInUsdt(amountAtomic, scale, rate, usdtScale), priceSource: 'operator' } : { valueUsdt: null, priceSource: null };
 }
 
 export async function loadCurrency(db: Executor, code: string): Promise<CurrencyRow | undefined> {
