@@ -1,10 +1,29 @@
 // The architecture of the import graph, checked by test/server/architecture.test.ts (and by hand
-// with `npx depcruise server src`). Imports run one way: on the server lib/db at the bottom, then
-// the shared domain infrastructure, then identity/, then wallet/, trading/ and market/, then the
-// routes; on the client lib → components → features → app. No cycle anywhere.
+// with `npx depcruise server src`). No cycle anywhere, and every import stays in its folder or goes
+// down a floor. The server stands on six floors:
+//
+//   composition  server/*.ts (main, instance, app, jobs, seed, services' builders, cli, cluster)
+//   edge         server/routes, server/plugins (Fastify)
+//   programs     server/domain/programs/<program>: products loans rewards competitions ieo team
+//                chat content push — a program never imports another program
+//   core         server/domain/core: identity < market < wallet < trading < levels
+//   kernel       server/domain/kernel: ledger (balances, pools, fundings, the two-operator rule,
+//                payouts), shared, messages, audit, sessions, delivery, uploads, operators, services
+//   ground       server/db, server/lib, server/config.ts
+//
+// Where lower code must make higher code act (a credit re-checks a level, a level pays a bonus, an
+// open asks a competition), the lower module declares a port (a function type in Services) and
+// composition wires it. There is no exemption list. The client's floors are in
+// .dependency-cruiser.client.cjs.
 
-const otherDomains = '^server/domain/(wallet|trading|market)/';
-const sharedInfrastructure = '^server/domain/(ledger/|[^/]+[.]ts$)';
+const ground = '^server/(db/|lib/|config[.]ts$)';
+const composition = '^server/(?!config[.]ts$)[^/]+[.]ts$';
+const edge = '^server/(routes|plugins)/';
+const programs = '^server/domain/programs/';
+const core = '^server/domain/core/';
+const kernel = '^server/domain/kernel/';
+/** The core's floors, lowest first: each may import the ones before it. */
+const coreFloors = ['identity', 'market', 'wallet', 'trading', 'levels'];
 
 /** @type {import('dependency-cruiser').IConfiguration} */
 module.exports = {
@@ -19,34 +38,60 @@ module.exports = {
 
     // ─── Server ──────────────────────────────────────────────────────────────────────────────
     {
-      name: 'server-lib-db-bottom',
-      comment: 'server/lib and server/db are the bottom floor: they know nothing of the domain, routes or plugins.',
+      name: 'server-ground-bottom',
+      comment: 'server/db, server/lib and config.ts are the ground: they know nothing of the domain, the edge or composition.',
       severity: 'error',
-      // The seed fills a fresh database through the domain's own functions (operators, currencies,
-      // settings), so it is a caller of the domain like a route, not part of the floor below it.
-      from: { path: '^server/(lib|db)/', pathNot: '^server/db/seed[.]ts$' },
-      to: { path: '^server/(domain|routes|plugins)/' },
+      from: { path: ground },
+      to: { path: [kernel, core, programs, edge, composition, '^server/domain/'] },
     },
     {
-      name: 'server-shared-infrastructure-below-domains',
-      comment: 'Codes, passwords, sessions, audit, delivery, operators, ledger, uploads... serve every domain and import none.',
+      name: 'server-domain-in-tiers',
+      comment: 'Every domain module lives in a tier: server/domain/kernel, core or programs.',
       severity: 'error',
-      from: { path: sharedInfrastructure },
-      to: { path: '^server/domain/(identity|wallet|trading|market)/' },
+      from: { path: '^server/' },
+      to: { path: '^server/domain/(?!(kernel|core|programs)/)' },
     },
     {
-      name: 'server-identity-below-money',
-      comment: 'Identity (a verified person) sits below what needs one: wallet, trading and market ask identity, never the reverse.',
+      name: 'server-kernel-below-core',
+      comment: 'The kernel (ledger, messages, audit, sessions, operators...) serves every domain and imports none of them.',
       severity: 'error',
-      from: { path: '^server/domain/identity/' },
-      to: { path: otherDomains },
+      from: { path: kernel },
+      to: { path: [core, programs, edge, composition] },
     },
     {
-      name: 'server-domain-below-routes',
-      comment: 'The domain is pure logic without Fastify: it never imports routes or plugins.',
+      name: 'server-core-below-programs',
+      comment: 'The core (identity, market, wallet, trading, levels) knows no program, route or composition.',
       severity: 'error',
-      from: { path: '^server/domain/' },
-      to: { path: '^server/(routes|plugins)/' },
+      from: { path: core },
+      to: { path: [programs, edge, composition] },
+    },
+    ...coreFloors.slice(0, -1).map((floor, index) => ({
+      name: `server-core-${floor}-below-${coreFloors.slice(index + 1).join('-')}`,
+      comment: `Inside the core ${coreFloors.join(' < ')}: ${floor} imports only the floors before it.`,
+      severity: 'error',
+      from: { path: `^server/domain/core/${floor}/` },
+      to: { path: `^server/domain/core/(${coreFloors.slice(index + 1).join('|')})/` },
+    })),
+    {
+      name: 'server-program-alone',
+      comment: 'A program never imports another program: what two share moves down into the core or the kernel.',
+      severity: 'error',
+      from: { path: '^server/domain/programs/([^/]+)/' },
+      to: { path: programs, pathNot: '^server/domain/programs/$1/' },
+    },
+    {
+      name: 'server-programs-below-edge',
+      comment: 'The domain is pure logic without Fastify: it never imports routes, plugins or composition.',
+      severity: 'error',
+      from: { path: programs },
+      to: { path: [edge, composition] },
+    },
+    {
+      name: 'server-edge-below-composition',
+      comment: 'Routes and plugins are registered by composition (app.ts) and never import it.',
+      severity: 'error',
+      from: { path: edge },
+      to: { path: composition },
     },
 
     // ─── Client (.dependency-cruiser.client.cjs) ─────────────────────────────────────────────

@@ -12,7 +12,7 @@ process.env.NODE_EXTRA_CA_CERTS = pushTestCaBundle(process.env.NODE_EXTRA_CA_CER
 export default defineConfig({
   test: {
     reporters: ['default', './test/summaryReporter.ts'],
-    // Argon2 at a test-only cost in every test process and the servers they start (server/domain/passwords.ts).
+    // Argon2 at a test-only cost in every test process and the servers they start (server/domain/kernel/passwords.ts).
     env: { PASSWORD_HASH_COST: 'test' },
     projects: [
       {

@@ -10,9 +10,9 @@ import { loadConfig } from './config.ts';
 import { openDatabase } from './db/client.ts';
 import { DatabaseInUseError } from './db/pgliteLock.ts';
 import { AppError } from './lib/errors.ts';
-import { addOperator, disableOperator } from './domain/operators.ts';
+import { addOperator, disableOperator } from './domain/kernel/operators.ts';
 import { systemClock } from './lib/time.ts';
-import { totpUri } from './domain/totp.ts';
+import { totpUri } from './domain/kernel/totp.ts';
 import { operatorRoles, type OperatorRole } from '../src/api/contract/admin.ts';
 
 const usage = `Usage: npm run operator -- add EMAIL --role ${operatorRoles.join('|')} [--json]

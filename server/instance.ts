@@ -5,21 +5,21 @@
 import { redisClient } from './lib/redisClient.ts';
 import type { FastifyBaseLogger } from 'fastify';
 import { buildApp, type BuildOptions, type BuiltApp } from './app.ts';
-import { localBus } from './domain/market/bus.ts';
-import { MarketEngine, type PriceSource } from './domain/market/engine.ts';
+import { localBus } from './domain/core/market/bus.ts';
+import { MarketEngine, type PriceSource } from './domain/core/market/engine.ts';
 import {
   advisoryLockLeadership, lockRetryIntervalMs, singleProcessLeadership, type Leadership,
-} from './domain/market/leader.ts';
-import { redisBus } from './domain/market/redisBus.ts';
-import type { SymbolSpec } from './domain/market/symbols.ts';
+} from './domain/core/market/leader.ts';
+import { redisBus } from './domain/core/market/redisBus.ts';
+import type { SymbolSpec } from './domain/core/market/symbols.ts';
 import { systemClock } from './lib/time.ts';
-import { dailyLiabilityPublisher, type DailyPublisher, type Timer } from './domain/wallet/liabilities.ts';
-import { TradingRuntime } from './domain/trading/runtime.ts';
-import { CompetitionEnds } from './domain/competitions/ending.ts';
-import { redisUserEvents } from './domain/trading/userEvents.ts';
-import { resumePayoutJobs } from './domain/ledger/payouts.ts';
-import { startScheduledPushes } from './domain/content/scheduler.ts';
-import { startDailyJobs } from './domain/jobs/jobs.ts';
+import { dailyLiabilityPublisher, type DailyPublisher, type Timer } from './domain/core/wallet/liabilities.ts';
+import { TradingRuntime } from './domain/core/trading/runtime.ts';
+import { CompetitionEnds } from './domain/programs/competitions/ending.ts';
+import { redisUserEvents } from './domain/kernel/userEvents.ts';
+import { resumePayoutJobs } from './domain/kernel/ledger/payouts.ts';
+import { startScheduledPushes } from './domain/programs/content/scheduler.ts';
+import { startDailyJobs } from './jobs.ts';
 
 export interface InstanceOptions extends Omit<BuildOptions, 'marketBus' | 'redis'> {
   /** A new price source for each term as leader (the engine starts from the stored state each time). */

@@ -7,12 +7,12 @@ import path from 'node:path';
 import fs from 'node:fs';
 import { loadConfig } from './config.ts';
 import { openDatabase } from './db/client.ts';
-import { seed } from './db/seed.ts';
-import { demoOperator } from './domain/operators.ts';
+import { seed } from './seed.ts';
+import { demoOperator } from './domain/kernel/operators.ts';
 import { startInstance } from './instance.ts';
 import { loadOrCreateKeys } from './plugins/encryption.ts';
-import { createPriceSource } from './domain/market/sources.ts';
-import { testPasswordCost } from './domain/passwords.ts';
+import { createPriceSource } from './domain/core/market/sources.ts';
+import { testPasswordCost } from './domain/kernel/passwords.ts';
 import { printsBanner, superviseWorkers, workersRefusal } from './cluster.ts';
 
 const config = loadConfig();

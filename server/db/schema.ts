@@ -156,7 +156,7 @@ export const ledgerAssets = pgTable('ledger_assets', {
  * system accounts (clearing, fees, house, expenses) have no owner and are split into shards so
  * that the row lock of a busy system account does not serialise every writer. The four running
  * totals are TigerBeetle's; the balance is credits - debits. `entry_count` and `chain_head` are
- * the account's hash chain over its transfers (see server/domain/ledger/chain.ts).
+ * the account's hash chain over its transfers (see server/domain/kernel/ledger/chain.ts).
  */
 export const ledgerAccounts = pgTable('ledger_accounts', {
   id: bigserial('id', { mode: 'bigint' }).primaryKey(),
@@ -247,7 +247,7 @@ export const ledgerTransfers = pgTable('ledger_transfers', {
 ]);
 
 /**
- * Payout jobs (issue 20, server/domain/ledger/payouts.ts): one batch money movement between a
+ * Payout jobs (issue 20, server/domain/kernel/ledger/payouts.ts): one batch money movement between a
  * system account (its shards) and many accounts, credit (system → targets) or debit (targets →
  * system). The row says what the job is and where it stands; `targets_*` / `amount_*` are its
  * progress, exact once the job is done (payout_job_batches is the record they are summed from).
@@ -414,7 +414,7 @@ export const rechargeApprovals = pgTable('recharge_approvals', {
 }, (t) => [primaryKey({ columns: [t.rechargeId, t.operatorId] })]);
 // ─── end of Wallet: currencies, uploads, deposits ────────────────────────────────────────────────
 
-// ─── The two-operator rule (owner: "ledger", server/domain/ledger/dualControl.ts) ─────────────────
+// ─── The two-operator rule (owner: "ledger", server/domain/kernel/ledger/dualControl.ts) ─────────────────
 /**
  * One row per decision that created or paid out money under the two-operator rule: a deposit
  * credited, a withdrawal approved, a reserve or pool funded. The rule sums these rows for a user's
@@ -447,7 +447,7 @@ export const dualControlDecisions = pgTable('dual_control_decisions', {
 /**
  * A change to a setting that decides what the house pays (a two-operator threshold raised, a
  * product put on sale, welfare and VIP rewards, team commission rates): requested by one operator,
- * applied only when a second, different operator approves (server/domain/settingChanges.ts).
+ * applied only when a second, different operator approves (server/domain/kernel/settingChanges.ts).
  */
 export const settingChanges = pgTable('setting_changes', {
   id: bigserial('id', { mode: 'bigint' }).primaryKey(),
@@ -468,7 +468,7 @@ export const settingChanges = pgTable('setting_changes', {
 // ─── Operators and audit (owner: "operators") ────────────────────────────────────────────────
 // Back-office staff are not users: their own table, their own sessions (short idle and absolute
 // expiry) and a second factor (TOTP). Every operator action is recorded in audit_log in the
-// transaction that performs it (server/domain/audit.ts).
+// transaction that performs it (server/domain/kernel/audit.ts).
 
 export const operators = pgTable('operators', {
   id: bigserial('id', { mode: 'bigint' }).primaryKey(),
@@ -523,7 +523,7 @@ export const auditLog = pgTable('audit_log', {
   index('audit_log_action_idx').on(t.action, t.id),
 ]);
 
-// ─── Withdrawals (owner: "withdrawals"; server/domain/wallet/withdrawals.ts) ──────────────────
+// ─── Withdrawals (owner: "withdrawals"; server/domain/core/wallet/withdrawals.ts) ──────────────────
 // Where a user's withdrawals go (a bank card or a chain address), the withdrawal password (apart
 // from the login password: argon2id, set with a code sent to the user's own address), and the
 // withdrawal requests. A request's money is held by a pending ledger transfer (user spot →
@@ -622,7 +622,7 @@ export const withdrawalSettings = pgTable('withdrawal_settings', {
 }, (t) => [check('withdrawal_settings_threshold_not_negative', sql`${t.dualApprovalAbove} >= 0`)]);
 // ─── end of Withdrawals ──────────────────────────────────────────────────────────────────────────
 
-// ─── Proof of liabilities (owner: "liabilities"; server/domain/wallet/liabilities.ts) ─────────
+// ─── Proof of liabilities (owner: "liabilities"; server/domain/core/wallet/liabilities.ts) ─────────
 // Each publication of the Merkle sum tree over users' real balances (src/api/contract/liabilities.ts
 // documents the hashing): the root and totals that are published, every node (so a user's path is
 // a handful of indexed reads) and each user's salt and leaf position. Hashes and salts are 64 hex
@@ -1036,7 +1036,7 @@ export const loginSecondSteps = pgTable('login_second_steps', {
   createdAt: createdAt(),
 }, (t) => [index('login_second_steps_user_idx').on(t.userId, t.createdAt)]);
 
-// ─── Notices, messages, help, news, chat and push (issue 21; server/domain/content/*) ─────────
+// ─── Notices, messages, help, news, chat and push (issue 21; server/domain/programs/content/*) ─────────
 // One table of published content of four kinds, each written per language (English the fallback),
 // scheduled and expiring; who read it; each user's internal messages; chat conversations with a
 // sequence number per conversation; Web Push subscriptions and price alerts. Maintenance mode is

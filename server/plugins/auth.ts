@@ -2,8 +2,8 @@
 // `requireSession(request)`; there is no other way to learn who is calling.
 import type { FastifyRequest } from 'fastify';
 import { unauthorized } from '../lib/errors.ts';
-import { resolveSession, type ActiveSession } from '../domain/sessions.ts';
-import type { Services } from '../services.ts';
+import { resolveSession, type ActiveSession } from '../domain/kernel/sessions.ts';
+import type { Services } from '../domain/kernel/services.ts';
 
 export async function requireSession(services: Services, request: FastifyRequest): Promise<ActiveSession> {
   const header = request.headers['x-access-token'];

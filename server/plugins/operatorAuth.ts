@@ -8,8 +8,8 @@ import type { FastifyInstance, preHandlerAsyncHookHandler } from 'fastify';
 import type { OperatorRole } from '../../src/api/contract/admin.ts';
 import { apiPrefix } from '../../src/api/contract/paths.ts';
 import { AppError, unauthorized } from '../lib/errors.ts';
-import { resolveOperatorSession, type ActiveOperator } from '../domain/operators.ts';
-import type { Services } from '../services.ts';
+import { resolveOperatorSession, type ActiveOperator } from '../domain/kernel/operators.ts';
+import type { Services } from '../domain/kernel/services.ts';
 
 export type { OperatorRole };
 

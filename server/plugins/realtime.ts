@@ -20,14 +20,14 @@ import {
   candlePeriods, heartbeatIntervalMs, realtimePath, subscriptionsPerConnectionMax, userChannel,
   type AuthMessage, type CandlePeriod, type ClientMessage, type ServerMessage, type UserEvent,
 } from '../../src/api/contract/market.ts';
-import type { UserEventBus } from '../domain/trading/userEvents.ts';
+import type { UserEventBus } from '../domain/kernel/userEvents.ts';
 import { operatorChatChannel } from '../../src/api/contract/chat.ts';
-import { operatorsBusUserId } from '../domain/chat/events.ts';
+import { operatorsBusUserId } from '../domain/programs/chat/events.ts';
 import { defaultLimits, type Limits } from '../config.ts';
 import { failure } from '../lib/envelope.ts';
-import type { MarketUpdate } from '../domain/market/bus.ts';
-import { symbolByCode } from '../domain/market/symbols.ts';
-import { toCandle, toTicker, type MarketView } from '../domain/market/view.ts';
+import type { MarketUpdate } from '../domain/core/market/bus.ts';
+import { symbolByCode } from '../domain/core/market/symbols.ts';
+import { toCandle, toTicker, type MarketView } from '../domain/core/market/view.ts';
 import type { Clock } from '../lib/time.ts';
 
 export interface RealtimeSettings {

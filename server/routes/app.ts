@@ -8,12 +8,12 @@ import {
   PhoneLoginBody, RegisterBody, ResetPasswordBody,
 } from '../../src/api/contract/accounts.ts';
 import { paths } from '../../src/api/contract/paths.ts';
-import * as accounts from '../domain/identity/accounts.ts';
-import { passwordLogin } from '../domain/identity/passwordLogin.ts';
-import { sendWithdrawPasswordCode } from '../domain/wallet/withdrawPassword.ts';
+import * as accounts from '../domain/core/identity/accounts.ts';
+import { passwordLogin } from '../domain/core/identity/passwordLogin.ts';
+import { sendWithdrawPasswordCode } from '../domain/core/wallet/withdrawPassword.ts';
 import { requireSession } from '../plugins/auth.ts';
 import { ok } from '../lib/envelope.ts';
-import type { Services } from '../services.ts';
+import type { Services } from '../domain/kernel/services.ts';
 
 const agent = (request: FastifyRequest) => request.headers['user-agent'];
 

@@ -7,9 +7,9 @@ import { Empty } from '../../src/api/contract/common.ts';
 import { ChatHistoryQuery, ChatReadBody, OfflineFormBody, SendChatBody, chatPaths } from '../../src/api/contract/chat.ts';
 import { requireSession } from '../plugins/auth.ts';
 import { ok } from '../lib/envelope.ts';
-import type { Services } from '../services.ts';
-import { userHistory } from '../domain/chat/conversations.ts';
-import { dutyForUser, leaveOfflineForm, sendChat, userRead, userTyping } from '../domain/chat/userChat.ts';
+import type { Services } from '../domain/kernel/services.ts';
+import { userHistory } from '../domain/programs/chat/conversations.ts';
+import { dutyForUser, leaveOfflineForm, sendChat, userRead, userTyping } from '../domain/programs/chat/userChat.ts';
 
 export function chatRoutes(app: FastifyInstance, services: Services) {
   app.post<{ Body: SendChatBody }>(chatPaths.send, { schema: { body: SendChatBody } }, async (request) => {

@@ -8,12 +8,12 @@ import {
 } from '../../src/api/contract/competitions.ts';
 import {
   competitionDetail, exitCompetition, joinCompetition, listCompetitions, myEntries, myEntry,
-} from '../domain/competitions/competitions.ts';
-import { requestLang } from '../domain/products/products.ts';
-import { resolveSession } from '../domain/sessions.ts';
+} from '../domain/programs/competitions/competitions.ts';
+import { requestLang } from '../domain/programs/products/products.ts';
+import { resolveSession } from '../domain/kernel/sessions.ts';
 import { requireSession } from '../plugins/auth.ts';
 import { ok } from '../lib/envelope.ts';
-import type { Services } from '../services.ts';
+import type { Services } from '../domain/kernel/services.ts';
 
 /** Joins and exits one user may send per minute: far above a person tapping. */
 const writesPerUserPerMinute = 30;

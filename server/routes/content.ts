@@ -11,13 +11,13 @@ import {
 } from '../../src/api/contract/content.ts';
 import {
   contentById, listContent, listMyMessages, markContentRead, markMessagesRead, unreadCounts,
-} from '../domain/content/content.ts';
-import { contentImageAnswer } from '../domain/content/images.ts';
-import { currentStatus } from '../domain/content/status.ts';
-import { resolveSession } from '../domain/sessions.ts';
+} from '../domain/programs/content/content.ts';
+import { contentImageAnswer } from '../domain/programs/content/images.ts';
+import { currentStatus } from '../domain/programs/content/status.ts';
+import { resolveSession } from '../domain/kernel/sessions.ts';
 import { requireSession } from '../plugins/auth.ts';
 import { ok } from '../lib/envelope.ts';
-import type { Services } from '../services.ts';
+import type { Services } from '../domain/kernel/services.ts';
 
 /**
  * Help searches one address may run per minute (each is an ILIKE over every text): far above a

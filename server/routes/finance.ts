@@ -6,16 +6,16 @@ import type { Static } from '@sinclair/typebox';
 import {
   BalanceLogQuery, DepositAddressQuery, RechargeApplyBody, RechargeListQuery, walletPaths, type BalanceLogEntry, type BalanceLogEvent,
 } from '../../src/api/contract/wallet.ts';
-import { listLedgerEntries, type EntryQuery } from '../domain/ledger/entries.ts';
-import { eventKey, listLedgerEvents } from '../domain/ledger/events.ts';
-import { formatAmount } from '../domain/ledger/amounts.ts';
-import type { MarketView } from '../domain/market/view.ts';
-import { userAssets, userBalance } from '../domain/wallet/balances.ts';
-import { applyRecharge, depositAddress, listMyRecharges } from '../domain/wallet/deposits.ts';
+import { listLedgerEntries, type EntryQuery } from '../domain/kernel/ledger/entries.ts';
+import { eventKey, listLedgerEvents } from '../domain/kernel/ledger/events.ts';
+import { formatAmount } from '../domain/kernel/ledger/amounts.ts';
+import type { MarketView } from '../domain/core/market/view.ts';
+import { userAssets, userBalance } from '../domain/core/wallet/balances.ts';
+import { applyRecharge, depositAddress, listMyRecharges } from '../domain/core/wallet/deposits.ts';
 import { requireSession } from '../plugins/auth.ts';
 import { badRequest } from '../lib/errors.ts';
 import { ok } from '../lib/envelope.ts';
-import type { Services } from '../services.ts';
+import type { Services } from '../domain/kernel/services.ts';
 
 /** Deposit requests one user may file per hour: far above honest use, far below flooding reviewers. */
 const rechargeAppliesPerUserPerHour = 30;

@@ -3,12 +3,12 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { Type, type Static } from '@sinclair/typebox';
 import { IeoApplicationsQuery, IeoApplyBody, IeoIdQuery, IeoListQuery, IeoPayBody, ieoPaths } from '../../src/api/contract/ieo.ts';
-import { applyIeo, drawOf, listMyApplications, listProjects, myApplication, payIeo } from '../domain/ieo/ieo.ts';
-import { requestLang } from '../domain/products/products.ts';
-import { resolveSession } from '../domain/sessions.ts';
+import { applyIeo, drawOf, listMyApplications, listProjects, myApplication, payIeo } from '../domain/programs/ieo/ieo.ts';
+import { requestLang } from '../domain/programs/products/products.ts';
+import { resolveSession } from '../domain/kernel/sessions.ts';
 import { requireSession } from '../plugins/auth.ts';
 import { ok } from '../lib/envelope.ts';
-import type { Services } from '../services.ts';
+import type { Services } from '../domain/kernel/services.ts';
 
 /** Applications and payments one user may send per minute. */
 const writesPerUserPerMinute = 30;

@@ -4,11 +4,11 @@
 // still needed for the next level. A stale token is answered like no token (the list is public).
 import type { FastifyInstance } from 'fastify';
 import { levelPaths, type Levels } from '../../src/api/contract/levels.ts';
-import { loadLevels, productsUnlockedByLevel, userLevelRow, usdtText } from '../domain/levels/levels.ts';
-import { findAsset } from '../domain/ledger/assets.ts';
-import { resolveSession } from '../domain/sessions.ts';
+import { loadLevels, productsUnlockedByLevel, userLevelRow, usdtText } from '../domain/core/levels/levels.ts';
+import { findAsset } from '../domain/kernel/ledger/assets.ts';
+import { resolveSession } from '../domain/kernel/sessions.ts';
 import { ok } from '../lib/envelope.ts';
-import type { Services } from '../services.ts';
+import type { Services } from '../domain/kernel/services.ts';
 
 export function levelRoutes(app: FastifyInstance, services: Services) {
   app.get(levelPaths.list, async (request) => {

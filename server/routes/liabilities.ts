@@ -3,10 +3,10 @@
 // carries the user's own salt and balances and only hashes and sums of everyone else.
 import type { FastifyInstance } from 'fastify';
 import { LiabilityRootsQuery, liabilityPaths } from '../../src/api/contract/liabilities.ts';
-import { liabilityProof, listRoots } from '../domain/wallet/liabilities.ts';
+import { liabilityProof, listRoots } from '../domain/core/wallet/liabilities.ts';
 import { requireSession } from '../plugins/auth.ts';
 import { ok } from '../lib/envelope.ts';
-import type { Services } from '../services.ts';
+import type { Services } from '../domain/kernel/services.ts';
 
 export function liabilityRoutes(app: FastifyInstance, services: Services) {
   app.get(liabilityPaths.proof, async (request) => {

@@ -9,18 +9,18 @@ import {
   AddCollateralBody, AgreementQuery, CreditApplyBody, MyLoansQuery, PledgeApplyBody, RepayBody, loanPaths, type LoanType,
 } from '../../src/api/contract/loans.ts';
 import { RecordId } from '../../src/api/contract/withdrawals.ts';
-import { resolveSession } from '../domain/sessions.ts';
-import type { MarketView } from '../domain/market/view.ts';
-import { parsePrice, symbolByCode } from '../domain/market/symbols.ts';
+import { resolveSession } from '../domain/kernel/sessions.ts';
+import type { MarketView } from '../domain/core/market/view.ts';
+import { parsePrice, symbolByCode } from '../domain/core/market/symbols.ts';
 import {
   addCollateral, agreementFor, applyLoan, creditLimit, loanInfo, loanToWire, myLoans, ownLoan, repayLoan, type PriceOf,
-} from '../domain/loans/loans.ts';
-import { assetScales, listLoanSettings, settingToWire } from '../domain/loans/settings.ts';
-import { LtvMonitor, refreshLoanMonitors } from '../domain/loans/ltvMonitor.ts';
-import { signedAgreementPdf } from '../domain/loans/signedPdf.ts';
+} from '../domain/programs/loans/loans.ts';
+import { assetScales, listLoanSettings, settingToWire } from '../domain/programs/loans/settings.ts';
+import { LtvMonitor, refreshLoanMonitors } from '../domain/programs/loans/ltvMonitor.ts';
+import { signedAgreementPdf } from '../domain/programs/loans/signedPdf.ts';
 import { requireSession } from '../plugins/auth.ts';
 import { ok } from '../lib/envelope.ts';
-import type { Services } from '../services.ts';
+import type { Services } from '../domain/kernel/services.ts';
 
 const IdQuery = Type.Object({ id: RecordId }, { additionalProperties: false });
 

@@ -3,11 +3,11 @@ import type { FastifyInstance } from 'fastify';
 import type { Static } from '@sinclair/typebox';
 import { KlineQuery, SymbolListQuery, SymbolQuery } from '../../src/api/contract/market.ts';
 import { paths } from '../../src/api/contract/paths.ts';
-import { symbolByCode } from '../domain/market/symbols.ts';
-import type { MarketView } from '../domain/market/view.ts';
+import { symbolByCode } from '../domain/core/market/symbols.ts';
+import type { MarketView } from '../domain/core/market/view.ts';
 import { AppError, notFound } from '../lib/errors.ts';
 import { ok } from '../lib/envelope.ts';
-import type { Services } from '../services.ts';
+import type { Services } from '../domain/kernel/services.ts';
 import { healthRoute } from './public.ts';
 
 const unknownSymbol = (symbol: string) => notFound('unknown_symbol', `There is no symbol ${symbol}.`);

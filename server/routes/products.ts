@@ -9,14 +9,14 @@ import {
 } from '../../src/api/contract/products.ts';
 import { CurrencyCode, PageQuery } from '../../src/api/contract/wallet.ts';
 import { RecordId } from '../../src/api/contract/withdrawals.ts';
-import { listProducts, productById, requestLang } from '../domain/products/products.ts';
+import { listProducts, productById, requestLang } from '../domain/programs/products/products.ts';
 import {
   debitBuy, listMyOrders, minerBuy, miningPool, myOrder, orderReceipts, orderStat, redeemOrder,
-} from '../domain/products/orders.ts';
-import { resolveSession } from '../domain/sessions.ts';
+} from '../domain/programs/products/orders.ts';
+import { resolveSession } from '../domain/kernel/sessions.ts';
 import { requireSession } from '../plugins/auth.ts';
 import { ok } from '../lib/envelope.ts';
-import type { Services } from '../services.ts';
+import type { Services } from '../domain/kernel/services.ts';
 
 /** Purchases and redemptions one user may send per minute: far above a person tapping. */
 const buysPerUserPerMinute = 60;

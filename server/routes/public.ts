@@ -2,7 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import { sql } from 'drizzle-orm';
 import { paths } from '../../src/api/contract/paths.ts';
 import { failure, ok } from '../lib/envelope.ts';
-import type { Services } from '../services.ts';
+import type { Services } from '../domain/kernel/services.ts';
 
 export function publicRoutes(app: FastifyInstance, services: Services, publicKeyPem: string) {
   app.get(paths.serverTime, async () => ok({ serverTime: services.clock.now().getTime(), version: services.version }));

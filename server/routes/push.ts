@@ -9,9 +9,9 @@ import {
 import { requireSession } from '../plugins/auth.ts';
 import { AppError } from '../lib/errors.ts';
 import { ok } from '../lib/envelope.ts';
-import type { Services } from '../services.ts';
-import { subscribe, subscriptionState, unsubscribe } from '../domain/push/subscriptions.ts';
-import { createAlert, deleteAlert, listAlerts, type AlertIndex } from '../domain/push/alerts.ts';
+import type { Services } from '../domain/kernel/services.ts';
+import { subscribe, subscriptionState, unsubscribe } from '../domain/programs/push/subscriptions.ts';
+import { createAlert, deleteAlert, listAlerts, type AlertIndex } from '../domain/programs/push/alerts.ts';
 
 const hourMs = 3_600_000;
 /** Far above honest use (a browser subscribes once, and again when it changes its categories). */

@@ -3,13 +3,13 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { Type, type Static } from '@sinclair/typebox';
 import { OpenEnvelopeBody, WelfareClaimBody, rewardPaths } from '../../src/api/contract/rewards.ts';
-import { requestLang } from '../domain/products/products.ts';
-import { checkIn, claimWelfareTask, myWelfareTasks } from '../domain/rewards/welfare.ts';
-import { myEnvelopes, openEnvelope } from '../domain/rewards/envelopes.ts';
-import { myVipRewards } from '../domain/rewards/vip.ts';
+import { requestLang } from '../domain/programs/products/products.ts';
+import { checkIn, claimWelfareTask, myWelfareTasks } from '../domain/programs/rewards/welfare.ts';
+import { myEnvelopes, openEnvelope } from '../domain/programs/rewards/envelopes.ts';
+import { myVipRewards } from '../domain/programs/rewards/vip.ts';
 import { requireSession } from '../plugins/auth.ts';
 import { ok } from '../lib/envelope.ts';
-import type { Services } from '../services.ts';
+import type { Services } from '../domain/kernel/services.ts';
 
 /** Claims, check-ins and envelope openings one user may send per minute: far above a person tapping. */
 const actionsPerUserPerMinute = 30;

@@ -5,11 +5,11 @@ import { paths } from '../../src/api/contract/paths.ts';
 import { GetKeyByParamQuery } from '../../src/api/contract/system.ts';
 import { RateQuery, walletPaths, type CurrencyRate } from '../../src/api/contract/wallet.ts';
 import { systemSettings } from '../db/schema.ts';
-import type { MarketView } from '../domain/market/view.ts';
-import { currencyList, loadCurrency, rateOf, rateText } from '../domain/wallet/currencies.ts';
+import type { MarketView } from '../domain/core/market/view.ts';
+import { currencyList, loadCurrency, rateOf, rateText } from '../domain/core/wallet/currencies.ts';
 import { AppError, notFound } from '../lib/errors.ts';
 import { ok } from '../lib/envelope.ts';
-import type { Services } from '../services.ts';
+import type { Services } from '../domain/kernel/services.ts';
 
 export function setRoutes(app: FastifyInstance, services: Services, market: MarketView) {
   app.get<{ Querystring: Static<typeof GetKeyByParamQuery> }>(paths.settingByKey,

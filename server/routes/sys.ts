@@ -4,11 +4,11 @@ import type { FastifyInstance } from 'fastify';
 import multipart from '@fastify/multipart';
 import { Type, type Static } from '@sinclair/typebox';
 import { uploadPurposes, walletPaths, type UploadPurpose } from '../../src/api/contract/wallet.ts';
-import { fileMissing, fileTooLarge, ownUpload, saveUpload, uploadAnswer, uploadBytesMax } from '../domain/uploads.ts';
+import { fileMissing, fileTooLarge, ownUpload, saveUpload, uploadAnswer, uploadBytesMax } from '../domain/kernel/uploads.ts';
 import { requireSession } from '../plugins/auth.ts';
 import { badRequest } from '../lib/errors.ts';
 import { ok } from '../lib/envelope.ts';
-import type { Services } from '../services.ts';
+import type { Services } from '../domain/kernel/services.ts';
 
 /** Uploads one user may make per hour (each is decoded and re-encoded, which costs CPU). */
 const uploadsPerUserPerHour = 60;

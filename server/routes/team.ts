@@ -4,10 +4,10 @@
 import type { FastifyInstance } from 'fastify';
 import { Type, type Static } from '@sinclair/typebox';
 import { BindInviterBody, ShortLinkCode, ShortLinkQuery, TeamIncomeQuery, teamPaths } from '../../src/api/contract/team.ts';
-import { bindInviter, incomeStatements, myShortLink, myTeam, useShortLink } from '../domain/team/team.ts';
+import { bindInviter, incomeStatements, myShortLink, myTeam, useShortLink } from '../domain/programs/team/team.ts';
 import { requireSession } from '../plugins/auth.ts';
 import { ok } from '../lib/envelope.ts';
-import type { Services } from '../services.ts';
+import type { Services } from '../domain/kernel/services.ts';
 
 /** Binding attempts per user per hour: a person types a code a few times, a script guessing codes is stopped. */
 const bindsPerUserPerHour = 10;

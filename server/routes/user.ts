@@ -4,10 +4,10 @@ import type { Static } from '@sinclair/typebox';
 import { ActiveReportQuery, ChangePasswordBody, PersonalDataBody } from '../../src/api/contract/accounts.ts';
 import { Empty } from '../../src/api/contract/common.ts';
 import { paths } from '../../src/api/contract/paths.ts';
-import * as accounts from '../domain/identity/accounts.ts';
+import * as accounts from '../domain/core/identity/accounts.ts';
 import { requireSession } from '../plugins/auth.ts';
 import { ok } from '../lib/envelope.ts';
-import type { Services } from '../services.ts';
+import type { Services } from '../domain/kernel/services.ts';
 
 export function userRoutes(app: FastifyInstance, services: Services) {
   app.get(paths.myUserInfo, async (request) => {

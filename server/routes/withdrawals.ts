@@ -10,10 +10,10 @@ import {
 } from '../../src/api/contract/withdrawals.ts';
 import { requireSession } from '../plugins/auth.ts';
 import { ok } from '../lib/envelope.ts';
-import type { Services } from '../services.ts';
-import { addDestination, editDestination, listDestinations } from '../domain/wallet/destinations.ts';
-import { changeWithdrawPassword, setWithdrawPassword } from '../domain/wallet/withdrawPassword.ts';
-import { applyWithdrawal, listMyWithdrawals } from '../domain/wallet/withdrawals.ts';
+import type { Services } from '../domain/kernel/services.ts';
+import { addDestination, editDestination, listDestinations } from '../domain/core/wallet/destinations.ts';
+import { changeWithdrawPassword, setWithdrawPassword } from '../domain/core/wallet/withdrawPassword.ts';
+import { applyWithdrawal, listMyWithdrawals } from '../domain/core/wallet/withdrawals.ts';
 
 const hourMs = 3_600_000;
 /** Requests and destination changes one user may make per hour: far above honest use. */

@@ -4,18 +4,18 @@
 // Single transfers pick random pairs of 10 000 funded user accounts; each batching worker draws
 // its 100 from its own eighth of them, as independent settlement jobs would, so batches do not
 // queue on each other's row locks. The workers post on the database itself, so their concurrent
-// calls are group-committed (server/domain/ledger/groupCommit.ts): the groups' count and largest size
+// calls are group-committed (server/domain/kernel/ledger/groupCommit.ts): the groups' count and largest size
 // are printed with the rates. Afterwards the chains and the conservation of every asset are
 // verified. Printed, never asserted.
 import { execFileSync } from 'node:child_process';
 import { createScratchDatabase, dropScratchDatabase } from '../support/scratchDatabase.ts';
 import { openDatabase, type Database } from '../../server/db/client.ts';
-import { seed } from '../../server/db/seed.ts';
+import { seed } from '../../server/seed.ts';
 import { users } from '../../server/db/schema.ts';
-import { openAccounts, systemShard } from '../../server/domain/ledger/accounts.ts';
-import { groupCommitStats, postTransfers } from '../../server/domain/ledger/transfers.ts';
-import type { NewTransferRequest } from '../../server/domain/ledger/rules.ts';
-import { verifyLedger } from '../../server/domain/ledger/verify.ts';
+import { openAccounts, systemShard } from '../../server/domain/kernel/ledger/accounts.ts';
+import { groupCommitStats, postTransfers } from '../../server/domain/kernel/ledger/transfers.ts';
+import type { NewTransferRequest } from '../../server/domain/kernel/ledger/rules.ts';
+import { verifyLedger } from '../../server/domain/kernel/ledger/verify.ts';
 import { figure } from './figures.ts';
 import { cpuMeter } from './processCpu.ts';
 

@@ -7,9 +7,9 @@ import os from 'node:os';
 import { sql } from 'drizzle-orm';
 import { createScratchDatabase, dropScratchDatabase } from '../support/scratchDatabase.ts';
 import { openDatabase, type Database } from '../../server/db/client.ts';
-import { seed } from '../../server/db/seed.ts';
-import { verifyLedger } from '../../server/domain/ledger/verify.ts';
-import { createPayoutJob, runPayoutJob, type PayoutTarget } from '../../server/domain/ledger/payouts.ts';
+import { seed } from '../../server/seed.ts';
+import { verifyLedger } from '../../server/domain/kernel/ledger/verify.ts';
+import { createPayoutJob, runPayoutJob, type PayoutTarget } from '../../server/domain/kernel/ledger/payouts.ts';
 import { figure } from './figures.ts';
 
 const targetCount = Number(process.env.BENCH_PAYOUT_TARGETS ?? 100_000);

@@ -1,14 +1,14 @@
 // Weekly red envelopes (issue 23: issue envelopes to 100 000 users in ≤ 10 s), on PostgreSQL.
 // 100 000 users at VIP levels 1 to 5 (users and user_levels written set-wise; not measured); the
-// figure is one run of the week's issue (server/domain/rewards/envelopes.ts issueEnvelopes:
+// figure is one run of the week's issue (server/domain/programs/rewards/envelopes.ts issueEnvelopes:
 // INSERT … SELECT from user_levels and vip_rewards in chunks of 20 000 user ids). A second issue
 // the same week must write nothing. Printed, never asserted. Alone: `npx tsx test/bench/rewards.ts`.
 import os from 'node:os';
 import { sql } from 'drizzle-orm';
 import { createScratchDatabase, dropScratchDatabase } from '../support/scratchDatabase.ts';
 import { openDatabase } from '../../server/db/client.ts';
-import { seed } from '../../server/db/seed.ts';
-import { issueEnvelopes, weekOf } from '../../server/domain/rewards/envelopes.ts';
+import { seed } from '../../server/seed.ts';
+import { issueEnvelopes, weekOf } from '../../server/domain/programs/rewards/envelopes.ts';
 import { figure } from './figures.ts';
 
 const userCount = Number(process.env.BENCH_ENVELOPE_USERS ?? 100_000);

@@ -27,7 +27,7 @@ import { loadConfig } from '../../server/config.ts';
 import { openDatabase } from '../../server/db/client.ts';
 import { buildApp } from '../../server/app.ts';
 import { createKeys } from '../../server/plugins/encryption.ts';
-import { hashPassword } from '../../server/domain/passwords.ts';
+import { hashPassword } from '../../server/domain/kernel/passwords.ts';
 import { users } from '../../server/db/schema.ts';
 import { encryptBody, importServerKey } from '../../src/api/crypto.ts';
 import { paths, requestTimeField } from '../../src/api/contract/paths.ts';

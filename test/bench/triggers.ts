@@ -1,5 +1,5 @@
 // Trigger engine cost per tick (DESIGN §8: ≤ 20 µs per tick with 1 000 000 open positions when
-// ≤ 10 fire): the in-memory index (server/domain/trading/triggers.ts) holding one million running
+// ≤ 10 fire): the in-memory index (server/domain/core/trading/triggers.ts) holding one million running
 // positions on ONE symbol (the deepest heaps), a tenth of them changed once (stale entries in the
 // heaps, as after real edits), then a random walk of ticks. Each position fired is replaced by a
 // new one around the current price outside the timed part, so the index stays at a million. The
@@ -8,7 +8,7 @@
 // would land inside the measured call); figures over all ticks and over the ticks where 1 to 10
 // fired. Printed, never asserted. `npx tsx test/bench/triggers.ts` runs it on its own.
 import os from 'node:os';
-import { TriggerIndex, type FiredTrigger, type TriggerLevels } from '../../server/domain/trading/triggers.ts';
+import { TriggerIndex, type FiredTrigger, type TriggerLevels } from '../../server/domain/core/trading/triggers.ts';
 import { figure } from './figures.ts';
 
 const positionCount = Number(process.env.BENCH_TRIGGER_POSITIONS ?? 1_000_000);

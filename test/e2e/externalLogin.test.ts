@@ -163,7 +163,7 @@ describe('OpenID Connect', () => {
     expect(demo.email).toBe(oidcDemoClaim.email);
     const page = await oidcLogin(oidcDemoClaim.id);
     const user = await userOf((await storedToken(page))!);
-    // The server's rule (server/domain/identity/oidc.ts): a new account, without that e-mail.
+    // The server's rule (server/domain/core/identity/oidc.ts): a new account, without that e-mail.
     expect(user.id).not.toBe(demo.id);
     expect(user.email).toBeNull();
     await page.goto(`${publicOrigin}/#/my`);

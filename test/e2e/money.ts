@@ -11,7 +11,7 @@ import { SpecClient, tokenOf, type Answer } from '../conformance/specClient.ts';
 import type { Browser, Page } from 'playwright-core';
 import { codeFromOutbox } from './browser.ts';
 
-/** The operator the server seeds with a demo (server/domain/operators.ts). */
+/** The operator the server seeds with a demo (server/domain/kernel/operators.ts). */
 export const demoOperator = { email: 'operator@bourse.local', password: 'Operator2026pass', totpSecret: 'JBSWY3DPEHPK3PXPBOURSEDEMO234567' };
 
 /** A 1×1 PNG: every decoder reads it, so the server accepts it as a proof. */

@@ -17,7 +17,7 @@ const dataDir = inject('dataDir');
 const browser = browserForFile();
 const shots = 'test-results/sessions';
 
-/** Three phones, as the server names them from their user agents (server/domain/identity/sessionDevices.ts). */
+/** Three phones, as the server names them from their user agents (server/domain/core/identity/sessionDevices.ts). */
 const phones = {
   chrome: { device: 'Chrome on Android', userAgent: 'Mozilla/5.0 (Linux; Android 14; Pixel 8) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/131.0.0.0 Mobile Safari/537.36' },
   firefox: { device: 'Firefox on Android', userAgent: 'Mozilla/5.0 (Android 14; Mobile; rv:132.0) Gecko/132.0 Firefox/132.0' },

@@ -2,8 +2,8 @@
 // through the real protocol with the code their authenticator would show at the suite's time.
 import { adminPaths, type OperatorRole } from '../../src/api/contract/admin.ts';
 import { settingChangePaths } from '../../src/api/contract/settingChanges.ts';
-import { createOperator as createOperatorRow, type OperatorCredentials } from '../../server/domain/operators.ts';
-import { totpCode, totpPeriodSeconds } from '../../server/domain/totp.ts';
+import { createOperator as createOperatorRow, type OperatorCredentials } from '../../server/domain/kernel/operators.ts';
+import { totpCode, totpPeriodSeconds } from '../../server/domain/kernel/totp.ts';
 import { expectOk, type TestServer } from './helpers.ts';
 
 export type TestOperator = OperatorCredentials & { role: OperatorRole };

@@ -36,7 +36,7 @@ const violationsOf = (prefix: 'server' | 'client') => result.summary.violations
 describe('the import graph', () => {
   it('reads the whole code base (every module of server/ and src/, resolved)', () => {
     const modules = result.modules.map((module) => module.source);
-    expect(modules.filter((source) => source.startsWith('server/domain/identity/')).length).toBeGreaterThan(5);
+    expect(modules.filter((source) => source.startsWith('server/domain/core/identity/')).length).toBeGreaterThan(5);
     expect(modules.filter((source) => source.startsWith('src/features/')).length).toBeGreaterThan(20);
     const unresolved = result.modules.flatMap((module) => module.dependencies
       .filter((dependency) => dependency.couldNotResolve && dependency.module.startsWith('.'))

@@ -6,9 +6,9 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import ccxt from 'ccxt';
-import { ccxtSource, compositeSource, unitsOf, type TickerVenue } from '../../server/domain/market/ccxtSource.ts';
-import { seededSimulator, simulatorSource } from '../../server/domain/market/engine.ts';
-import { symbolByCode } from '../../server/domain/market/symbols.ts';
+import { ccxtSource, compositeSource, unitsOf, type TickerVenue } from '../../server/domain/core/market/ccxtSource.ts';
+import { seededSimulator, simulatorSource } from '../../server/domain/core/market/engine.ts';
+import { symbolByCode } from '../../server/domain/core/market/symbols.ts';
 
 const fixtures = path.join(import.meta.dirname, 'fixtures', 'binance');
 const fixture = (name: string) => JSON.parse(fs.readFileSync(path.join(fixtures, name), 'utf8')) as unknown;

@@ -4,10 +4,10 @@
 // price the live feed starts from; forex and metals neither trade nor move while closed.
 import { describe, expect, it } from 'vitest';
 import { candlePeriods, type CandlePeriod } from '../../src/api/contract/market.ts';
-import { isMarketOpen, tradingMs } from '../../server/domain/market/calendar.ts';
-import { nextPeriodStart, periodStart, type CandleUnits } from '../../server/domain/market/candles.ts';
-import { buildHistory, continueHistory, historyCandleCount, historyRegions, type History } from '../../server/domain/market/history.ts';
-import { parsePrice, symbolByCode, type SymbolSpec } from '../../server/domain/market/symbols.ts';
+import { isMarketOpen, tradingMs } from '../../server/domain/core/market/calendar.ts';
+import { nextPeriodStart, periodStart, type CandleUnits } from '../../server/domain/core/market/candles.ts';
+import { buildHistory, continueHistory, historyCandleCount, historyRegions, type History } from '../../server/domain/core/market/history.ts';
+import { parsePrice, symbolByCode, type SymbolSpec } from '../../server/domain/core/market/symbols.ts';
 
 const minuteMs = 60_000;
 const dayMs = 86_400_000;

@@ -6,12 +6,12 @@
 // seed derivation is the attack that was reported, and the one a secure source must defeat.)
 import { describe, expect, it } from 'vitest';
 import { loadConfig } from '../../server/config.ts';
-import { seededSimulator, simulatorSource, type PriceSource } from '../../server/domain/market/engine.ts';
-import { secureRandom } from '../../server/domain/market/secureRandom.ts';
-import { seededSimulatorRandom, SymbolSimulator } from '../../server/domain/market/simulator.ts';
-import { createPriceSource } from '../../server/domain/market/sources.ts';
-import { parsePrice, symbolByCode, symbolSpecs } from '../../server/domain/market/symbols.ts';
-import type { TickLike } from '../../server/domain/market/candles.ts';
+import { seededSimulator, simulatorSource, type PriceSource } from '../../server/domain/core/market/engine.ts';
+import { secureRandom } from '../../server/domain/core/market/secureRandom.ts';
+import { seededSimulatorRandom, SymbolSimulator } from '../../server/domain/core/market/simulator.ts';
+import { createPriceSource } from '../../server/domain/core/market/sources.ts';
+import { parsePrice, symbolByCode, symbolSpecs } from '../../server/domain/core/market/symbols.ts';
+import type { TickLike } from '../../server/domain/core/market/candles.ts';
 
 const btc = symbolByCode.get('BTCUSDT')!;
 const startPrice = parsePrice(btc.startPrice, btc.pricePrecision);

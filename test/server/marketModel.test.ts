@@ -2,11 +2,11 @@
 // the candle fold against a brute-force oracle, and the back-filled history.
 import { describe, expect, it } from 'vitest';
 import { candlePeriods, type CandlePeriod } from '../../src/api/contract/market.ts';
-import { applyTick, nextPeriodStart, periodStart, type CandleUnits, type TickLike } from '../../server/domain/market/candles.ts';
-import { buildHistory, historyCandleCount } from '../../server/domain/market/history.ts';
-import { SymbolSimulator, seededRandom, seededSimulatorRandom } from '../../server/domain/market/simulator.ts';
-import { formatUnits, parsePrice, symbolByCode } from '../../server/domain/market/symbols.ts';
-import { isMarketOpen, reopensAtMs, tradingMs, tradingWindowStartMs } from '../../server/domain/market/calendar.ts';
+import { applyTick, nextPeriodStart, periodStart, type CandleUnits, type TickLike } from '../../server/domain/core/market/candles.ts';
+import { buildHistory, historyCandleCount } from '../../server/domain/core/market/history.ts';
+import { SymbolSimulator, seededRandom, seededSimulatorRandom } from '../../server/domain/core/market/simulator.ts';
+import { formatUnits, parsePrice, symbolByCode } from '../../server/domain/core/market/symbols.ts';
+import { isMarketOpen, reopensAtMs, tradingMs, tradingWindowStartMs } from '../../server/domain/core/market/calendar.ts';
 
 const btc = symbolByCode.get('BTCUSDT')!;
 const eur = symbolByCode.get('EURUSD')!;

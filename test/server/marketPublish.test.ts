@@ -2,8 +2,8 @@
 // same ticks (a burst of second contracts expiring takes about a second) runs after, so no
 // client's price waits for it.
 import { expect, it } from 'vitest';
-import { localBus } from '../../server/domain/market/bus.ts';
-import { MarketEngine, seededSimulator, simulatorSource } from '../../server/domain/market/engine.ts';
+import { localBus } from '../../server/domain/core/market/bus.ts';
+import { MarketEngine, seededSimulator, simulatorSource } from '../../server/domain/core/market/engine.ts';
 import { forEachDatabase } from './helpers.ts';
 
 forEachDatabase((server) => {

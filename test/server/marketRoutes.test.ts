@@ -4,8 +4,8 @@
 // whether the market and the database answer.
 import { beforeAll, describe, expect, it } from 'vitest';
 import { sql } from 'drizzle-orm';
-import { MarketEngine, seededSimulator, simulatorSource } from '../../server/domain/market/engine.ts';
-import { symbolByCode } from '../../server/domain/market/symbols.ts';
+import { MarketEngine, seededSimulator, simulatorSource } from '../../server/domain/core/market/engine.ts';
+import { symbolByCode } from '../../server/domain/core/market/symbols.ts';
 import { paths } from '../../src/api/contract/paths.ts';
 import { expectOk, expectRefused, forEachDatabase } from './helpers.ts';
 

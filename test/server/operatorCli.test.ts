@@ -14,7 +14,7 @@ import { openDatabase, type Database } from '../../server/db/client.ts';
 import { pgliteLockFile } from '../../server/db/pgliteLock.ts';
 import { auditLog, operators } from '../../server/db/schema.ts';
 import { createKeys } from '../../server/plugins/encryption.ts';
-import { totpCode } from '../../server/domain/totp.ts';
+import { totpCode } from '../../server/domain/kernel/totp.ts';
 import { adminPaths } from '../../src/api/contract/admin.ts';
 import { apiPrefix, paths, requestTimeField } from '../../src/api/contract/paths.ts';
 import { encryptBody, importServerKey } from '../../src/api/crypto.ts';

@@ -8,8 +8,8 @@ import { expect, it } from 'vitest';
 import { adminPaths } from '../../src/api/contract/admin.ts';
 import { operatorSecurityPaths } from '../../src/api/contract/security.ts';
 import { auditLog, operators } from '../../server/db/schema.ts';
-import { totpRotationTicketMs } from '../../server/domain/operators.ts';
-import { totpCode } from '../../server/domain/totp.ts';
+import { totpRotationTicketMs } from '../../server/domain/kernel/operators.ts';
+import { totpCode } from '../../server/domain/kernel/totp.ts';
 import { createOperator, currentTotp, operatorLogin, type TestOperator } from './adminHelpers.ts';
 import { expectOk, expectRefused, forEachDatabase, type TestServer } from './helpers.ts';
 

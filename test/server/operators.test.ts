@@ -8,10 +8,10 @@ import { adminPaths } from '../../src/api/contract/admin.ts';
 import { kycAdminPaths } from '../../src/api/contract/identity.ts';
 import { paths } from '../../src/api/contract/paths.ts';
 import { auditLog, operatorSessions, operators } from '../../server/db/schema.ts';
-import { demoOperator, operatorSessionAbsoluteMs, operatorSessionIdleMs } from '../../server/domain/operators.ts';
-import { seed } from '../../server/db/seed.ts';
-import { postTransfers } from '../../server/domain/ledger/transfers.ts';
-import { systemAccountId, userAccountId } from '../../server/domain/ledger/accounts.ts';
+import { demoOperator, operatorSessionAbsoluteMs, operatorSessionIdleMs } from '../../server/domain/kernel/operators.ts';
+import { seed } from '../../server/seed.ts';
+import { postTransfers } from '../../server/domain/kernel/ledger/transfers.ts';
+import { systemAccountId, userAccountId } from '../../server/domain/kernel/ledger/accounts.ts';
 import { createOperator, currentTotp, operatorLogin, type TestOperator } from './adminHelpers.ts';
 import { expectOk, expectRefused, forEachDatabase, type TestServer } from './helpers.ts';
 

@@ -3,7 +3,7 @@
 import { describe, expect, it } from 'vitest';
 import { expectOk, expectRefused, forEachDatabase, type Account } from './helpers.ts';
 import { paths } from '../../src/api/contract/paths.ts';
-import { commonPasswords, passwordWork } from '../../server/domain/passwords.ts';
+import { commonPasswords, passwordWork } from '../../server/domain/kernel/passwords.ts';
 
 /** An envelope without its timestamp, to compare two answers whole. */
 const withoutTime = ({ timestamp: _timestamp, ...rest }: Record<string, unknown>) => rest;

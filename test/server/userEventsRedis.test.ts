@@ -4,7 +4,7 @@
 import { randomBytes } from 'node:crypto';
 import { afterAll, describe, expect, it } from 'vitest';
 import type { UserEvent } from '../../src/api/contract/market.ts';
-import { redisUserEvents, type UserEventBus } from '../../server/domain/trading/userEvents.ts';
+import { redisUserEvents, type UserEventBus } from '../../server/domain/kernel/userEvents.ts';
 
 const url = process.env.REDIS_URL ?? 'redis://127.0.0.1:6379';
 

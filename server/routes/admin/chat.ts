@@ -1,5 +1,5 @@
 // /api/admin/chat/*: the operators' side of the support chat (issue 21; contract/chat.ts) for
-// every operator role. Each action is audited by the domain (server/domain/chat/operatorChat.ts).
+// every operator role. Each action is audited by the domain (server/domain/programs/chat/operatorChat.ts).
 // The chat screen's heartbeat (POST duty) is what puts an operator on duty.
 import type { FastifyInstance } from 'fastify';
 import type { Static } from '@sinclair/typebox';
@@ -11,13 +11,13 @@ import {
 import { operatorRoles } from '../../../src/api/contract/admin.ts';
 import { operatorOnly } from '../../plugins/operatorAuth.ts';
 import { ok } from '../../lib/envelope.ts';
-import type { Services } from '../../services.ts';
+import type { Services } from '../../domain/kernel/services.ts';
 import {
   assignToMe, chatFileForOperator, closeConversation, conversationDetail, createCanned, deleteCanned, listCanned, listConversations,
   operatorRead, operatorTyping, reply, transferTo, updateCanned,
-} from '../../domain/chat/operatorChat.ts';
-import { dutyHeartbeat, operatorsOnDuty } from '../../domain/chat/duty.ts';
-import { anyUpload, uploadAnswer } from '../../domain/uploads.ts';
+} from '../../domain/programs/chat/operatorChat.ts';
+import { dutyHeartbeat, operatorsOnDuty } from '../../domain/programs/chat/duty.ts';
+import { anyUpload, uploadAnswer } from '../../domain/kernel/uploads.ts';
 
 type Params = Static<typeof ConversationParams>;
 

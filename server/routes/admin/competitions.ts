@@ -10,17 +10,17 @@ import {
 import { RecordId } from '../../../src/api/contract/withdrawals.ts';
 import { and, desc, eq } from 'drizzle-orm';
 import { rewardFundings } from '../../db/schema.ts';
-import { recordAudit } from '../../domain/audit.ts';
+import { recordAudit } from '../../domain/kernel/audit.ts';
 import {
   adminCompetitions, competitionAdminWire, competitionRowById, createCompetition, standings,
-} from '../../domain/competitions/competitions.ts';
-import { prizeJobIdOf, prizePoolBalance } from '../../domain/competitions/jobs.ts';
-import { formatAmount } from '../../domain/ledger/amounts.ts';
-import { payoutJob } from '../../domain/ledger/payouts.ts';
-import { assetScales, scaleOf } from '../../domain/products/products.ts';
+} from '../../domain/programs/competitions/competitions.ts';
+import { prizeJobIdOf, prizePoolBalance } from '../../domain/programs/competitions/jobs.ts';
+import { formatAmount } from '../../domain/kernel/ledger/amounts.ts';
+import { payoutJob } from '../../domain/kernel/ledger/payouts.ts';
+import { assetScales, scaleOf } from '../../domain/programs/products/products.ts';
 import { operatorOnly } from '../../plugins/operatorAuth.ts';
 import { ok } from '../../lib/envelope.ts';
-import type { Services } from '../../services.ts';
+import type { Services } from '../../domain/kernel/services.ts';
 
 const writers = ['admin'] as const;
 const readers = ['admin', 'finance'] as const;

@@ -4,7 +4,7 @@
 // operators may read. Every write is audited in its own transaction. A notice or announcement that
 // is published now with push asked for (the short notice form always) is pushed to the
 // subscribers of the notices category after commit; one published later with push is marked and
-// pushed when it becomes visible (domain/content/content.ts pushScheduled, run by the instance).
+// pushed when it becomes visible (domain/programs/content/content.ts pushScheduled, run by the instance).
 import type { FastifyInstance } from 'fastify';
 import multipart from '@fastify/multipart';
 import { Type, type Static } from '@sinclair/typebox';
@@ -12,17 +12,17 @@ import {
   AdminContentListQuery, AdminItemBody, AdminItemUpdateBody, AdminMaintenanceBody, AdminNoticeBody, AdminTranslation, AdminWithdrawBody,
   ContentItemParams, ContentReadersQuery, contentAdminPaths, type AdminContentItem,
 } from '../../../src/api/contract/content.ts';
-import { recordAudit } from '../../domain/audit.ts';
+import { recordAudit } from '../../domain/kernel/audit.ts';
 import {
   adminItem, createItem, createNotice, listAdminItems, listReaders, pushItem, updateItem, withdrawItem,
-} from '../../domain/content/content.ts';
-import { saveContentImage } from '../../domain/content/images.ts';
-import { readMaintenance, writeMaintenance } from '../../domain/content/status.ts';
-import { fileMissing, fileTooLarge, uploadBytesMax } from '../../domain/uploads.ts';
+} from '../../domain/programs/content/content.ts';
+import { saveContentImage } from '../../domain/programs/content/images.ts';
+import { readMaintenance, writeMaintenance } from '../../domain/programs/content/status.ts';
+import { fileMissing, fileTooLarge, uploadBytesMax } from '../../domain/kernel/uploads.ts';
 import { operatorOnly } from '../../plugins/operatorAuth.ts';
 import { badRequest } from '../../lib/errors.ts';
 import { ok } from '../../lib/envelope.ts';
-import type { Services } from '../../services.ts';
+import type { Services } from '../../domain/kernel/services.ts';
 import type { Tx } from '../../db/client.ts';
 
 const writers = ['admin'] as const;

@@ -1,5 +1,5 @@
 // The settings that decide what the house pays, as the two-operator rule for settings
-// (domain/settingChanges.ts) sees them: for each, how it is applied (the area's own function, with
+// (domain/kernel/settingChanges.ts) sees them: for each, how it is applied (the area's own function, with
 // its bounds), and what counts as paying more — a threshold raised, a bonus, reward or rate raised,
 // a product put on sale or its limits raised, a welfare task switched on or made easier. Composition
 // of programs lives here, at the edge, so the kernel never imports the programs it guards.
@@ -11,16 +11,16 @@ import type { UpdateTeamRatesBody } from '../../../src/api/contract/team.ts';
 import type { CurrencySettingsBody } from '../../../src/api/contract/wallet.ts';
 import type { Tx } from '../../db/client.ts';
 import { AppError, assert } from '../../lib/errors.ts';
-import { parseAmount } from '../../domain/ledger/amounts.ts';
-import { usdtAtomic } from '../../domain/ledger/dualControl.ts';
-import type { SettingApplied, SettingSpec, SettingSpecs } from '../../domain/settingChanges.ts';
-import { applyDualApprovalThreshold } from '../../domain/wallet/approvals.ts';
-import { updateCurrencySettings, valueForDualControl } from '../../domain/wallet/currencies.ts';
-import { updateProduct } from '../../domain/products/admin.ts';
-import { adminProductWire, assetScales } from '../../domain/products/products.ts';
-import { setVipReward } from '../../domain/rewards/vip.ts';
-import { updateWelfareTask } from '../../domain/rewards/welfare.ts';
-import { updateRates } from '../../domain/team/team.ts';
+import { parseAmount } from '../../domain/kernel/ledger/amounts.ts';
+import { usdtAtomic } from '../../domain/kernel/ledger/dualControl.ts';
+import type { SettingApplied, SettingSpec, SettingSpecs } from '../../domain/kernel/settingChanges.ts';
+import { applyDualApprovalThreshold } from '../../domain/core/wallet/approvals.ts';
+import { updateCurrencySettings, valueForDualControl } from '../../domain/core/wallet/currencies.ts';
+import { updateProduct } from '../../domain/programs/products/admin.ts';
+import { adminProductWire, assetScales } from '../../domain/programs/products/products.ts';
+import { setVipReward } from '../../domain/programs/rewards/vip.ts';
+import { updateWelfareTask } from '../../domain/programs/rewards/welfare.ts';
+import { updateRates } from '../../domain/programs/team/team.ts';
 
 /** Whether decimal text `a` is above `b` (both plain decimals, as the wire writes amounts and rates). */
 export function decimalAbove(a: string, b: string): boolean {

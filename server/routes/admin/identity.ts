@@ -8,12 +8,12 @@ import { AdminKycListQuery, KycLevelBody, KycRejectBody, kycAdminPaths } from '.
 import { RecordId } from '../../../src/api/contract/withdrawals.ts';
 import {
   applicationDetail, applicationPhoto, approveApplication, listApplications, rejectApplication, type KycDecision,
-} from '../../domain/identity/kyc.ts';
-import { listKycLevels, parseLevel, setKycLevel } from '../../domain/identity/kycLevels.ts';
-import { deliverMessages, type WrittenMessage } from '../../domain/content/messages.ts';
+} from '../../domain/core/identity/kyc.ts';
+import { listKycLevels, parseLevel, setKycLevel } from '../../domain/core/identity/kycLevels.ts';
+import { deliverMessages, type WrittenMessage } from '../../domain/kernel/messages.ts';
 import { operatorOnly } from '../../plugins/operatorAuth.ts';
 import { ok } from '../../lib/envelope.ts';
-import type { Services } from '../../services.ts';
+import type { Services } from '../../domain/kernel/services.ts';
 
 const reviewers = ['admin', 'finance'] as const;
 const IdParams = Type.Object({ id: RecordId });

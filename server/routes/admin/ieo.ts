@@ -8,13 +8,13 @@ import { Type, type Static } from '@sinclair/typebox';
 import { CreateIeoBody, ieoAdminPaths } from '../../../src/api/contract/ieo.ts';
 import { PageQuery } from '../../../src/api/contract/wallet.ts';
 import { RecordId } from '../../../src/api/contract/withdrawals.ts';
-import { recordAudit } from '../../domain/audit.ts';
+import { recordAudit } from '../../domain/kernel/audit.ts';
 import {
   adminProject, adminProjectWire, closeIeo, createIeo, holdsOpen, listAdminProjects, listIeo, revealIeo, settleHolds,
-} from '../../domain/ieo/ieo.ts';
+} from '../../domain/programs/ieo/ieo.ts';
 import { operatorOnly } from '../../plugins/operatorAuth.ts';
 import { ok } from '../../lib/envelope.ts';
-import type { Services } from '../../services.ts';
+import type { Services } from '../../domain/kernel/services.ts';
 
 const writers = ['admin'] as const;
 const readers = ['admin', 'finance'] as const;

@@ -2,7 +2,7 @@
 // module's registration here.
 import type { FastifyInstance } from 'fastify';
 import { registerOperatorAuth } from '../../plugins/operatorAuth.ts';
-import type { Services } from '../../services.ts';
+import type { Services } from '../../domain/kernel/services.ts';
 import { operatorRoutes } from './operators.ts';
 import { ledgerAdminRoutes } from './ledger.ts';
 import { auditRoutes } from './audit.ts';

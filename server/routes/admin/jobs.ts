@@ -4,11 +4,11 @@
 import type { FastifyInstance } from 'fastify';
 import { Type, type Static } from '@sinclair/typebox';
 import { productAdminPaths } from '../../../src/api/contract/products.ts';
-import { recordAudit } from '../../domain/audit.ts';
-import { listJobRuns, runJob } from '../../domain/jobs/jobs.ts';
+import { recordAudit } from '../../domain/kernel/audit.ts';
+import { listJobRuns, runJob } from '../../jobs.ts';
 import { operatorOnly } from '../../plugins/operatorAuth.ts';
 import { ok } from '../../lib/envelope.ts';
-import type { Services } from '../../services.ts';
+import type { Services } from '../../domain/kernel/services.ts';
 
 const JobParams = Type.Object({ name: Type.String({ minLength: 1, maxLength: 32, pattern: '^[a-z-]+$' }) });
 const NoBody = Type.Optional(Type.Object({}, { additionalProperties: false }));

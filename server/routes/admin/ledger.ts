@@ -1,12 +1,12 @@
-// /api/admin/ledger/check: the operator's ledger check (server/domain/ledger/verify.ts). The run
+// /api/admin/ledger/check: the operator's ledger check (server/domain/kernel/ledger/verify.ts). The run
 // is recorded in the audit trail with its outcome, so who checked when, and what they saw, is kept.
 import type { FastifyInstance } from 'fastify';
 import { adminPaths, type LedgerCheckResult } from '../../../src/api/contract/admin.ts';
-import { verifyLedger } from '../../domain/ledger/verify.ts';
-import { recordAudit } from '../../domain/audit.ts';
+import { verifyLedger } from '../../domain/kernel/ledger/verify.ts';
+import { recordAudit } from '../../domain/kernel/audit.ts';
 import { operatorOnly } from '../../plugins/operatorAuth.ts';
 import { ok } from '../../lib/envelope.ts';
-import type { Services } from '../../services.ts';
+import type { Services } from '../../domain/kernel/services.ts';
 
 export function ledgerAdminRoutes(app: FastifyInstance, services: Services) {
   app.get(adminPaths.ledgerCheck, { preHandler: operatorOnly(['admin', 'finance']) }, async (request) => {

@@ -7,16 +7,16 @@ import { Type, type Static } from '@sinclair/typebox';
 import { asc, eq } from 'drizzle-orm';
 import { UpdateLevelBody, levelAdminPaths, type VipLevel } from '../../../src/api/contract/levels.ts';
 import { vipLevels } from '../../db/schema.ts';
-import { recordAudit } from '../../domain/audit.ts';
-import { findAsset } from '../../domain/ledger/assets.ts';
-import { parseAmount } from '../../domain/ledger/amounts.ts';
+import { recordAudit } from '../../domain/kernel/audit.ts';
+import { findAsset } from '../../domain/kernel/ledger/assets.ts';
+import { parseAmount } from '../../domain/kernel/ledger/amounts.ts';
 import {
   loadLevels, productsUnlockedByLevel, recomputeAllLevels, usdtText, type LevelRow,
-} from '../../domain/levels/levels.ts';
+} from '../../domain/core/levels/levels.ts';
 import { operatorOnly } from '../../plugins/operatorAuth.ts';
 import { AppError, badRequest, notFound } from '../../lib/errors.ts';
 import { ok } from '../../lib/envelope.ts';
-import type { Services } from '../../services.ts';
+import type { Services } from '../../domain/kernel/services.ts';
 import type { Executor } from '../../db/client.ts';
 
 const writers = ['admin'] as const;

@@ -4,10 +4,10 @@ import type { FastifyInstance } from 'fastify';
 import {
   LiabilityPublishBody, LiabilityRootsQuery, liabilityAdminPaths,
 } from '../../../src/api/contract/liabilities.ts';
-import { listRoots, publishLiabilities } from '../../domain/wallet/liabilities.ts';
+import { listRoots, publishLiabilities } from '../../domain/core/wallet/liabilities.ts';
 import { operatorOnly } from '../../plugins/operatorAuth.ts';
 import { ok } from '../../lib/envelope.ts';
-import type { Services } from '../../services.ts';
+import type { Services } from '../../domain/kernel/services.ts';
 
 const publishers = ['admin', 'finance'] as const;
 

@@ -1,14 +1,14 @@
 // /api/admin/me/totp: the logged-in operator rotates their own authenticator secret (any role).
 // Start hands out a new secret and a sealed ticket; confirm needs a code of the new secret and one
-// of the current secret, then ends the operator's other sessions (domain/operators.ts).
+// of the current secret, then ends the operator's other sessions (domain/kernel/operators.ts).
 import type { FastifyInstance } from 'fastify';
 import { Empty } from '../../../src/api/contract/common.ts';
 import { operatorRoles } from '../../../src/api/contract/admin.ts';
 import { OperatorTotpConfirmBody, operatorSecurityPaths } from '../../../src/api/contract/security.ts';
-import { confirmTotpRotation, startTotpRotation } from '../../domain/operators.ts';
+import { confirmTotpRotation, startTotpRotation } from '../../domain/kernel/operators.ts';
 import { operatorOnly } from '../../plugins/operatorAuth.ts';
 import { ok } from '../../lib/envelope.ts';
-import type { Services } from '../../services.ts';
+import type { Services } from '../../domain/kernel/services.ts';
 
 export function operatorSecurityRoutes(app: FastifyInstance, services: Services) {
   app.post(operatorSecurityPaths.totpStart, { schema: { body: Empty }, preHandler: operatorOnly(operatorRoles) },

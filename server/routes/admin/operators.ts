@@ -2,10 +2,10 @@
 import type { FastifyInstance } from 'fastify';
 import { adminPaths, OperatorLoginBody, operatorRoles, type OperatorInfo } from '../../../src/api/contract/admin.ts';
 import { Empty } from '../../../src/api/contract/common.ts';
-import { operatorLogin, operatorLogout } from '../../domain/operators.ts';
+import { operatorLogin, operatorLogout } from '../../domain/kernel/operators.ts';
 import { operatorOnly } from '../../plugins/operatorAuth.ts';
 import { ok } from '../../lib/envelope.ts';
-import type { Services } from '../../services.ts';
+import type { Services } from '../../domain/kernel/services.ts';
 
 export function operatorRoutes(app: FastifyInstance, services: Services) {
   app.post<{ Body: OperatorLoginBody }>(adminPaths.login,

@@ -11,18 +11,18 @@ import {
 } from '../../../src/api/contract/products.ts';
 import { CurrencyCode, PageQuery } from '../../../src/api/contract/wallet.ts';
 import { RecordId } from '../../../src/api/contract/withdrawals.ts';
-import { recordAudit } from '../../domain/audit.ts';
-import { deliverMessages } from '../../domain/content/messages.ts';
-import { createProduct, listRewards, publishReward } from '../../domain/products/admin.ts';
-import { adminOrder, listAdminOrders, setFrozen } from '../../domain/products/orders.ts';
-import { adminProductWire, assetScales, listAdminProducts, lockProduct } from '../../domain/products/products.ts';
-import { changeSetting, type SettingChangeOutcome } from '../../domain/settingChanges.ts';
+import { recordAudit } from '../../domain/kernel/audit.ts';
+import { deliverMessages } from '../../domain/kernel/messages.ts';
+import { createProduct, listRewards, publishReward } from '../../domain/programs/products/admin.ts';
+import { adminOrder, listAdminOrders, setFrozen } from '../../domain/programs/products/orders.ts';
+import { adminProductWire, assetScales, listAdminProducts, lockProduct } from '../../domain/programs/products/products.ts';
+import { changeSetting, type SettingChangeOutcome } from '../../domain/kernel/settingChanges.ts';
 import type { Tx } from '../../db/client.ts';
 import { productSpec } from './houseSettings.ts';
-import { approveFunding, listFundings, rejectFunding, requestFunding } from '../../domain/products/reserve.ts';
+import { approveFunding, listFundings, rejectFunding, requestFunding } from '../../domain/programs/products/reserve.ts';
 import { operatorOnly } from '../../plugins/operatorAuth.ts';
 import { ok } from '../../lib/envelope.ts';
-import type { Services } from '../../services.ts';
+import type { Services } from '../../domain/kernel/services.ts';
 
 const writers = ['admin'] as const;
 const readers = ['admin', 'finance'] as const;

@@ -1,17 +1,17 @@
 // /api/admin/recharges: deposit review. Finance and admin operators list requests by status, read
 // the proof, and approve (the ledger credits the user, once) or reject with the reason the user
-// reads. Each decision and its audit entry commit in one transaction (domain/wallet/deposits.ts).
+// reads. Each decision and its audit entry commit in one transaction (domain/core/wallet/deposits.ts).
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { Type, type Static } from '@sinclair/typebox';
 import { Empty } from '../../../src/api/contract/common.ts';
 import { AdminRechargeListQuery, RecordIdParams, RejectBody, walletAdminPaths } from '../../../src/api/contract/wallet.ts';
-import { recordAudit } from '../../domain/audit.ts';
-import { deliverMessages, type WrittenMessage } from '../../domain/content/messages.ts';
-import { approveRecharge, listRecharges, rejectRecharge, type Decision } from '../../domain/wallet/deposits.ts';
-import { anyUpload, uploadAnswer } from '../../domain/uploads.ts';
+import { recordAudit } from '../../domain/kernel/audit.ts';
+import { deliverMessages, type WrittenMessage } from '../../domain/kernel/messages.ts';
+import { approveRecharge, listRecharges, rejectRecharge, type Decision } from '../../domain/core/wallet/deposits.ts';
+import { anyUpload, uploadAnswer } from '../../domain/kernel/uploads.ts';
 import { operatorOnly } from '../../plugins/operatorAuth.ts';
 import { ok } from '../../lib/envelope.ts';
-import type { Services } from '../../services.ts';
+import type { Services } from '../../domain/kernel/services.ts';
 
 const reviewers = ['admin', 'finance'] as const;
 const FileParams = Type.Object({ id: Type.String({ minLength: 1, maxLength: 64 }) });

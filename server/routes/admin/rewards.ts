@@ -9,18 +9,18 @@ import {
 } from '../../../src/api/contract/rewards.ts';
 import { VipHolding } from '../../../src/api/contract/rewards.ts';
 import { RecordId } from '../../../src/api/contract/withdrawals.ts';
-import { recordAudit } from '../../domain/audit.ts';
+import { recordAudit } from '../../domain/kernel/audit.ts';
 import {
   approveRewardFunding, listRewardFundings, poolBalances, rejectRewardFunding, requestRewardFunding,
-} from '../../domain/rewards/fundings.ts';
-import { createWelfareTask, listAdminWelfareTasks } from '../../domain/rewards/welfare.ts';
-import { changeSetting, type SettingChangeOutcome } from '../../domain/settingChanges.ts';
+} from '../../domain/programs/rewards/fundings.ts';
+import { createWelfareTask, listAdminWelfareTasks } from '../../domain/programs/rewards/welfare.ts';
+import { changeSetting, type SettingChangeOutcome } from '../../domain/kernel/settingChanges.ts';
 import type { Tx } from '../../db/client.ts';
 import { vipRewardSpec, welfareTaskSpec } from './houseSettings.ts';
-import { listVipRewardRows, setVipHoldingDays, vipHoldingDays } from '../../domain/rewards/vip.ts';
+import { listVipRewardRows, setVipHoldingDays, vipHoldingDays } from '../../domain/programs/rewards/vip.ts';
 import { operatorOnly } from '../../plugins/operatorAuth.ts';
 import { ok } from '../../lib/envelope.ts';
-import type { Services } from '../../services.ts';
+import type { Services } from '../../domain/kernel/services.ts';
 
 const writers = ['admin'] as const;
 const readers = ['admin', 'finance'] as const;
@@ -103,7 +103,7 @@ export function rewardAdminRoutes(app: FastifyInstance, services: Services) {
   app.post<{ Body: Static<typeof VipRewardBody> }>(rewardAdminPaths.vipRewards,
     { schema: { body: VipRewardBody }, preHandler: operatorOnly(writers) }, async (request) => {
       return ok(await db.transaction(async (tx) => {
-        // Lowered at once; raised only once a second admin approves (domain/settingChanges.ts).
+        // Lowered at once; raised only once a second admin approves (domain/kernel/settingChanges.ts).
         const outcome = await changeSetting(tx, vipRewardSpec(request.body), request.operator!.id, clock);
         if (outcome.applied) return outcome.after;
         const row = (await listVipRewardRows(tx)).find((candidate) => candidate.level === request.body.level);

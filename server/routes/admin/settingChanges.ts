@@ -6,10 +6,10 @@ import { Type, type Static } from '@sinclair/typebox';
 import { ReasonBody } from '../../../src/api/contract/products.ts';
 import { settingChangePaths } from '../../../src/api/contract/settingChanges.ts';
 import { RecordId } from '../../../src/api/contract/withdrawals.ts';
-import { approveSettingChange, listSettingChanges, rejectSettingChange } from '../../domain/settingChanges.ts';
+import { approveSettingChange, listSettingChanges, rejectSettingChange } from '../../domain/kernel/settingChanges.ts';
 import { operatorOnly } from '../../plugins/operatorAuth.ts';
 import { ok } from '../../lib/envelope.ts';
-import type { Services } from '../../services.ts';
+import type { Services } from '../../domain/kernel/services.ts';
 import { houseSettingSpecs } from './houseSettings.ts';
 
 const IdParams = Type.Object({ id: RecordId });

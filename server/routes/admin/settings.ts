@@ -7,13 +7,13 @@ import type { Static } from '@sinclair/typebox';
 import {
   CurrencyParams, CurrencySettingsBody, NetworkParams, NetworkSettingsBody, walletAdminPaths,
 } from '../../../src/api/contract/wallet.ts';
-import { recordAudit } from '../../domain/audit.ts';
-import { adminCurrencies, updateNetworkSettings } from '../../domain/wallet/currencies.ts';
-import { changeSetting } from '../../domain/settingChanges.ts';
+import { recordAudit } from '../../domain/kernel/audit.ts';
+import { adminCurrencies, updateNetworkSettings } from '../../domain/core/wallet/currencies.ts';
+import { changeSetting } from '../../domain/kernel/settingChanges.ts';
 import { currencyRateSpec } from './houseSettings.ts';
 import { operatorOnly } from '../../plugins/operatorAuth.ts';
 import { ok } from '../../lib/envelope.ts';
-import type { Services } from '../../services.ts';
+import type { Services } from '../../domain/kernel/services.ts';
 
 export function settingsAdminRoutes(app: FastifyInstance, services: Services) {
   app.get(walletAdminPaths.currencies, { preHandler: operatorOnly(['admin', 'finance']) },

@@ -4,13 +4,13 @@
 import type { FastifyInstance } from 'fastify';
 import type { Static } from '@sinclair/typebox';
 import { AdminTeamCommissionsQuery, UpdateTeamRatesBody, teamAdminPaths } from '../../../src/api/contract/team.ts';
-import { changeSetting } from '../../domain/settingChanges.ts';
+import { changeSetting } from '../../domain/kernel/settingChanges.ts';
 import { teamRatesSpec } from './houseSettings.ts';
-import { listAdminCommissions } from '../../domain/team/admin.ts';
-import { listRates } from '../../domain/team/team.ts';
+import { listAdminCommissions } from '../../domain/programs/team/admin.ts';
+import { listRates } from '../../domain/programs/team/team.ts';
 import { operatorOnly } from '../../plugins/operatorAuth.ts';
 import { ok } from '../../lib/envelope.ts';
-import type { Services } from '../../services.ts';
+import type { Services } from '../../domain/kernel/services.ts';
 
 const writers = ['admin'] as const;
 const readers = ['admin', 'finance'] as const;
@@ -23,7 +23,7 @@ export function teamAdminRoutes(api: FastifyInstance, services: Services) {
   api.post<{ Body: Static<typeof UpdateTeamRatesBody> }>(teamAdminPaths.rates,
     { schema: { body: UpdateTeamRatesBody }, preHandler: operatorOnly(writers) }, async (request) => {
       return ok(await db.transaction(async (tx) => {
-        // Lowered at once; raised only once a second admin approves (domain/settingChanges.ts).
+        // Lowered at once; raised only once a second admin approves (domain/kernel/settingChanges.ts).
         const outcome = await changeSetting(tx, teamRatesSpec(request.body), request.operator!.id, clock);
         // The rates as they are (an array, as before): a raise waits in GET /admin/settingChanges.
         return outcome.applied ? outcome.after : listRates(tx);

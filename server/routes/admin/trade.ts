@@ -11,20 +11,20 @@ import { SymbolCode } from '../../../src/api/contract/market.ts';
 import {
   AdminTradeListQuery, SecondSetBody, SwapSettingsBody, SymbolSettingsBody, tradeAdminPaths,
 } from '../../../src/api/contract/trading.ts';
-import { recordAudit } from '../../domain/audit.ts';
+import { recordAudit } from '../../domain/kernel/audit.ts';
 import { secondContractOrders, swapOrders, tradePositions, users } from '../../db/schema.ts';
 import type { Executor } from '../../db/client.ts';
-import { ledgers } from '../../domain/ledger/accounts.ts';
-import { positionToWire, tickIdsOf } from '../../domain/trading/positionWire.ts';
-import { secondOrdersToWire } from '../../domain/trading/secondContracts.ts';
-import { swapRecordsOf } from '../../domain/trading/swap.ts';
-import { ticksByIds } from '../../domain/trading/ticks.ts';
+import { ledgers } from '../../domain/kernel/ledger/accounts.ts';
+import { positionToWire, tickIdsOf } from '../../domain/core/trading/positionWire.ts';
+import { secondOrdersToWire } from '../../domain/core/trading/secondContracts.ts';
+import { swapRecordsOf } from '../../domain/core/trading/swap.ts';
+import { ticksByIds } from '../../domain/core/market/ticks.ts';
 import {
   listSecondSets, listSymbolSettings, readSwapSettings, updateSecondSet, updateSwapSettings, updateSymbolSettings,
-} from '../../domain/trading/settingsAdmin.ts';
+} from '../../domain/core/trading/settingsAdmin.ts';
 import { operatorOnly } from '../../plugins/operatorAuth.ts';
 import { ok } from '../../lib/envelope.ts';
-import type { Services } from '../../services.ts';
+import type { Services } from '../../domain/kernel/services.ts';
 
 const SymbolParams = Type.Object({ symbol: SymbolCode }, { additionalProperties: false });
 type SymbolParams = Static<typeof SymbolParams>;

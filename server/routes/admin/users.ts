@@ -1,19 +1,19 @@
 // /api/admin/users: user search with each user's security state (no secrets), for admin and
-// finance operators; every search is audited (domain/identity/userSearch.ts). An admin may remove
-// the Google Authenticator of a user who lost it (domain/identity/twoFactorReset.ts). Beside a
-// deposit or withdrawal under review, operators read the user's context (domain/wallet/reviewContext.ts):
+// finance operators; every search is audited (domain/core/identity/userSearch.ts). An admin may remove
+// the Google Authenticator of a user who lost it (domain/core/identity/twoFactorReset.ts). Beside a
+// deposit or withdrawal under review, operators read the user's context (domain/core/wallet/reviewContext.ts):
 // part of the review, like the lists it sits beside, so not audited as a search is.
 import type { FastifyInstance } from 'fastify';
 import { Type, type Static } from '@sinclair/typebox';
 import { AdminResetGoogleAuthBody, AdminUserQuery, kycAdminPaths } from '../../../src/api/contract/identity.ts';
 import { RecordId } from '../../../src/api/contract/withdrawals.ts';
-import { resetGoogleAuth } from '../../domain/identity/twoFactorReset.ts';
-import { searchUsers } from '../../domain/identity/userSearch.ts';
-import { reviewContext } from '../../domain/wallet/reviewContext.ts';
+import { resetGoogleAuth } from '../../domain/core/identity/twoFactorReset.ts';
+import { searchUsers } from '../../domain/core/identity/userSearch.ts';
+import { reviewContext } from '../../domain/core/wallet/reviewContext.ts';
 import { walletAdminPaths } from '../../../src/api/contract/wallet.ts';
 import { operatorOnly } from '../../plugins/operatorAuth.ts';
 import { ok } from '../../lib/envelope.ts';
-import type { Services } from '../../services.ts';
+import type { Services } from '../../domain/kernel/services.ts';
 
 export function userAdminRoutes(app: FastifyInstance, services: Services) {
   app.get<{ Querystring: Static<typeof AdminUserQuery> }>(kycAdminPaths.users,

@@ -1,7 +1,7 @@
 // /api/admin/withdrawals: the review queue and the four decisions (approve, reject, paid, failed)
 // for finance and admin operators, and the two-operator threshold per currency (set by admins;
 // it governs deposits too, under its first path and name).
-// Each decision is audited in its own transaction (domain/wallet/withdrawals.ts) and shows on the
+// Each decision is audited in its own transaction (domain/core/wallet/withdrawals.ts) and shows on the
 // user's record with its outcome and reason.
 import type { FastifyInstance } from 'fastify';
 import type { Static } from '@sinclair/typebox';
@@ -12,11 +12,11 @@ import {
 } from '../../../src/api/contract/withdrawals.ts';
 import { operatorOnly } from '../../plugins/operatorAuth.ts';
 import { ok } from '../../lib/envelope.ts';
-import type { Services } from '../../services.ts';
-import { deliverMessages, type WrittenMessage } from '../../domain/content/messages.ts';
-import { decideWithdrawal, listWithdrawals, type Decision } from '../../domain/wallet/withdrawals.ts';
-import { listDualApprovalThresholds } from '../../domain/wallet/approvals.ts';
-import { changeSetting } from '../../domain/settingChanges.ts';
+import type { Services } from '../../domain/kernel/services.ts';
+import { deliverMessages, type WrittenMessage } from '../../domain/kernel/messages.ts';
+import { decideWithdrawal, listWithdrawals, type Decision } from '../../domain/core/wallet/withdrawals.ts';
+import { listDualApprovalThresholds } from '../../domain/core/wallet/approvals.ts';
+import { changeSetting } from '../../domain/kernel/settingChanges.ts';
 import { dualThresholdSpec } from './houseSettings.ts';
 
 type Params = Static<typeof AdminWithdrawalParams>;
@@ -57,7 +57,7 @@ export function withdrawalAdminRoutes(app: FastifyInstance, services: Services) 
   app.post<{ Params: Static<typeof WithdrawalSettingParams>; Body: Static<typeof WithdrawalSettingBody> }>(withdrawalAdminPaths.setting,
     { preHandler: operatorOnly(['admin']), schema: { params: WithdrawalSettingParams, body: WithdrawalSettingBody } },
     async (request) => ok(await services.db.transaction(async (tx) => {
-      // Lowered at once; raised only once a second admin approves (domain/settingChanges.ts).
+      // Lowered at once; raised only once a second admin approves (domain/kernel/settingChanges.ts).
       const outcome = await changeSetting(tx, dualThresholdSpec(request.params.currency, request.body), request.operator!.id, services.clock);
       const now = (await listDualApprovalThresholds(tx)).find((row) => row.currency === request.params.currency);
       return outcome.applied ? now : { ...now, pendingChange: outcome.change };

@@ -9,13 +9,13 @@ import { apiPrefix } from '../../../src/api/contract/paths.ts';
 import {
   externalLoginPaths, FreshProof, OidcCallbackQuery, OidcStartBody, SiweBody, SiweLinkBody, SiweNonceQuery, UnlinkLoginBody,
 } from '../../../src/api/contract/security.ts';
-import { linkedLogins, removeOtherWaysIn, unlinkLogin, waysIn } from '../../domain/identity/linkedLogins.ts';
-import { listProviders, oidcCallback, OidcCallbackError, oidcStart, stateLifetimeMs } from '../../domain/identity/oidc.ts';
-import { siweLink, siweLogin, siweNonce } from '../../domain/identity/siwe.ts';
+import { linkedLogins, removeOtherWaysIn, unlinkLogin, waysIn } from '../../domain/core/identity/linkedLogins.ts';
+import { listProviders, oidcCallback, OidcCallbackError, oidcStart, stateLifetimeMs } from '../../domain/core/identity/oidc.ts';
+import { siweLink, siweLogin, siweNonce } from '../../domain/core/identity/siwe.ts';
 import { AppError } from '../../lib/errors.ts';
 import { ok } from '../../lib/envelope.ts';
 import { requireSession } from '../../plugins/auth.ts';
-import type { Services } from '../../services.ts';
+import type { Services } from '../../domain/kernel/services.ts';
 
 const origin = (request: FastifyRequest) => ({ callerIp: request.ip, userAgent: request.headers['user-agent'] });
 const hasToken = (request: FastifyRequest) => Boolean(request.headers['x-access-token']);

@@ -1,6 +1,6 @@
 // Identity and account security (issue 11): each area's routes in a file of its own.
 import type { FastifyInstance } from 'fastify';
-import type { Services } from '../../services.ts';
+import type { Services } from '../../domain/kernel/services.ts';
 import { externalLoginRoutes } from './externalLogin.ts';
 import { kycRoutes } from './kyc.ts';
 import { passkeyRoutes } from './passkeys.ts';

@@ -4,11 +4,11 @@
 import type { FastifyInstance } from 'fastify';
 import type { Static } from '@sinclair/typebox';
 import { ApplyAdvancedBody, ApplyBasicBody, KycListQuery, kycPaths } from '../../../src/api/contract/identity.ts';
-import { applyAdvanced, applyBasic, kycDone, kycState, listMyApplications } from '../../domain/identity/kyc.ts';
-import { listKycLevels } from '../../domain/identity/kycLevels.ts';
+import { applyAdvanced, applyBasic, kycDone, kycState, listMyApplications } from '../../domain/core/identity/kyc.ts';
+import { listKycLevels } from '../../domain/core/identity/kycLevels.ts';
 import { requireSession } from '../../plugins/auth.ts';
 import { ok } from '../../lib/envelope.ts';
-import type { Services } from '../../services.ts';
+import type { Services } from '../../domain/kernel/services.ts';
 
 export function kycRoutes(app: FastifyInstance, services: Services) {
   app.post<{ Body: Static<typeof ApplyBasicBody> }>(kycPaths.applyBasic, { schema: { body: ApplyBasicBody } },

@@ -1,17 +1,17 @@
 // Passkeys (WebAuthn): registration, list and removal for the logged-in user (/user/appPasskey/*),
-// options and login for anyone (/app/passkey/*). The checks live in domain/identity/passkeys.ts.
+// options and login for anyone (/app/passkey/*). The checks live in domain/core/identity/passkeys.ts.
 import type { FastifyInstance } from 'fastify';
 import { Empty } from '../../../src/api/contract/common.ts';
 import {
   passkeyPaths, PasskeyLoginBody, PasskeyRegisterBody, PasskeyRegisterOptionsBody, PasskeyRemoveBody,
 } from '../../../src/api/contract/security.ts';
-import * as passkeys from '../../domain/identity/passkeys.ts';
+import * as passkeys from '../../domain/core/identity/passkeys.ts';
 import { ok } from '../../lib/envelope.ts';
 import { requireSession } from '../../plugins/auth.ts';
-import type { Services } from '../../services.ts';
+import type { Services } from '../../domain/kernel/services.ts';
 
 export function passkeyRoutes(app: FastifyInstance, services: Services) {
-  // Adding a passkey needs a fresh proof (domain/identity/stepUp.ts), checked before the challenge is issued.
+  // Adding a passkey needs a fresh proof (domain/core/identity/stepUp.ts), checked before the challenge is issued.
   app.post<{ Body: PasskeyRegisterOptionsBody }>(passkeyPaths.registerOptions, { schema: { body: PasskeyRegisterOptionsBody } },
     async (request) => {
       const session = await requireSession(services, request);

@@ -2,10 +2,10 @@
 import type { FastifyInstance } from 'fastify';
 import { Empty } from '../../../src/api/contract/common.ts';
 import { LoginHistoryQuery, SessionIdBody, sessionPaths } from '../../../src/api/contract/security.ts';
-import { endOtherSessions, endSession, listSessions, loginHistoryPage } from '../../domain/identity/sessionsList.ts';
+import { endOtherSessions, endSession, listSessions, loginHistoryPage } from '../../domain/core/identity/sessionsList.ts';
 import { ok } from '../../lib/envelope.ts';
 import { requireSession } from '../../plugins/auth.ts';
-import type { Services } from '../../services.ts';
+import type { Services } from '../../domain/kernel/services.ts';
 
 export function sessionRoutes(app: FastifyInstance, services: Services) {
   app.get(sessionPaths.list, async (request) => {

@@ -1,16 +1,16 @@
 // Google Authenticator: key, binding, unbinding, state, the Google-code login (issue 11) and the
 // second step that completes every other login into a bound account (issue 18).
-// The logic is in domain/identity/twoFactor.ts; the unbinding code is sent by getEmailCaptcha /
+// The logic is in domain/core/identity/twoFactor.ts; the unbinding code is sent by getEmailCaptcha /
 // getPhoneCaptcha with type=googleUnbind (routes/app.ts).
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { Static } from '@sinclair/typebox';
 import {
   BindGoogleAuthBody, CheckGoogleAuthQuery, GoogleSecretLoginBody, LoginSecondStepBody, twoFactorPaths, UnbindGoogleAuthBody,
 } from '../../../src/api/contract/security.ts';
-import * as twoFactor from '../../domain/identity/twoFactor.ts';
+import * as twoFactor from '../../domain/core/identity/twoFactor.ts';
 import { requireSession } from '../../plugins/auth.ts';
 import { ok } from '../../lib/envelope.ts';
-import type { Services } from '../../services.ts';
+import type { Services } from '../../domain/kernel/services.ts';
 
 const origin = (request: FastifyRequest) => ({ callerIp: request.ip, userAgent: request.headers['user-agent'] });
 

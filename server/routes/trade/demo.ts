@@ -1,14 +1,14 @@
 // Demo funds (issue 10): the user's virtual USDT, opened with the first call, and their reset
 // (refused while a demo position runs or a demo second contract is open). Real balances are
-// never touched: everything here is in the demo ledger (domain/trading/demo.ts).
+// never touched: everything here is in the demo ledger (domain/core/trading/demo.ts).
 import type { FastifyInstance } from 'fastify';
 import { tradePaths } from '../../../src/api/contract/trading.ts';
 import { Empty } from '../../../src/api/contract/common.ts';
 import { requireSession } from '../../plugins/auth.ts';
 import { ok } from '../../lib/envelope.ts';
-import type { Services } from '../../services.ts';
-import type { MarketView } from '../../domain/market/view.ts';
-import { demoAccount, resetDemo } from '../../domain/trading/demo.ts';
+import type { Services } from '../../domain/kernel/services.ts';
+import type { MarketView } from '../../domain/core/market/view.ts';
+import { demoAccount, resetDemo } from '../../domain/core/trading/demo.ts';
 
 const hourMs = 3_600_000;
 /** Resets one user may make per hour: far above honest use. */

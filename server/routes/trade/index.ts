@@ -2,8 +2,8 @@
 // each in a module of its own. Every call but the public settings needs a session and sees only
 // the session user's records.
 import type { FastifyInstance } from 'fastify';
-import type { Services } from '../../services.ts';
-import type { MarketView } from '../../domain/market/view.ts';
+import type { Services } from '../../domain/kernel/services.ts';
+import type { MarketView } from '../../domain/core/market/view.ts';
 import { positionRoutes } from './positions.ts';
 import { secondContractRoutes } from './secondContracts.ts';
 import { swapRoutes } from './swap.ts';

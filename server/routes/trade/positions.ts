@@ -1,6 +1,6 @@
 // Contract calls (issue 10, spec §7): the public settings and recorded ticks, and the session
 // user's positions: open, change take-profit and stop-loss, close, list, read one with its
-// receipt, and the summary. The work is in domain/trading/positions.ts.
+// receipt, and the summary. The work is in domain/core/trading/positions.ts.
 import type { FastifyInstance } from 'fastify';
 import type { Static } from '@sinclair/typebox';
 import {
@@ -9,14 +9,14 @@ import {
 } from '../../../src/api/contract/trading.ts';
 import { RecordId } from '../../../src/api/contract/withdrawals.ts';
 import { Type } from '@sinclair/typebox';
-import type { Services } from '../../services.ts';
-import type { MarketView } from '../../domain/market/view.ts';
-import { symbolByCode } from '../../domain/market/symbols.ts';
-import { loadSymbolSettings, symbolSettingsToWire } from '../../domain/trading/settings.ts';
-import { tickRef, ticksBetween } from '../../domain/trading/ticks.ts';
+import type { Services } from '../../domain/kernel/services.ts';
+import type { MarketView } from '../../domain/core/market/view.ts';
+import { symbolByCode } from '../../domain/core/market/symbols.ts';
+import { loadSymbolSettings, symbolSettingsToWire } from '../../domain/core/trading/settings.ts';
+import { tickRef, ticksBetween } from '../../domain/core/market/ticks.ts';
 import {
   closePosition, createPosition, listMyPositions, positionById, positionsSummary, updateLevels,
-} from '../../domain/trading/positions.ts';
+} from '../../domain/core/trading/positions.ts';
 import { requireSession } from '../../plugins/auth.ts';
 import { badRequest, notFound } from '../../lib/errors.ts';
 import { ok } from '../../lib/envelope.ts';

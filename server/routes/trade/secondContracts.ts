@@ -1,14 +1,14 @@
 // Second (timed) contracts (issue 10, spec §7): the sets on offer (public), buying one, the
 // user's orders and the trade asset info (head). Settlement runs on the engine instance
-// (domain/trading/secondSettlement.ts), not here.
+// (domain/core/trading/secondSettlement.ts), not here.
 import type { FastifyInstance } from 'fastify';
 import { DemoQuery, SecondBuyBody, SecondListQuery, tradePaths } from '../../../src/api/contract/trading.ts';
 import type { Static } from '@sinclair/typebox';
 import { requireSession } from '../../plugins/auth.ts';
 import { ok } from '../../lib/envelope.ts';
-import type { Services } from '../../services.ts';
-import type { MarketView } from '../../domain/market/view.ts';
-import { buySecondContract, listMySecondOrders, listSecondSets, secondHead } from '../../domain/trading/secondContracts.ts';
+import type { Services } from '../../domain/kernel/services.ts';
+import type { MarketView } from '../../domain/core/market/view.ts';
+import { buySecondContract, listMySecondOrders, listSecondSets, secondHead } from '../../domain/core/trading/secondContracts.ts';
 
 const minuteMs = 60_000;
 /** Purchases one user may make per minute: far above honest use. */

@@ -1,14 +1,14 @@
 // The flash swap's calls (issue 10, spec §7 appFlashExchangeLog): the swappable currencies with the
 // fee, spread and quote lifetime; a quote (rate-limited per user); its execution; the user's swaps.
-// All need a session; swaps move real money only (domain/trading/swap.ts).
+// All need a session; swaps move real money only (domain/core/trading/swap.ts).
 import type { FastifyInstance } from 'fastify';
 import type { Static } from '@sinclair/typebox';
 import { SwapBody, SwapListQuery, SwapQuoteQuery, tradePaths } from '../../../src/api/contract/trading.ts';
 import { requireSession } from '../../plugins/auth.ts';
 import { ok } from '../../lib/envelope.ts';
-import type { Services } from '../../services.ts';
-import type { MarketView } from '../../domain/market/view.ts';
-import { executeSwap, listMySwaps, quoteSwap, swapCurrencies, swapQuotesPerUserPerMinute } from '../../domain/trading/swap.ts';
+import type { Services } from '../../domain/kernel/services.ts';
+import type { MarketView } from '../../domain/core/market/view.ts';
+import { executeSwap, listMySwaps, quoteSwap, swapCurrencies, swapQuotesPerUserPerMinute } from '../../domain/core/trading/swap.ts';
 
 export function swapRoutes(app: FastifyInstance, services: Services, _market: MarketView) {
   app.get(tradePaths.swapCurrencies, async (request) => {

@@ -6,7 +6,7 @@ import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { expectOk, expectRefused, forEachDatabase, type Account, type Reply, type TestServer } from '../helpers.ts';
 import { paths } from '../../../src/api/contract/paths.ts';
-import { passwordWork } from '../../../server/domain/passwords.ts';
+import { passwordWork } from '../../../server/domain/kernel/passwords.ts';
 import { redisRateLimiter, type ThrottlePolicy } from '../../../server/lib/rateLimiter.ts';
 
 const limits = {

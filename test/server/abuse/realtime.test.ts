@@ -4,7 +4,7 @@
 // and bytes the client received, never on how long anything took.
 import { beforeAll, describe, expect, it } from 'vitest';
 import { subscriptionsPerConnectionMax, type ServerMessage } from '../../../src/api/contract/market.ts';
-import { symbolSpecs } from '../../../server/domain/market/symbols.ts';
+import { symbolSpecs } from '../../../server/domain/core/market/symbols.ts';
 import { defaultRealtimeSettings, refusedChannelsListedMax } from '../../../server/plugins/realtime.ts';
 import { forEachDatabase } from '../helpers.ts';
 import { SocketClient, socketClients, socketUrl, startTestEngine } from '../realtimeHelpers.ts';

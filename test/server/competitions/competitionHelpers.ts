@@ -1,8 +1,8 @@
 // What the competition tests share: a competition made through the back-office call, a join,
 // and the prize pool funded directly from the house (as an operator's funding does).
 import { competitionAdminPaths, competitionPaths } from '../../../src/api/contract/competitions.ts';
-import { openAccounts, systemShard } from '../../../server/domain/ledger/accounts.ts';
-import { postTransfers } from '../../../server/domain/ledger/transfers.ts';
+import { openAccounts, systemShard } from '../../../server/domain/kernel/ledger/accounts.ts';
+import { postTransfers } from '../../../server/domain/kernel/ledger/transfers.ts';
 import { expectOk, type Account, type TestServer } from '../helpers.ts';
 import type { Admin } from '../products/productHelpers.ts';
 import { usdt } from '../trading/positionHelpers.ts';

@@ -5,7 +5,7 @@
 // helper's, tested against a local push service in test/server/push).
 import { describe, expect, it } from 'vitest';
 import { contentAdminPaths } from '../../../src/api/contract/content.ts';
-import { pushScheduled, type ContentPusher } from '../../../server/domain/content/content.ts';
+import { pushScheduled, type ContentPusher } from '../../../server/domain/programs/content/content.ts';
 import { expectOk, forEachDatabase } from '../helpers.ts';
 import { createOperator, operatorLogin } from '../adminHelpers.ts';
 import { userIdOf } from '../wallet/walletHelpers.ts';

@@ -2,7 +2,7 @@
 // what goes out has no script, no event handler, no style or class, no link but http(s)/mailto,
 // no image but our own content images, and keeps the allowed text structure.
 import { describe, expect, it } from 'vitest';
-import { plainText, sanitizeContentHtml, summaryOf } from '../../../server/domain/content/sanitize.ts';
+import { plainText, sanitizeContentHtml, summaryOf } from '../../../server/domain/programs/content/sanitize.ts';
 
 const ownImage = '/api/public/content/image/0123456789abcdef0123456789abcdef';
 

@@ -5,7 +5,7 @@ import { expect, it } from 'vitest';
 import { sql } from 'drizzle-orm';
 import { contentPaths } from '../../../src/api/contract/content.ts';
 import { contentItems } from '../../../server/db/schema.ts';
-import { demoAccount, seed } from '../../../server/db/seed.ts';
+import { demoAccount, seed } from '../../../server/seed.ts';
 import { paths } from '../../../src/api/contract/paths.ts';
 import { expectOk, forEachDatabase } from '../helpers.ts';
 

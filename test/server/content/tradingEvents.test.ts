@@ -7,7 +7,7 @@ import { and, eq, inArray } from 'drizzle-orm';
 import type { UserEvent } from '../../../src/api/contract/market.ts';
 import { tradePaths } from '../../../src/api/contract/trading.ts';
 import { userMessages } from '../../../server/db/schema.ts';
-import { settleFired, settleOnTick } from '../../../server/domain/trading/positions.ts';
+import { settleFired, settleOnTick } from '../../../server/domain/core/trading/positions.ts';
 import { expectOk, forEachDatabase, type TestServer } from '../helpers.ts';
 import { freshTick, opened, trader } from '../trading/positionHelpers.ts';
 import { bought, recordTicks, settlerOf, trader as secondTrader } from '../trading/secondHelpers.ts';

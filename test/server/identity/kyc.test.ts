@@ -9,7 +9,7 @@ import { sql } from 'drizzle-orm';
 import sharp from 'sharp';
 import { kycAdminPaths, kycPaths } from '../../../src/api/contract/identity.ts';
 import { walletAdminPaths, walletPaths } from '../../../src/api/contract/wallet.ts';
-import { kycApplicationsPerUserPerDay } from '../../../server/domain/identity/kyc.ts';
+import { kycApplicationsPerUserPerDay } from '../../../server/domain/core/identity/kyc.ts';
 import { expectOk, expectRefused, forEachDatabase, type TestServer } from '../helpers.ts';
 import { getRaw, pdfDocument, pngImage, upload } from '../wallet/walletHelpers.ts';
 import {

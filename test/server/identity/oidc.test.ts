@@ -13,7 +13,7 @@ import { eq, sql } from 'drizzle-orm';
 import { apiPrefix, paths } from '../../../src/api/contract/paths.ts';
 import { externalLoginPaths } from '../../../src/api/contract/security.ts';
 import { oidcLoginStates, userOidcIdentities } from '../../../server/db/schema.ts';
-import { oidcRedirectUri } from '../../../server/domain/identity/oidc.ts';
+import { oidcRedirectUri } from '../../../server/domain/core/identity/oidc.ts';
 import { startOidcProvider, type LocalOidcProvider } from '../../support/oidcProvider.ts';
 import { expectOk, expectRefused, forEachDatabase, type Reply, type TestServer } from '../helpers.ts';
 

@@ -9,7 +9,7 @@ import { describe, expect, it } from 'vitest';
 import { passkeyPaths, twoFactorPaths } from '../../../src/api/contract/security.ts';
 import { paths } from '../../../src/api/contract/paths.ts';
 import { userPasskeys, webauthnChallenges } from '../../../server/db/schema.ts';
-import { totpCode } from '../../../server/domain/totp.ts';
+import { totpCode } from '../../../server/domain/kernel/totp.ts';
 import { SoftAuthenticator } from '../../conformance/softAuthenticator.ts';
 import { expectOk, expectRefused, forEachDatabase, type TestServer } from '../helpers.ts';
 

@@ -11,7 +11,7 @@ import { paths } from '../../../src/api/contract/paths.ts';
 import { externalLoginPaths, twoFactorPaths } from '../../../src/api/contract/security.ts';
 import { withdrawalPaths } from '../../../src/api/contract/withdrawals.ts';
 import { userWallets, withdrawalDestinations } from '../../../server/db/schema.ts';
-import { totpCode } from '../../../server/domain/totp.ts';
+import { totpCode } from '../../../server/domain/kernel/totp.ts';
 import { expectOk, expectRefused, forEachDatabase, type Account, type TestServer } from '../helpers.ts';
 
 const stepMs = 30_000;

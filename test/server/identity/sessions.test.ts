@@ -7,8 +7,8 @@ import { expectOk, expectRefused, forEachDatabase, type Account } from '../helpe
 import { paths } from '../../../src/api/contract/paths.ts';
 import { sessionPaths } from '../../../src/api/contract/security.ts';
 import { loginHistory, sessions } from '../../../server/db/schema.ts';
-import { deviceOf } from '../../../server/domain/identity/sessionDevices.ts';
-import { failedLoginsRecordedPerHour } from '../../../server/domain/identity/login.ts';
+import { deviceOf } from '../../../server/domain/core/identity/sessionDevices.ts';
+import { failedLoginsRecordedPerHour } from '../../../server/domain/core/identity/login.ts';
 
 const chromeAndroid = 'Mozilla/5.0 (Linux; Android 14; Pixel 8) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/131.0.0.0 Mobile Safari/537.36';
 const chromeAndroidNewer = 'Mozilla/5.0 (Linux; Android 15; Pixel 9) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/132.0.0.0 Mobile Safari/537.36';
@@ -171,7 +171,7 @@ forEachDatabase((server) => {
     it('caps failed lines per account per hour, so guessing cannot bloat the table', async () => {
       const account = await server.registerByEmail();
       const user = await server.userByEmail(account.email!);
-      const { recordFailedLogin } = await import('../../../server/domain/identity/login.ts');
+      const { recordFailedLogin } = await import('../../../server/domain/core/identity/login.ts');
       for (let attempt = 0; attempt < failedLoginsRecordedPerHour + 5; attempt += 1) {
         await recordFailedLogin(server.services, user.id, 'password', { callerIp: '10.7.0.1' });
       }

@@ -6,7 +6,7 @@ import { expect, it } from 'vitest';
 import { sql } from 'drizzle-orm';
 import { paths } from '../../../src/api/contract/paths.ts';
 import { twoFactorPaths } from '../../../src/api/contract/security.ts';
-import { totpCode } from '../../../server/domain/totp.ts';
+import { totpCode } from '../../../server/domain/kernel/totp.ts';
 import { expectOk, expectRefused, forEachDatabase, type Account, type TestServer } from '../helpers.ts';
 import { apply, expectLedgerSound, moneySnapshot, withdrawer } from '../wallet/withdrawHelpers.ts';
 

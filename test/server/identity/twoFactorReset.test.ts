@@ -10,7 +10,7 @@ import { kycAdminPaths } from '../../../src/api/contract/identity.ts';
 import { paths } from '../../../src/api/contract/paths.ts';
 import { twoFactorPaths } from '../../../src/api/contract/security.ts';
 import { auditLog } from '../../../server/db/schema.ts';
-import { totpCode } from '../../../server/domain/totp.ts';
+import { totpCode } from '../../../server/domain/kernel/totp.ts';
 import { currentTotp } from '../adminHelpers.ts';
 import { expectOk, expectRefused, forEachDatabase, type Account, type TestServer } from '../helpers.ts';
 import { reviewer } from './kycHelpers.ts';

@@ -13,7 +13,7 @@ import { describe, expect, test } from 'vitest';
 import { sql } from 'drizzle-orm';
 import { ieoAdminPaths, ieoPaths } from '../../../src/api/contract/ieo.ts';
 import { drawWinners, listHashOf, seedHashOf, verifyDraw } from '../../../src/api/ieoDraw.ts';
-import { holdsOpen, revealIeo, settleHolds } from '../../../server/domain/ieo/ieo.ts';
+import { holdsOpen, revealIeo, settleHolds } from '../../../server/domain/programs/ieo/ieo.ts';
 import { expectOk, expectRefused, forEachDatabase, type Reply, type TestServer } from '../helpers.ts';
 import { admin, balance, buyer, expectLedgerSound, type Admin, type Buyer } from '../products/productHelpers.ts';
 import { applyBasic, approve, reviewer } from '../identity/kycHelpers.ts';

@@ -14,8 +14,8 @@ import { buildApp } from '../../../server/app.ts';
 import { loadConfig } from '../../../server/config.ts';
 import { openDatabase } from '../../../server/db/client.ts';
 import { jobNames } from '../../../src/api/contract/products.ts';
-import { runJob, type jobWork } from '../../../server/domain/jobs/jobs.ts';
-import type { JobWork } from '../../../server/domain/jobs/types.ts';
+import { runJob, type jobWork } from '../../../server/jobs.ts';
+import type { JobWork } from '../../../server/domain/kernel/jobs.ts';
 import { AppError } from '../../../server/lib/errors.ts';
 import { createKeys } from '../../../server/plugins/encryption.ts';
 

@@ -1,4 +1,4 @@
-// The daily jobs' runner (server/domain/jobs/jobs.ts): once per job and UTC day, a second start
+// The daily jobs' runner (server/jobs.ts): once per job and UTC day, a second start
 // answers the first run, a failed run is run again, one running now is refused (under a database
 // lock), an unknown name is refused by name, and the next day is a new run. On PostgreSQL, two app
 // instances (this one and jobInstance.ts in a process of its own) start all seven jobs at the same
@@ -9,8 +9,8 @@ import path from 'node:path';
 import readline from 'node:readline';
 import { beforeAll, describe, expect, it, onTestFinished } from 'vitest';
 import { jobNames, type JobName } from '../../../src/api/contract/products.ts';
-import { listJobRuns, runJob, utcDay, type jobWork } from '../../../server/domain/jobs/jobs.ts';
-import type { JobWork } from '../../../server/domain/jobs/types.ts';
+import { listJobRuns, runJob, utcDay, type jobWork } from '../../../server/jobs.ts';
+import type { JobWork } from '../../../server/domain/kernel/jobs.ts';
 import { AppError } from '../../../server/lib/errors.ts';
 import { eq, sql } from 'drizzle-orm';
 import { operators } from '../../../server/db/schema.ts';

@@ -2,7 +2,7 @@
 // anything that is not exactly an amount of the asset instead of rounding or guessing.
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
-import { atomicMax, formatAmount, parseAmount } from '../../../server/domain/ledger/amounts.ts';
+import { atomicMax, formatAmount, parseAmount } from '../../../server/domain/kernel/ledger/amounts.ts';
 
 describe('parseAmount', () => {
   it.each([

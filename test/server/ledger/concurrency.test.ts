@@ -3,9 +3,9 @@
 // moves money once, a pending transfer resolves once, and batches locking the same accounts in
 // opposite orders all go through without a deadlock.
 import { describe, expect, it } from 'vitest';
-import type { TransferRequest } from '../../../server/domain/ledger/rules.ts';
-import { postTransfers } from '../../../server/domain/ledger/transfers.ts';
-import { verifyLedger } from '../../../server/domain/ledger/verify.ts';
+import type { TransferRequest } from '../../../server/domain/kernel/ledger/rules.ts';
+import { postTransfers } from '../../../server/domain/kernel/ledger/transfers.ts';
+import { verifyLedger } from '../../../server/domain/kernel/ledger/verify.ts';
 import { expectConserved, forEachLedgerDatabase, type LedgerTestDb } from './ledgerHelpers.ts';
 
 const usdt = (whole: number) => BigInt(whole) * 1_000_000n;

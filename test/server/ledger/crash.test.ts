@@ -11,9 +11,9 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { inArray } from 'drizzle-orm';
 import { openDatabase, type Database } from '../../../server/db/client.ts';
 import { ledgerTransfers } from '../../../server/db/schema.ts';
-import { verifyLedger } from '../../../server/domain/ledger/verify.ts';
-import { postTransfers } from '../../../server/domain/ledger/transfers.ts';
-import { openAccounts } from '../../../server/domain/ledger/accounts.ts';
+import { verifyLedger } from '../../../server/domain/kernel/ledger/verify.ts';
+import { postTransfers } from '../../../server/domain/kernel/ledger/transfers.ts';
+import { openAccounts } from '../../../server/domain/kernel/ledger/accounts.ts';
 import { databaseKinds, type DatabaseKind } from '../helpers.ts';
 import { expectConserved } from './ledgerHelpers.ts';
 

@@ -5,11 +5,11 @@
 // until it is killed. Writes to a pipe are synchronous on Linux, so a printed line is never lost.
 import { randomBytes } from 'node:crypto';
 import { openDatabase } from '../../../server/db/client.ts';
-import { seed } from '../../../server/db/seed.ts';
+import { seed } from '../../../server/seed.ts';
 import { users } from '../../../server/db/schema.ts';
-import { openAccounts, systemShard } from '../../../server/domain/ledger/accounts.ts';
-import type { TransferRequest } from '../../../server/domain/ledger/rules.ts';
-import { postTransfers } from '../../../server/domain/ledger/transfers.ts';
+import { openAccounts, systemShard } from '../../../server/domain/kernel/ledger/accounts.ts';
+import type { TransferRequest } from '../../../server/domain/kernel/ledger/rules.ts';
+import { postTransfers } from '../../../server/domain/kernel/ledger/transfers.ts';
 
 const database = await openDatabase(process.env.DATABASE_URL
   ? { databaseUrl: process.env.DATABASE_URL } : { pgliteDir: process.env.PGLITE_DIR! });

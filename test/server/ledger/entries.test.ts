@@ -1,7 +1,7 @@
 // A user's account ledger is read from the transfers: each movement on one of their accounts,
 // signed from the account's side, with the balance after, newest first, filtered and paged.
 import { describe, expect, it } from 'vitest';
-import { listLedgerEntries } from '../../../server/domain/ledger/entries.ts';
+import { listLedgerEntries } from '../../../server/domain/kernel/ledger/entries.ts';
 import { forEachLedgerDatabase } from './ledgerHelpers.ts';
 
 const usdt = (whole: number) => BigInt(whole) * 1_000_000n;

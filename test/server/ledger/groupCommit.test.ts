@@ -6,11 +6,11 @@
 // state right after the call, before anything was awaited.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sql } from 'drizzle-orm';
-import type { TransferRequest } from '../../../server/domain/ledger/rules.ts';
-import { configureGroupCommit, groupCommitStats, postTransfers, type PostResult } from '../../../server/domain/ledger/transfers.ts';
-import { verifyLedger } from '../../../server/domain/ledger/verify.ts';
+import type { TransferRequest } from '../../../server/domain/kernel/ledger/rules.ts';
+import { configureGroupCommit, groupCommitStats, postTransfers, type PostResult } from '../../../server/domain/kernel/ledger/transfers.ts';
+import { verifyLedger } from '../../../server/domain/kernel/ledger/verify.ts';
 import { expectConserved, forEachLedgerDatabase } from './ledgerHelpers.ts';
-import { GroupCommitter } from '../../../server/domain/ledger/groupCommit.ts';
+import { GroupCommitter } from '../../../server/domain/kernel/ledger/groupCommit.ts';
 
 const usdt = (whole: number) => BigInt(whole) * 1_000_000n;
 

@@ -5,14 +5,14 @@ import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect } from 'vitest';
 import { sql } from 'drizzle-orm';
 import type { Database, Db } from '../../../server/db/client.ts';
-import { seed } from '../../../server/db/seed.ts';
+import { seed } from '../../../server/seed.ts';
 import { ledgerAccounts, users } from '../../../server/db/schema.ts';
 import {
   accountBalances, openAccounts, systemShard, type AccountBalance, type LedgerName, type SystemAccountKind,
   type UserAccountKind,
-} from '../../../server/domain/ledger/accounts.ts';
-import { postTransfers, type PostResult } from '../../../server/domain/ledger/transfers.ts';
-import type { TransferRequest } from '../../../server/domain/ledger/rules.ts';
+} from '../../../server/domain/kernel/ledger/accounts.ts';
+import { postTransfers, type PostResult } from '../../../server/domain/kernel/ledger/transfers.ts';
+import type { TransferRequest } from '../../../server/domain/kernel/ledger/rules.ts';
 import { databaseKinds, openTestDatabase, TestClock, type DatabaseKind } from '../helpers.ts';
 
 export class LedgerTestDb {

@@ -8,9 +8,9 @@ import { sql } from 'drizzle-orm';
 import {
   createPayoutJob, payoutJob, payoutJobRefusals, payoutTransferId, postGroups, runPayoutJob, unfinishedPayoutJobs,
   type PayoutProgress, type PayoutTarget,
-} from '../../../server/domain/ledger/payouts.ts';
-import { accountBalances, openAccounts } from '../../../server/domain/ledger/accounts.ts';
-import { verifyLedger } from '../../../server/domain/ledger/verify.ts';
+} from '../../../server/domain/kernel/ledger/payouts.ts';
+import { accountBalances, openAccounts } from '../../../server/domain/kernel/ledger/accounts.ts';
+import { verifyLedger } from '../../../server/domain/kernel/ledger/verify.ts';
 import { expectConserved, forEachLedgerDatabase, type LedgerTestDb } from './ledgerHelpers.ts';
 
 /** `count` fresh users' spot accounts, each with `funded` from deposit clearing (none when 0). */

@@ -9,11 +9,11 @@ import readline from 'node:readline';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sql } from 'drizzle-orm';
 import { openDatabase, type Database } from '../../../server/db/client.ts';
-import { seed } from '../../../server/db/seed.ts';
+import { seed } from '../../../server/seed.ts';
 import { users } from '../../../server/db/schema.ts';
-import { accountBalances, openAccounts } from '../../../server/domain/ledger/accounts.ts';
-import { createPayoutJob, payoutJob, resumePayoutJobs, type PayoutJob } from '../../../server/domain/ledger/payouts.ts';
-import { verifyLedger } from '../../../server/domain/ledger/verify.ts';
+import { accountBalances, openAccounts } from '../../../server/domain/kernel/ledger/accounts.ts';
+import { createPayoutJob, payoutJob, resumePayoutJobs, type PayoutJob } from '../../../server/domain/kernel/ledger/payouts.ts';
+import { verifyLedger } from '../../../server/domain/kernel/ledger/verify.ts';
 import { createScratchDatabase, dropScratchDatabase } from '../../support/scratchDatabase.ts';
 import { expectConserved } from './ledgerHelpers.ts';
 

@@ -6,9 +6,9 @@
 // shares one database, so after a failure read the first counterexample's seed and path as well.
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
-import { verifyLedger } from '../../../server/domain/ledger/verify.ts';
-import { accountBalances } from '../../../server/domain/ledger/accounts.ts';
-import type { TransferRequest } from '../../../server/domain/ledger/rules.ts';
+import { verifyLedger } from '../../../server/domain/kernel/ledger/verify.ts';
+import { accountBalances } from '../../../server/domain/kernel/ledger/accounts.ts';
+import type { TransferRequest } from '../../../server/domain/kernel/ledger/rules.ts';
 import { expectConserved, forEachLedgerDatabase, type LedgerTestDb } from './ledgerHelpers.ts';
 
 const userCount = 3;

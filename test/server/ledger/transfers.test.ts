@@ -4,10 +4,10 @@
 import { describe, expect, it } from 'vitest';
 import { sql } from 'drizzle-orm';
 import { ledgerAssets } from '../../../server/db/schema.ts';
-import { atomicMax } from '../../../server/domain/ledger/amounts.ts';
-import { openAccounts, systemAccountShardCount, systemShard } from '../../../server/domain/ledger/accounts.ts';
-import { transferRefusals, type NewTransferRequest } from '../../../server/domain/ledger/rules.ts';
-import { chainGenesis } from '../../../server/domain/ledger/chain.ts';
+import { atomicMax } from '../../../server/domain/kernel/ledger/amounts.ts';
+import { openAccounts, systemAccountShardCount, systemShard } from '../../../server/domain/kernel/ledger/accounts.ts';
+import { transferRefusals, type NewTransferRequest } from '../../../server/domain/kernel/ledger/rules.ts';
+import { chainGenesis } from '../../../server/domain/kernel/ledger/chain.ts';
 import { forEachLedgerDatabase, type LedgerTestDb } from './ledgerHelpers.ts';
 
 const usdt = (whole: number) => BigInt(whole) * 1_000_000n;

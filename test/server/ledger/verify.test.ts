@@ -3,8 +3,8 @@
 // remark, a deleted transfer, a changed balance) is found and named.
 import { describe, expect, it } from 'vitest';
 import { sql } from 'drizzle-orm';
-import { verifyLedger } from '../../../server/domain/ledger/verify.ts';
-import { entryHash } from '../../../server/domain/ledger/chain.ts';
+import { verifyLedger } from '../../../server/domain/kernel/ledger/verify.ts';
+import { entryHash } from '../../../server/domain/kernel/ledger/chain.ts';
 import { forEachLedgerDatabase, type LedgerTestDb } from './ledgerHelpers.ts';
 
 const usdt = (whole: number) => BigInt(whole) * 1_000_000n;

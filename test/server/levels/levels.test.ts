@@ -9,13 +9,13 @@ import { eq } from 'drizzle-orm';
 import { levelAdminPaths, levelPaths } from '../../../src/api/contract/levels.ts';
 import { productAdminPaths } from '../../../src/api/contract/products.ts';
 import { auditLog, userLevelHolds, userLevels, vipLevels } from '../../../server/db/schema.ts';
-import { openAccounts, systemShard, type UserAccountKind } from '../../../server/domain/ledger/accounts.ts';
-import { postTransfers } from '../../../server/domain/ledger/transfers.ts';
-import { insertTicks } from '../../../server/domain/market/store.ts';
-import { ensureDemoGrant } from '../../../server/domain/trading/demo.ts';
+import { openAccounts, systemShard, type UserAccountKind } from '../../../server/domain/kernel/ledger/accounts.ts';
+import { postTransfers } from '../../../server/domain/kernel/ledger/transfers.ts';
+import { insertTicks } from '../../../server/domain/core/market/store.ts';
+import { ensureDemoGrant } from '../../../server/domain/core/trading/demo.ts';
 import {
   defaultLevels, levelOf, recheckUserLevel, recomputeAllLevels, userVipLevel,
-} from '../../../server/domain/levels/levels.ts';
+} from '../../../server/domain/core/levels/levels.ts';
 import { createOperator, operatorLogin } from '../adminHelpers.ts';
 import { expectOk, expectRefused, forEachDatabase, type TestServer } from '../helpers.ts';
 import {

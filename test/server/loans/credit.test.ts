@@ -10,10 +10,10 @@ import { inflateSync } from 'node:zlib';
 import { loanAdminPaths, loanPaths, type Loan } from '../../../src/api/contract/loans.ts';
 import { productAdminPaths } from '../../../src/api/contract/products.ts';
 import { auditLog, loans, userMessages } from '../../../server/db/schema.ts';
-import { runLoanAccrual } from '../../../server/domain/loans/jobs.ts';
-import { sha256Hex } from '../../../server/domain/loans/agreement.ts';
-import { loanApplyAttemptsPerUserPerHour } from '../../../server/domain/loans/loans.ts';
-import { saveUpload } from '../../../server/domain/uploads.ts';
+import { runLoanAccrual } from '../../../server/domain/programs/loans/jobs.ts';
+import { sha256Hex } from '../../../server/domain/programs/loans/agreement.ts';
+import { loanApplyAttemptsPerUserPerHour } from '../../../server/domain/programs/loans/loans.ts';
+import { saveUpload } from '../../../server/domain/kernel/uploads.ts';
 import { upload } from '../wallet/walletHelpers.ts';
 import { expectOk, expectRefused, forEachDatabase } from '../helpers.ts';
 import {

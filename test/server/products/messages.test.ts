@@ -8,11 +8,11 @@ import { describe, expect, test, vi } from 'vitest';
 import { and, asc, eq, sql } from 'drizzle-orm';
 import { productAdminPaths } from '../../../src/api/contract/products.ts';
 import { products, userMessages } from '../../../server/db/schema.ts';
-import { openAccounts, systemShard } from '../../../server/domain/ledger/accounts.ts';
-import { postTransfers } from '../../../server/domain/ledger/transfers.ts';
-import type { NewTransferRequest } from '../../../server/domain/ledger/rules.ts';
-import { matureOrders, runProductAccrual, runProductMaturity } from '../../../server/domain/products/jobs.ts';
-import { messageText } from '../../../server/domain/push/texts.ts';
+import { openAccounts, systemShard } from '../../../server/domain/kernel/ledger/accounts.ts';
+import { postTransfers } from '../../../server/domain/kernel/ledger/transfers.ts';
+import type { NewTransferRequest } from '../../../server/domain/kernel/ledger/rules.ts';
+import { matureOrders, runProductAccrual, runProductMaturity } from '../../../server/domain/programs/products/jobs.ts';
+import { messageText } from '../../../server/domain/programs/push/texts.ts';
 import { expectOk, forEachDatabase, type TestServer } from '../helpers.ts';
 import {
   admin, buyer, createProduct, day, debitBuy, expectFiguresAgree, expectLedgerSound, fundReserve,

@@ -5,7 +5,7 @@ import { expect } from 'vitest';
 import { sql } from 'drizzle-orm';
 import { productAdminPaths, productPaths } from '../../../src/api/contract/products.ts';
 import { ledgerAccounts } from '../../../server/db/schema.ts';
-import { verifyLedger } from '../../../server/domain/ledger/verify.ts';
+import { verifyLedger } from '../../../server/domain/kernel/ledger/verify.ts';
 import { expectOk, type Account, type Reply, type TestServer } from '../helpers.ts';
 import { approvedBySecondAdmin, createOperator, operatorLogin, type TestOperator } from '../adminHelpers.ts';
 import { markVerified } from '../identity/kycHelpers.ts';

@@ -5,7 +5,7 @@
 import { describe, expect, test } from 'vitest';
 import { sql } from 'drizzle-orm';
 import { productAdminPaths, productPaths } from '../../../src/api/contract/products.ts';
-import { accrueProduct, runProductAccrual, runProductMaturity } from '../../../server/domain/products/jobs.ts';
+import { accrueProduct, runProductAccrual, runProductMaturity } from '../../../server/domain/programs/products/jobs.ts';
 import { expectOk, expectRefused, forEachDatabase, type Reply, type TestServer } from '../helpers.ts';
 import { createOperator, operatorLogin } from '../adminHelpers.ts';
 import { recordTick } from '../trading/positionHelpers.ts';

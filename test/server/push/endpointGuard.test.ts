@@ -1,6 +1,6 @@
 // The SSRF guard's address rules and its connect-time lookup, on their own.
 import { describe, expect, it } from 'vitest';
-import { checkEndpoint, guardedLookup, isForbiddenAddress, v6Groups } from '../../../server/domain/push/endpointGuard.ts';
+import { checkEndpoint, guardedLookup, isForbiddenAddress, v6Groups } from '../../../server/domain/programs/push/endpointGuard.ts';
 
 describe('push endpoint guard', () => {
   it('forbids loopback, private, link-local, unique-local, CGNAT, multicast, unspecified and mapped forms', () => {

@@ -6,8 +6,8 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { and, eq, sql } from 'drizzle-orm';
 import { priceAlerts, pushSubscriptions, userMessages } from '../../../server/db/schema.ts';
-import type { TickerState } from '../../../server/domain/market/bus.ts';
-import { writeMessage } from '../../../server/domain/content/messages.ts';
+import type { TickerState } from '../../../server/domain/core/market/bus.ts';
+import { writeMessage } from '../../../server/domain/kernel/messages.ts';
 import { pushPaths } from '../../../src/api/contract/push.ts';
 import { TestPushService, type TestSubscription } from '../../support/pushService.ts';
 import { expectOk, expectRefused, forEachDatabase, type TestServer } from '../helpers.ts';
@@ -177,7 +177,7 @@ describe('web push to a push service that checks and decrypts', () => {
       await publishPrice(server, 'ETHUSDT', 300_000n);
       const alert = expectOk(await server.post(pushPaths.createAlert, { symbol: 'ETHUSDT', direction: 'above', price: '3100', repeat: true }, { token: user.token })).body.result;
       // A second engine on the same database, as another instance would run it.
-      const { PriceAlertEngine } = await import('../../../server/domain/push/alerts.ts');
+      const { PriceAlertEngine } = await import('../../../server/domain/programs/push/alerts.ts');
       const delivered: unknown[] = [];
       const second = new PriceAlertEngine({ db: server.db, clock: server.clock, delivery: { deliver: (m) => delivered.push(...m) } });
       await second.reload();

@@ -6,7 +6,7 @@ import { expect, it } from 'vitest';
 import { eq, sql } from 'drizzle-orm';
 import { demoGrant, tradePaths, type DemoAccount } from '../../../src/api/contract/trading.ts';
 import { ledgerTransfers, tradePositions } from '../../../server/db/schema.ts';
-import { demoGrantTransferId } from '../../../server/domain/trading/demo.ts';
+import { demoGrantTransferId } from '../../../server/domain/core/trading/demo.ts';
 import type { UserEvent } from '../../../src/api/contract/market.ts';
 import { expectOk, expectRefused, forEachDatabase, type TestServer } from '../helpers.ts';
 import {

@@ -7,11 +7,11 @@ import { sql } from 'drizzle-orm';
 import { tradePaths } from '../../../src/api/contract/trading.ts';
 import { parseAmount } from '../../../src/api/contract/amounts.ts';
 import { ledgerAccounts } from '../../../server/db/schema.ts';
-import { systemAccountId, userAccountId } from '../../../server/domain/ledger/accounts.ts';
-import { postTransfers } from '../../../server/domain/ledger/transfers.ts';
-import { verifyLedger } from '../../../server/domain/ledger/verify.ts';
-import { insertTicks, type RecordedTick } from '../../../server/domain/market/store.ts';
-import { symbolByCode } from '../../../server/domain/market/symbols.ts';
+import { systemAccountId, userAccountId } from '../../../server/domain/kernel/ledger/accounts.ts';
+import { postTransfers } from '../../../server/domain/kernel/ledger/transfers.ts';
+import { verifyLedger } from '../../../server/domain/kernel/ledger/verify.ts';
+import { insertTicks, type RecordedTick } from '../../../server/domain/core/market/store.ts';
+import { symbolByCode } from '../../../server/domain/core/market/symbols.ts';
 import { expectOk, type Account, type Reply, type TestServer } from '../helpers.ts';
 
 export interface Trader extends Account { userId: bigint }

@@ -9,7 +9,7 @@ import { sql } from 'drizzle-orm';
 import { closePositionPath, tradePaths, ticksSpanMaxMs, type Position } from '../../../src/api/contract/trading.ts';
 import { parseAmount } from '../../../src/api/contract/amounts.ts';
 import * as math from '../../../src/api/contract/tradingMath.ts';
-import { settleOnTick } from '../../../server/domain/trading/positions.ts';
+import { settleOnTick } from '../../../server/domain/core/trading/positions.ts';
 import { expectOk, expectRefused, forEachDatabase, type Reply, type TestServer } from '../helpers.ts';
 import {
   duringSettlementAt, expectLedgerSound, freshTick, fundsMovementOf, fundsOf, moneySnapshot, opened, openPosition, recordTick, trader, usdt,

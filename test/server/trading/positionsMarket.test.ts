@@ -5,7 +5,7 @@
 // to the weekend, so it has a server of its own.
 import { afterEach, describe, expect, it } from 'vitest';
 import { closePositionPath, tradePaths } from '../../../src/api/contract/trading.ts';
-import { tickFreshnessMs } from '../../../server/domain/trading/ticks.ts';
+import { tickFreshnessMs } from '../../../server/domain/core/market/ticks.ts';
 import { clockStart, expectOk, expectRefused, forEachDatabase, type Reply } from '../helpers.ts';
 import { expectLedgerSound, fundsOf, moneySnapshot, opened, openPosition, recordTick, trader, usdt } from './positionHelpers.ts';
 

@@ -4,7 +4,7 @@
 // levels the tick no longer reaches is left alone, and the ledger stays sound.
 import { describe, expect, it } from 'vitest';
 import { tradePaths, type Position } from '../../../src/api/contract/trading.ts';
-import { settleFired } from '../../../server/domain/trading/positions.ts';
+import { settleFired } from '../../../server/domain/core/trading/positions.ts';
 import { expectOk, forEachDatabase, type TestServer } from '../helpers.ts';
 import { expectLedgerSound, freshTick, fundsMovementOf, opened, trader, usdt } from './positionHelpers.ts';
 

@@ -9,10 +9,10 @@ import { tradePaths, type SwapQuote, type SwapRecord } from '../../../src/api/co
 import { parseAmount } from '../../../src/api/contract/amounts.ts';
 import { swapFigures, swapRate, type SwapMid } from '../../../src/api/contract/swapMath.ts';
 import { marketTicks, swapOrders, swapQuotes, swapSettings } from '../../../server/db/schema.ts';
-import { ledgerName } from '../../../server/domain/ledger/accounts.ts';
-import { insertTicks, type RecordedTick } from '../../../server/domain/market/store.ts';
-import { symbolByCode } from '../../../server/domain/market/symbols.ts';
-import { tickFreshnessMs } from '../../../server/domain/trading/ticks.ts';
+import { ledgerName } from '../../../server/domain/kernel/ledger/accounts.ts';
+import { insertTicks, type RecordedTick } from '../../../server/domain/core/market/store.ts';
+import { symbolByCode } from '../../../server/domain/core/market/symbols.ts';
+import { tickFreshnessMs } from '../../../server/domain/core/market/ticks.ts';
 import type { UserEvent } from '../../../src/api/contract/market.ts';
 import { expectOk, expectRefused, forEachDatabase, type Account, type TestServer } from '../helpers.ts';
 import { expectLedgerSound, fund, moneySnapshot, spotOf } from '../wallet/withdrawHelpers.ts';

@@ -8,7 +8,7 @@ import { sql } from 'drizzle-orm';
 import { closePositionPath, tradeAdminPaths, tradePaths } from '../../../src/api/contract/trading.ts';
 import {
   loadSwapSettings, secondSetOf, secondSetToWire, symbolSettingsOf, symbolSettingsToWire, swapSettingsToWire,
-} from '../../../server/domain/trading/settings.ts';
+} from '../../../server/domain/core/trading/settings.ts';
 import { createOperator, operatorLogin } from '../adminHelpers.ts';
 import { expectOk, expectRefused, forEachDatabase, type TestServer } from '../helpers.ts';
 import { expectLedgerSound, freshTick, openPosition, opened, trader } from './positionHelpers.ts';

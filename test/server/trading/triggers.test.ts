@@ -5,7 +5,7 @@
 // and no (position, version) ever fires twice. fast-check shrinks a failure to a short sequence.
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
-import { SortedRuns, TriggerIndex, triggerKeys, type FiredTrigger, type TriggerLevels } from '../../../server/domain/trading/triggers.ts';
+import { SortedRuns, TriggerIndex, triggerKeys, type FiredTrigger, type TriggerLevels } from '../../../server/domain/core/trading/triggers.ts';
 import { exitPrice, reachedLevel } from '../../../src/api/contract/tradingMath.ts';
 
 const symbols = ['BTCUSDT', 'ETHUSDT'];

@@ -6,8 +6,8 @@
 import { describe, expect, it } from 'vitest';
 import { eq, sql } from 'drizzle-orm';
 import { tradePositions, users } from '../../../server/db/schema.ts';
-import { insertTicks, type RecordedTick } from '../../../server/domain/market/store.ts';
-import { TriggerEngine } from '../../../server/domain/trading/triggers.ts';
+import { insertTicks, type RecordedTick } from '../../../server/domain/core/market/store.ts';
+import { TriggerEngine } from '../../../server/domain/core/trading/triggers.ts';
 import { forEachDatabase, type TestServer } from '../helpers.ts';
 
 const symbol = 'BTCUSDT';

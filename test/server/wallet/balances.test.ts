@@ -5,9 +5,9 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { eq } from 'drizzle-orm';
 import { walletPaths } from '../../../src/api/contract/wallet.ts';
 import { walletCurrencies } from '../../../server/db/schema.ts';
-import { openAccounts, systemShard } from '../../../server/domain/ledger/accounts.ts';
-import { postTransfers } from '../../../server/domain/ledger/transfers.ts';
-import type { TickerState } from '../../../server/domain/market/bus.ts';
+import { openAccounts, systemShard } from '../../../server/domain/kernel/ledger/accounts.ts';
+import { postTransfers } from '../../../server/domain/kernel/ledger/transfers.ts';
+import type { TickerState } from '../../../server/domain/core/market/bus.ts';
 import { expectOk, expectRefused, forEachDatabase, type TestServer } from '../helpers.ts';
 import { applyDeposit, approveAsOperator, balanceOf, expectLedgerSound, userIdOf, withDepositAddresses } from './walletHelpers.ts';
 

@@ -6,8 +6,8 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { and, eq } from 'drizzle-orm';
 import { walletPaths } from '../../../src/api/contract/wallet.ts';
 import { walletNetworks, walletRecharges } from '../../../server/db/schema.ts';
-import { listLedgerEntries } from '../../../server/domain/ledger/entries.ts';
-import { rejectRecharge, type AuditEntry } from '../../../server/domain/wallet/deposits.ts';
+import { listLedgerEntries } from '../../../server/domain/kernel/ledger/entries.ts';
+import { rejectRecharge, type AuditEntry } from '../../../server/domain/core/wallet/deposits.ts';
 import { AppError } from '../../../server/lib/errors.ts';
 import { expectOk, expectRefused, forEachDatabase, type TestServer } from '../helpers.ts';
 import {
@@ -270,6 +270,6 @@ forEachDatabase((server) => {
 
 /** approveRecharge with an audit writer of the test's choosing. */
 async function approveRecharge(server: TestServer, id: string, audit: (tx: unknown, entry: AuditEntry) => Promise<void>) {
-  const { approveRecharge: approve } = await import('../../../server/domain/wallet/deposits.ts');
+  const { approveRecharge: approve } = await import('../../../server/domain/core/wallet/deposits.ts');
   return approve(server.db, BigInt(id), { operatorId: await operatorIdFor(server), clock: server.clock, audit });
 }

@@ -2,8 +2,8 @@
 // checked per network with the networks' own encodings; each user sees and edits only their own.
 import { describe, expect, it } from 'vitest';
 import { withdrawalPaths } from '../../../src/api/contract/withdrawals.ts';
-import { checkAddress, eip55 } from '../../../server/domain/wallet/addresses.ts';
-import { destinationsPerUserMax } from '../../../server/domain/wallet/destinations.ts';
+import { checkAddress, eip55 } from '../../../server/domain/core/wallet/addresses.ts';
+import { destinationsPerUserMax } from '../../../server/domain/core/wallet/destinations.ts';
 import { expectOk, expectRefused, forEachDatabase } from '../helpers.ts';
 import { addresses } from './withdrawHelpers.ts';
 

@@ -10,7 +10,7 @@ import {
 } from '../../../src/api/contract/liabilityTree.ts';
 import { formatAmount } from '../../../src/api/contract/amounts.ts';
 import type { LiabilityProof, LiabilityRoot } from '../../../src/api/contract/liabilities.ts';
-import { buildLevelsInSlices } from '../../../server/domain/wallet/liabilities.ts';
+import { buildLevelsInSlices } from '../../../server/domain/core/wallet/liabilities.ts';
 
 const assets: TreeAsset[] = [{ currency: 'BTC', scale: 8 }, { currency: 'ETH', scale: 18 }, { currency: 'USDT', scale: 6 }];
 

@@ -1,7 +1,7 @@
 // What one operator may not do alone (issue 38 points 1–3), through the operator API on both
 // databases: raise the two-operator threshold (or any setting that decides what the house pays),
 // split a sum across currencies, users or kinds under the threshold, or fund product reserves and
-// reward pools in pieces. The one rule (server/domain/ledger/dualControl.ts) counts, in USDT value,
+// reward pools in pieces. The one rule (server/domain/kernel/ledger/dualControl.ts) counts, in USDT value,
 // the user's last 24 hours across currencies and the operator's own last 24 hours of what they
 // decided alone. Every refusal and every first approval leaves every balance as it was.
 import { afterEach, describe, expect, it } from 'vitest';

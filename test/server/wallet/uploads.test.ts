@@ -9,7 +9,7 @@ import sharp from 'sharp';
 import { count } from 'drizzle-orm';
 import { uploads } from '../../../server/db/schema.ts';
 import { walletPaths } from '../../../src/api/contract/wallet.ts';
-import { decodeSlots, decodesAtOnceMax, decodesWaitingMax, uploadPixelsMax } from '../../../server/domain/uploads.ts';
+import { decodeSlots, decodesAtOnceMax, decodesWaitingMax, uploadPixelsMax } from '../../../server/domain/kernel/uploads.ts';
 import { expectOk, expectRefused, forEachDatabase, type Reply, type TestServer } from '../helpers.ts';
 import {
   getRaw, pdfDocument, photoWithExif, pngImage, secretPlace, upload, webpImage,

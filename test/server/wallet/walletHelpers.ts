@@ -7,9 +7,9 @@ import sharp from 'sharp';
 import { sql } from 'drizzle-orm';
 import { apiPrefix } from '../../../src/api/contract/paths.ts';
 import { walletPaths } from '../../../src/api/contract/wallet.ts';
-import { verifyLedger } from '../../../server/domain/ledger/verify.ts';
-import { seedDemoDepositAddresses } from '../../../server/domain/wallet/currencies.ts';
-import { approveRecharge, type AuditEntry } from '../../../server/domain/wallet/deposits.ts';
+import { verifyLedger } from '../../../server/domain/kernel/ledger/verify.ts';
+import { seedDemoDepositAddresses } from '../../../server/domain/core/wallet/currencies.ts';
+import { approveRecharge, type AuditEntry } from '../../../server/domain/core/wallet/deposits.ts';
 import { expectOk, type Reply, type TestServer } from '../helpers.ts';
 
 export interface UploadPart { bytes: Buffer; filename?: string; contentType?: string }

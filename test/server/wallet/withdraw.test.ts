@@ -6,7 +6,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { sql } from 'drizzle-orm';
 import { walletPaths } from '../../../src/api/contract/wallet.ts';
 import { withdrawalPaths } from '../../../src/api/contract/withdrawals.ts';
-import { userAccountId } from '../../../server/domain/ledger/accounts.ts';
+import { userAccountId } from '../../../server/domain/kernel/ledger/accounts.ts';
 import { expectOk, expectRefused, forEachDatabase, type Reply, type TestServer } from '../helpers.ts';
 import { approvedBySecondAdmin, createOperator, operatorLogin } from '../adminHelpers.ts';
 import {

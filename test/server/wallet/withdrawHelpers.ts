@@ -7,10 +7,10 @@ import { sql } from 'drizzle-orm';
 import { paths } from '../../../src/api/contract/paths.ts';
 import { withdrawalPaths } from '../../../src/api/contract/withdrawals.ts';
 import { ledgerAccounts } from '../../../server/db/schema.ts';
-import { systemAccountId, userAccountId, userBalances } from '../../../server/domain/ledger/accounts.ts';
-import { parseAmount } from '../../../server/domain/ledger/amounts.ts';
-import { postTransfers } from '../../../server/domain/ledger/transfers.ts';
-import { verifyLedger } from '../../../server/domain/ledger/verify.ts';
+import { systemAccountId, userAccountId, userBalances } from '../../../server/domain/kernel/ledger/accounts.ts';
+import { parseAmount } from '../../../server/domain/kernel/ledger/amounts.ts';
+import { postTransfers } from '../../../server/domain/kernel/ledger/transfers.ts';
+import { verifyLedger } from '../../../server/domain/kernel/ledger/verify.ts';
 import { expectOk, type Account, type TestServer } from '../helpers.ts';
 
 /** Valid mainnet addresses of each format (well-known contracts and BIP test vectors). */

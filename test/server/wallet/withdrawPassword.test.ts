@@ -3,7 +3,7 @@
 import { expect, it } from 'vitest';
 import { paths } from '../../../src/api/contract/paths.ts';
 import { withdrawalPaths } from '../../../src/api/contract/withdrawals.ts';
-import { passwordWork } from '../../../server/domain/passwords.ts';
+import { passwordWork } from '../../../server/domain/kernel/passwords.ts';
 import { expectOk, expectRefused, forEachDatabase } from '../helpers.ts';
 import { apply, setWithdrawPassword, withdrawer, withdrawPassword } from './withdrawHelpers.ts';
 
