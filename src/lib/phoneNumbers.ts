@@ -1,5 +1,5 @@
 // Whether a national number and a calling code make a phone number, by the rule the server
-// normalises phone accounts with (server/domain/phoneNumbers.ts, libphonenumber's "min"
+// normalises phone accounts with (server/domain/kernel/phoneNumbers.ts, libphonenumber's "min"
 // metadata): the form refuses what the server would refuse and nothing it would accept.
 // test/web/countryPhone.test.ts holds the two to the same answers for every country.
 import { parsePhoneNumberFromString } from 'libphonenumber-js/core';

@@ -3,7 +3,7 @@
 // picture is decoded (turned upright by its orientation tag), scaled so its longest side is at most
 // 1600 px and encoded as JPEG at quality 0.85 — a few hundred kB, uploaded in seconds on a mobile
 // network. A picture that already fits and is small is sent as it is. Whatever is sent, the server
-// checks it again by its bytes and re-encodes it (server/domain/uploads.ts).
+// checks it again by its bytes and re-encodes it (server/domain/kernel/uploads.ts).
 //
 // The decision and the sizes are a pure function (planProofImage), tested on its own; the
 // decoding and drawing below it need a browser's canvas.

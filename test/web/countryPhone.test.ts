@@ -8,7 +8,7 @@ import { isPossiblePhoneNumber } from '../../src/lib/phoneNumbers.ts';
 import { rules } from '../../src/features/session/rules.ts';
 import { activateLocale, i18n } from '../../src/lib/i18n.ts';
 import { prepareAccountTexts } from '../../src/lib/catalogs.ts';
-import { normalisePhone } from '../../server/domain/phoneNumbers.ts';
+import { normalisePhone } from '../../server/domain/kernel/phoneNumbers.ts';
 
 const serverAccepts = (nationalNumber: string, callingCode: string) => normalisePhone(nationalNumber, callingCode) !== undefined;
 

@@ -4,7 +4,7 @@
 import { describe, expect, it } from 'vitest';
 import { formatCompact, formatDecimal, formatPercent, formatSigned, truncateDecimals, truncateOrZero } from '../../src/lib/number.ts';
 // The simulator's seeded generator, so a failure can be reproduced.
-import { seededRandom } from '../../server/domain/market/simulator.ts';
+import { seededRandom } from '../../server/domain/core/market/simulator.ts';
 
 describe('truncateDecimals', () => {
   it('truncates instead of rounding', () => {

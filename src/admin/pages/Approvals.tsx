@@ -1,5 +1,5 @@
 // How far a deposit or withdrawal under review has come: "1 of 2" approvals, marked when it needs
-// two different operators (the same rule governs both, server/domain/wallet/approvals.ts).
+// two different operators (the same rule governs both, server/domain/core/wallet/approvals.ts).
 import { useLingui } from '@lingui/react/macro';
 import { Tag } from 'antd';
 

@@ -1,4 +1,4 @@
-// Operator HTML in the back office, with the server's allow-list (server/domain/content/sanitize.ts)
+// Operator HTML in the back office, with the server's allow-list (server/domain/programs/content/sanitize.ts)
 // mirrored here: an unsaved draft is parsed with DOMParser (an inert document: nothing in it runs or
 // loads), walked, and only allowed elements and attributes are rebuilt, so the editor and the phone
 // preview never hold markup the server would not keep. The preview draws the cleaned tree as React

@@ -1,4 +1,4 @@
-// The ledger check (server/domain/ledger/verify.ts): every account's hash chain, every balance
+// The ledger check (server/domain/kernel/ledger/verify.ts): every account's hash chain, every balance
 // against its transfers, and per asset the sum of all accounts, which must be zero. Each run is
 // recorded in the audit trail by the server.
 import { useState } from 'react';

@@ -304,7 +304,7 @@ export function editorHtml(root: HTMLElement): string {
 
 // ─── The component ───
 
-/** Images the server accepts for content, and the largest it takes (server/domain/uploads.ts uploadBytesMax). */
+/** Images the server accepts for content, and the largest it takes (server/domain/kernel/uploads.ts uploadBytesMax). */
 const imageTypes = ['image/jpeg', 'image/png', 'image/webp'];
 const imageBytesMax = 8 * 1024 * 1024;
 

@@ -30,7 +30,7 @@ export const OperatorInfo = Type.Object({
 });
 export type OperatorInfo = Static<typeof OperatorInfo>;
 
-/** The ledger check (server/domain/ledger/verify.ts), amounts as decimal strings of the asset. */
+/** The ledger check (server/domain/kernel/ledger/verify.ts), amounts as decimal strings of the asset. */
 export const LedgerCheckResult = Type.Object({
   chainValid: Type.Boolean(),
   balancesValid: Type.Boolean(),

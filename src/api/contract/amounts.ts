@@ -1,5 +1,5 @@
 // Exact amounts: decimal strings on the wire, integers of atomic units (bigint) inside, never a
-// binary float. Shared by the server (server/domain/ledger/amounts.ts) and the wallet pages, so a
+// binary float. Shared by the server (server/domain/kernel/ledger/amounts.ts) and the wallet pages, so a
 // form refuses exactly what the server would refuse, before it is sent. Parsing user input is strict and answers a typed refusal instead of guessing:
 // no sign, no exponent, no more decimals than the asset's scale, no more digits than the
 // NUMERIC(38,0) columns hold.
@@ -41,7 +41,7 @@ export function parseAmount(text: string, scale: number): ParsedAmount {
 
 /**
  * 12500000n with scale 6 → "12.500000": every decimal of the scale, exact, a minus sign for a
- * negative total. The market's prices use the same rule (server/domain/market/symbols.ts).
+ * negative total. The market's prices use the same rule (server/domain/core/market/symbols.ts).
  */
 export function formatAmount(atomic: bigint, scale: number): string {
   const negative = atomic < 0n;

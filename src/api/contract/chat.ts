@@ -142,7 +142,7 @@ export const CannedReply = Type.Object({ id: Type.String(), lang: Type.String(),
 export type CannedReply = Static<typeof CannedReply>;
 export const ChatFileParams = Type.Object({ id: UploadId });
 export type ConversationSummary = Static<typeof ConversationSummary>;
-/** The user beside a conversation: the review context (server/domain/wallet/reviewContext.ts), account masked. */
+/** The user beside a conversation: the review context (server/domain/core/wallet/reviewContext.ts), account masked. */
 export type ChatUserContext = AdminReviewContext;
 export interface ConversationDetail {
   conversation: ConversationSummary;

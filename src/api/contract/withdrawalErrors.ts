@@ -7,7 +7,7 @@ export const withdrawalErrorCodes = [
   'destination_not_found', 'destination_currency_mismatch', 'destination_required', 'withdraw_password_required',
   'withdraw_password_invalid', 'withdraw_password_no_contact', 'withdrawal_not_found', 'withdrawal_not_approved',
   'withdrawal_fully_approved', 'withdrawal_approved_by_you', 'withdrawal_unavailable',
-  // Deposits share the two-operator approval of withdrawals (server/domain/wallet/approvals.ts).
+  // Deposits share the two-operator approval of withdrawals (server/domain/core/wallet/approvals.ts).
   'deposit_approved_by_you',
   // The two passwords must differ (issue 19): a withdrawal password equal to the login password, or a
   // new login password equal to the withdrawal password, is refused.

@@ -14,7 +14,7 @@
 //   edges must lie inside the frame: a side of the frame the document runs into is cut off; no
 //   clear contrast between the document and its background means no border was found at all.
 //
-// The server checks the upload again by its bytes and type (server/domain/uploads.ts); these
+// The server checks the upload again by its bytes and type (server/domain/kernel/uploads.ts); these
 // checks only spare the user a refusal, they are not a security boundary.
 
 export interface Pixels { width: number; height: number; data: Uint8ClampedArray }

@@ -48,7 +48,7 @@ const periodLengthMs: Partial<Record<CandlePeriod, number>> = {
 
 /**
  * Opening time of the candle of `period` that holds `timeMs`, on the server's grid
- * (server/domain/market/candles.ts): UTC multiples of the length, weeks from Monday, months from the first.
+ * (server/domain/core/market/candles.ts): UTC multiples of the length, weeks from Monday, months from the first.
  */
 export function periodStartMs(period: CandlePeriod, timeMs: number): number {
   if (period === '1M') {

@@ -26,7 +26,7 @@ export function atomicAt(text: string, scale: number): bigint | undefined {
 
 /**
  * Interest on `amountAtomic` at `dailyRate` percent per day for `days` days, in the same atomic
- * units, as the server charges it (server/domain/loans/math.ts): one day's interest, amount × rate
+ * units, as the server charges it (server/domain/programs/loans/math.ts): one day's interest, amount × rate
  * / 100 cut toward zero (never more than the stated rate), times the days.
  */
 export function interestAtomic(amountAtomic: bigint, dailyRate: string, days: number): bigint {

@@ -1,5 +1,5 @@
 // The body of a notice, announcement, help article or news item. The server cleaned it with an
-// allow-list before storing it (server/domain/content/sanitize.ts); the app does not trust that
+// allow-list before storing it (server/domain/programs/content/sanitize.ts); the app does not trust that
 // alone: it parses the HTML with DOMParser (an inert document: nothing runs, nothing loads) and
 // builds React elements only for the elements and attributes on its own list, so no markup ever
 // reaches the page as markup. Links go through the app's outside-link page, images are our own

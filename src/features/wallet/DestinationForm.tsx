@@ -14,7 +14,7 @@ import { useFormFailure } from '../../components/form/useFormFailure.ts';
 import { useAddDestinationMutation, useEditDestinationMutation } from './walletApi.ts';
 import { SecondFactorField } from '../session/SecondFactorFields.tsx';
 
-/** The network of bank payouts (server/domain/wallet/withdrawals.ts): never a chain to bind an address on. */
+/** The network of bank payouts (server/domain/core/wallet/withdrawals.ts): never a chain to bind an address on. */
 export const bankNetwork = 'BANK';
 
 export type DestinationType = 'bank' | 'chain';

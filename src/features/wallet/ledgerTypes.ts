@@ -1,4 +1,4 @@
-// What the account ledger calls each transfer kind the server writes (server/domain/ledger/rules.ts
+// What the account ledger calls each transfer kind the server writes (server/domain/kernel/ledger/rules.ts
 // `transferKinds`): deposits, withdrawals and their fee, operator corrections, virtual funds. A
 // kind added later that has no label yet is shown as the server names it rather than hidden.
 import { msg } from '@lingui/core/macro';
@@ -95,7 +95,7 @@ export function ledgerAccountLabel(i18n: I18n, account: string): string {
  * A withdrawal is three steps on the ledger with the same kind: the hold when it is requested
  * (two-phase pending), then the payout (post) or the return (void). The entry's `phase` says
  * which; without it, the withdrawal's transfers are named after the hold (`<hold>-post`,
- * `<hold>-void`, server/domain/wallet/withdrawals.ts), and only a return puts money back.
+ * `<hold>-void`, server/domain/core/wallet/withdrawals.ts), and only a return puts money back.
  */
 export function withdrawalStep(entry: Pick<BalanceLogEntry, 'id' | 'type' | 'amount' | 'phase'>): 'held' | 'paid' | 'returned' | undefined {
   if (entry.type !== 'withdrawal') return undefined;
@@ -121,7 +121,7 @@ export function ledgerEntryLabel(i18n: I18n, entry: Pick<BalanceLogEntry, 'id' |
 }
 
 /**
- * The default view names business events (server/domain/ledger/events.ts): the businesses that
+ * The default view names business events (server/domain/kernel/ledger/events.ts): the businesses that
  * write several kinds are called after the business; the rest after their one kind.
  */
 const eventTypeLabels: Readonly<Record<string, MessageDescriptor>> = {

@@ -1,5 +1,5 @@
 // The withdrawal's figures, exact: atomic units of the currency's scale (bigint), never a float.
-// The network's fee is taken on top of the amount (server/domain/wallet/withdrawals.ts): the
+// The network's fee is taken on top of the amount (server/domain/core/wallet/withdrawals.ts): the
 // destination receives the amount, and amount + fee leaves the available balance. The page shows
 // these live as the user types, and refuses before sending what the server would refuse.
 import { formatAmount, parseAmount, type AmountRefusal } from '../../api/contract/amounts.ts';
