@@ -1,6 +1,7 @@
 // The welfare centre page (features/marketing/rewards/WelfarePage.tsx): tasks with their progress
 // and state, a claim that the server refuses shown in the user's words (pool_insufficient) and one
-// that pays, the daily check-in, and an unopened red envelope opened to show its amount. Issue 38:
+// that pays, after which the task shows claimed, the daily check-in and the streak it brings, and an
+// unopened red envelope opened to show its amount. Issue 38:
 // an unverified caller is told that rewards wait for basic verification, with a link to it, and a
 // claim the server refuses for it (verification_required) is shown in the user's words.
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
@@ -31,16 +32,34 @@ const tasks: WelfareTasks = {
 };
 const envelope: RedEnvelope = { id: '40', week: '2026-11-23', level: 2, asset: 'USDT', status: 'unopened', expiresAt: Date.UTC(2026, 10, 30), createdAt: 0 };
 
+/**
+ * A fake server that keeps the caller's welfare state as the real one does: a claim it pays marks
+ * that task claimed, a check-in it accepts marks today checked in with the streak it answered. The
+ * page shows these only if it reads the tasks again after the action.
+ */
 function serve(posts: Record<string, unknown[]>, answer: WelfareTasks = tasks) {
-  const posted: string[] = [];
+  const posted: Array<{ path: string; body: unknown }> = [];
+  let state: WelfareTasks = structuredClone(answer);
   vi.stubGlobal('fetch', vi.fn(async (url: string, init?: RequestInit) => {
     const path = new URL(String(url), 'http://test').pathname.replace(/^\/api/, '');
     if (path.includes('getPublicKey')) return new Response(JSON.stringify(ok('PEM')));
     if (init?.method === 'POST') {
-      posted.push(path);
-      return new Response(JSON.stringify(posts[path]?.shift() ?? refused('not_found', 'no', 404)));
+      const body = JSON.parse(String(init.body ?? '{}'));
+      posted.push({ path, body });
+      const reply = (posts[path]?.shift() ?? refused('not_found', 'no', 404)) as { success: boolean; result: Record<string, unknown> };
+      if (reply.success && path === '/marketing/welfare/claim') {
+        state = { ...state, tasks: state.tasks.map((task) => (task.id === body.taskId ? { ...task, state: 'claimed' } : task)) };
+      }
+      if (reply.success && path === '/marketing/welfare/checkin') {
+        const streak = reply.result.checkinStreak as number;
+        state = {
+          ...state, checkedInToday: true, checkinStreak: streak,
+          tasks: state.tasks.map((task) => (task.kind === 'checkin_streak' ? { ...task, progress: streak } : task)),
+        };
+      }
+      return new Response(JSON.stringify(reply));
     }
-    if (path === '/marketing/welfare/tasks') return new Response(JSON.stringify(ok(answer)));
+    if (path === '/marketing/welfare/tasks') return new Response(JSON.stringify(ok(state)));
     if (path === '/marketing/redEnvelope/mine') return new Response(JSON.stringify(ok([envelope])));
     return new Response(JSON.stringify({ success: false, code: 404, message: 'no', result: null }));
   }));
@@ -64,23 +83,40 @@ afterEach(() => {
 });
 
 describe('the welfare centre', () => {
-  it('shows tasks with progress; a refused claim in the user\'s words, then a claim that pays; the check-in', async () => {
+  it('shows tasks with progress; a refused claim in the user\'s words, then a claim that pays shown claimed; the check-in and its streak', async () => {
     const posted = serve({
       '/marketing/welfare/claim': [refused('pool_insufficient', 'The reward pool is empty for now.'), ok({ taskId: '1', asset: 'USDT', amount: '5.000000', transferId: 'welfare:1:9' })],
       '/marketing/welfare/checkin': [ok({ day: '2026-11-27', checkinStreak: 3 })],
     });
     renderPage();
     const deposit = await screen.findByTestId('task-first_deposit');
+    const streakTask = screen.getByTestId('task-checkin_streak');
     expect(within(deposit).getByText('Make your first deposit')).toBeTruthy();
-    expect(within(screen.getByTestId('task-checkin_streak')).getByText('2 / 7')).toBeTruthy();
-    expect(within(screen.getByTestId('task-checkin_streak')).getByText('In progress')).toBeTruthy();
+    expect(within(deposit).getByText('5.00 USDT').getAttribute('data-amount')).toBe('5.000000');
+    expect(within(streakTask).getByText('2 / 7')).toBeTruthy();
+    expect(within(streakTask).getByText('In progress')).toBeTruthy();
     expect(screen.getByText('Days in a row: 2')).toBeTruthy();
+    // Refused: the refusal in the user's words, in the task's row; the task is still to claim.
     fireEvent.click(within(deposit).getByRole('button', { name: 'Claim' }));
-    await within(deposit).findByText('The reward pool cannot pay this at the moment. Please try again later.');
+    expect((await within(deposit).findByRole('alert')).textContent).toBe('The reward pool cannot pay this at the moment. Please try again later.');
+    expect(deposit.getAttribute('data-state')).toBe('claimable');
+    expect(within(deposit).queryByText('Claimed')).toBeNull();
+    // Paid: the row turns to claimed, its button and the refusal gone, the reward it paid still shown.
     fireEvent.click(within(deposit).getByRole('button', { name: 'Claim' }));
-    await waitFor(() => expect(posted.filter((path) => path === '/marketing/welfare/claim')).toHaveLength(2));
+    await waitFor(() => expect(screen.getByTestId('task-first_deposit').getAttribute('data-state')).toBe('claimed'));
+    const claimed = screen.getByTestId('task-first_deposit');
+    expect(within(claimed).getByText('Claimed')).toBeTruthy();
+    expect(within(claimed).queryByRole('button', { name: 'Claim' })).toBeNull();
+    expect(within(claimed).queryByRole('alert')).toBeNull();
+    expect(within(claimed).getByText('5.00 USDT').getAttribute('data-amount')).toBe('5.000000');
+    expect(posted.filter((call) => call.path === '/marketing/welfare/claim').map((call) => (call.body as { taskId: string }).taskId)).toEqual(['1', '1']);
+    // Checked in: the streak the server answered, the button says it is done, the streak task moves on.
     fireEvent.click(screen.getByRole('button', { name: 'Check in' }));
-    await waitFor(() => expect(posted).toContain('/marketing/welfare/checkin'));
+    expect(await screen.findByText('Days in a row: 3')).toBeTruthy();
+    expect(screen.queryByText('Days in a row: 2')).toBeNull();
+    expect((screen.getByRole('button', { name: 'Checked in today' }) as HTMLButtonElement).disabled).toBe(true);
+    expect(within(screen.getByTestId('task-checkin_streak')).getByText('3 / 7')).toBeTruthy();
+    expect(posted.filter((call) => call.path === '/marketing/welfare/checkin')).toHaveLength(1);
   });
 
   it('tells an unverified caller that rewards need basic verification, links to it, and shows the refusal in their words', async () => {
@@ -107,6 +143,7 @@ describe('the welfare centre', () => {
     expect(await screen.findByText('VIP 2 red envelope')).toBeTruthy();
     fireEvent.click(screen.getByTestId('open-envelope-40'));
     const shown = await screen.findByTestId('envelope-amount');
+    expect(shown.textContent).toContain('You received 5.00 USDT');
     expect(shown.querySelector('.amount')?.getAttribute('data-amount')).toBe('5.000000');
   });
 });
