@@ -8,20 +8,24 @@ import { localeCodes, sourceLocale } from './src/lib/locales.ts';
 // pages only, and the install card, which loads the catalog when it shows), `market` the market
 // and chart pages, `wallet` the asset centre, deposit, withdrawal and record pages, `trade` the contract, options, demo and swap pages, `identity` the verification and security
 // pages, `admin` the back office.
-// features/session (the signed-in person, which every feature may import) holds pieces of the
-// login and personal pages, so its texts are in the account catalog, except the identity pages'
-// error messages (session/identityTexts.ts), which stay with those pages.
-const identityTextsOfSession = '<rootDir>/src/features/session/identityTexts.ts';
+// A shared entity's texts go with the pages that show them (src/entities/<thing>, the catalog of
+// its domain): entities/session (the signed-in person, which every feature may import) holds
+// pieces of the login and personal pages, so its texts are in the account catalog, except the
+// identity pages' error messages (session/identityTexts.ts), which stay with those pages.
+const identityTextsOfSession = '<rootDir>/src/entities/session/identityTexts.ts';
 const accountFeatures = ['<rootDir>/src/features/auth/**', '<rootDir>/src/features/profile/**',
-  '<rootDir>/src/features/session/**', '<rootDir>/src/components/CountryPicker.tsx', '<rootDir>/src/components/InstallOffer.tsx'];
-const marketFeatures = ['<rootDir>/src/features/market/**', '<rootDir>/src/features/kline/**'];
-const walletFeatures = ['<rootDir>/src/features/wallet/**'];
+  '<rootDir>/src/entities/session/**', '<rootDir>/src/components/CountryPicker.tsx', '<rootDir>/src/components/InstallOffer.tsx'];
+/** The market and chart pages, the market's shared rows and data (entities/market) and the home page's market card. */
+const marketFeatures = ['<rootDir>/src/features/market/**', '<rootDir>/src/features/kline/**', '<rootDir>/src/entities/market/**',
+  '<rootDir>/src/features/home/HomeMarkets.tsx'];
+const walletFeatures = ['<rootDir>/src/features/wallet/**', '<rootDir>/src/entities/wallet/**'];
 /**
  * Contracts, second contracts, demo trading (features/trade) and the flash swap (features/swap),
- * with the shared pieces only their histories and receipts show: the history filter bar, sharing
- * a receipt and a tick's source.
+ * their shared calls and texts (entities/trade), with the shared pieces only their histories and
+ * receipts show: the history filter bar, sharing a receipt and a tick's source.
  */
-const tradeFeatures = ['<rootDir>/src/features/trade/**', '<rootDir>/src/features/swap/**', '<rootDir>/src/components/HistoryFilters.tsx',
+const tradeFeatures = ['<rootDir>/src/features/trade/**', '<rootDir>/src/features/swap/**', '<rootDir>/src/entities/trade/**',
+  '<rootDir>/src/components/HistoryFilters.tsx',
   '<rootDir>/src/components/share/**', '<rootDir>/src/components/tickSource.ts'];
 /** Identity verification (features/identity) and the security centre (features/security). */
 const identityFeatures = ['<rootDir>/src/features/identity/**', '<rootDir>/src/features/security/**', identityTextsOfSession];
@@ -34,8 +38,11 @@ const identityFeatures = ['<rootDir>/src/features/identity/**', '<rootDir>/src/f
 const contentFeatures = ['<rootDir>/src/features/notices/**'];
 const notificationFeatures = ['<rootDir>/src/features/notifications/**', '<rootDir>/src/components/PushOffer.tsx'];
 const chatFeatures = ['<rootDir>/src/features/chat/**'];
-/** Investment products, mining, bonds and the VIP level page (`invest`), and loans (`loans`), issue 22. */
-const investFeatures = ['<rootDir>/src/features/invest/**'];
+/**
+ * Investment products, mining, bonds and the VIP level page (`invest`), with the investment cards
+ * the IEO page borrows (entities/invest), and loans (`loans`), issue 22.
+ */
+const investFeatures = ['<rootDir>/src/features/invest/**', '<rootDir>/src/entities/invest/**'];
 const loanFeatures = ['<rootDir>/src/features/loans/**'];
 /** Competitions, IEO, welfare tasks, VIP rewards, red envelopes and team invitation (`marketing`), issue 23. */
 const marketingFeatures = ['<rootDir>/src/features/marketing/**'];

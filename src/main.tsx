@@ -10,7 +10,7 @@ import { I18nProvider } from '@lingui/react';
 import 'antd-mobile/es/global';
 import { configureApiClient } from './api/api.ts';
 import { sessionExpired } from './api/session.ts';
-import { redirectRemembered } from './features/session/userSlice.ts';
+import { redirectRemembered } from './entities/session/userSlice.ts';
 import { activateLocale, i18n, storedLocale } from './lib/i18n.ts';
 import { afterFirstPaint } from './lib/firstPaint.ts';
 import { flushStorage } from './lib/storage.ts';

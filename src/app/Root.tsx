@@ -9,7 +9,7 @@ import type { I18n } from '@lingui/core';
 import { routeFor } from './routes.ts';
 import { keepAliveFrame, type KeptPages } from './keptPages.ts';
 import { OfflineBanner } from '../components/OfflineBanner.tsx';
-import type { UserState } from '../features/session/userSlice.ts';
+import type { UserState } from '../entities/session/userSlice.ts';
 import { useServiceState } from '../features/notices/serviceStatus.ts';
 
 // The maintenance and "please update" page (issue 21) loads only when the status check asks for

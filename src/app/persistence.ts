@@ -1,10 +1,10 @@
 // Persisted state: versioned, validated on rehydrate, with defaults for anything missing or
 // malformed, so an old or damaged IndexedDB entry can never crash the app.
 import type { MigrationManifest, PersistedState } from 'redux-persist';
-import { initialUserState, type CountryInfo, type UserState } from '../features/session/userSlice.ts';
+import { initialUserState, type CountryInfo, type UserState } from '../entities/session/userSlice.ts';
 import {
   favouritesMax, initialMarketState, savedTickersMax, type MarketState,
-} from '../features/market/marketSlice.ts';
+} from '../entities/market/marketSlice.ts';
 import type { Ticker } from '../api/contract/market.ts';
 
 export const persistVersion = 2;

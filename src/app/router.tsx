@@ -4,7 +4,7 @@
 // (`keepAlive`) still runs the guard on every visit, but its page is drawn by Root's KeepAlive,
 // not in the <Outlet/>, so that it outlives the visit.
 import { createHashRouter, redirect, type LoaderFunctionArgs, type RouteObject } from 'react-router-dom';
-import { loggedOut, redirectRemembered, userInfoCleared, userInfoReceived } from '../features/session/userSlice.ts';
+import { loggedOut, redirectRemembered, userInfoCleared, userInfoReceived } from '../entities/session/userSlice.ts';
 import { paths } from '../api/contract/paths.ts';
 import type { UserInfo } from '../api/contract/accounts.ts';
 import { baseQuery } from '../api/api.ts';

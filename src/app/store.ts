@@ -8,8 +8,8 @@ import {
   createMigrate, persistReducer, persistStore, FLUSH, PAUSE, PERSIST, PURGE, REGISTER, REHYDRATE,
 } from 'redux-persist';
 import { api } from '../api/api.ts';
-import { userSlice, loggedIn } from '../features/session/userSlice.ts';
-import { marketSlice } from '../features/market/marketSlice.ts';
+import { userSlice, loggedIn } from '../entities/session/userSlice.ts';
+import { marketSlice } from '../entities/market/marketSlice.ts';
 import { clearCookie, indexedDbStorage, readCookie, readLocal, storageKeys, writeLocal } from '../lib/storage.ts';
 import { migrations, persistVersion, validatePersisted } from './persistence.ts';
 

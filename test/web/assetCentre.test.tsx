@@ -10,7 +10,7 @@ import { I18nProvider } from '@lingui/react';
 import { i18n } from '../../src/lib/i18n.ts';
 import { api } from '../../src/api/api.ts';
 import { walletPaths, type CurrencyInfo, type CurrencyRate, type UserAssets } from '../../src/api/contract/wallet.ts';
-import { userSlice } from '../../src/features/session/userSlice.ts';
+import { userSlice } from '../../src/entities/session/userSlice.ts';
 import AssetCentrePage, {
   convertFromUsdt, displayCurrencyKey, hideAmountsKey, orderCurrencies, pickDisplayCurrency,
 } from '../../src/features/wallet/AssetCentrePage.tsx';

@@ -10,7 +10,7 @@ import { I18nProvider } from '@lingui/react';
 import { activateLocale, i18n } from '../../src/lib/i18n.ts';
 import { api, configureApiClient } from '../../src/api/api.ts';
 import { failureText } from '../../src/api/errorMessages.ts';
-import { userSlice } from '../../src/features/session/userSlice.ts';
+import { userSlice } from '../../src/entities/session/userSlice.ts';
 import { PasswordLogin } from '../../src/features/auth/PasswordLogin.tsx';
 import { prepareAccountTexts } from '../../src/lib/catalogs.ts';
 

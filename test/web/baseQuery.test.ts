@@ -5,7 +5,7 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import { createBaseQuery, requestTimeoutMs, type BaseQueryDeps, type RequestArgs } from '../../src/api/baseQuery.ts';
 import { genericErrorText, networkErrorText, translateError } from '../../src/api/errorMessages.ts';
 // The account calls register their codes' messages (authApi.ts imports this); the test uses one.
-import '../../src/features/session/accountErrorTexts.ts';
+import '../../src/entities/session/accountErrorTexts.ts';
 
 const texts = {
   generic: 'Something went wrong (generic).',

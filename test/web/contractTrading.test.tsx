@@ -13,8 +13,8 @@ import { I18nProvider } from '@lingui/react';
 import type { ReactNode } from 'react';
 import { i18n } from '../../src/lib/i18n.ts';
 import { api, configureApiClient } from '../../src/api/api.ts';
-import { userSlice } from '../../src/features/session/userSlice.ts';
-import { marketSlice } from '../../src/features/market/marketSlice.ts';
+import { userSlice } from '../../src/entities/session/userSlice.ts';
+import { marketSlice } from '../../src/entities/market/marketSlice.ts';
 import type { Ticker } from '../../src/api/contract/market.ts';
 import type { Position, PositionReceipt, SymbolTradeSettings, TickRef } from '../../src/api/contract/trading.ts';
 import { formatAmount } from '../../src/api/contract/amounts.ts';
@@ -23,7 +23,7 @@ import {
 } from '../../src/api/contract/tradingMath.ts';
 import ContractTrading, { tradingOffReason } from '../../src/features/trade/contract/ContractTrading.tsx';
 import { livePnl, maxMarginFor, previewOrder, quoteOf, sizeForPercent } from '../../src/features/trade/contract/preview.ts';
-import { PositionReceiptView } from '../../src/features/trade/receipt/PositionReceiptView.tsx';
+import { PositionReceiptView } from '../../src/features/trade/contract/PositionReceiptView.tsx';
 import ContractPage, { modeOf } from '../../src/features/trade/ContractPage.tsx';
 import { lastSymbolKey } from '../../src/lib/lastSymbol.ts';
 

@@ -5,7 +5,7 @@ import { getExampleNumber } from 'libphonenumber-js/min';
 import examples from 'libphonenumber-js/mobile/examples';
 import { countries, countryByCode } from '../../src/lib/countries.ts';
 import { isPossiblePhoneNumber } from '../../src/lib/phoneNumbers.ts';
-import { rules } from '../../src/features/session/rules.ts';
+import { rules } from '../../src/entities/session/rules.ts';
 import { activateLocale, i18n } from '../../src/lib/i18n.ts';
 import { prepareAccountTexts } from '../../src/lib/catalogs.ts';
 import { normalisePhone } from '../../server/domain/kernel/phoneNumbers.ts';

@@ -11,7 +11,7 @@ import { prepareAccountTexts } from '../../src/lib/catalogs.ts';
 import { CountryPicker } from '../../src/components/CountryPicker.tsx';
 import { countries } from '../../src/lib/countries.ts';
 import { CountryCodeInput } from '../../src/features/auth/fields.tsx';
-import { userSlice } from '../../src/features/session/userSlice.ts';
+import { userSlice } from '../../src/entities/session/userSlice.ts';
 
 afterEach(async () => {
   cleanup();

@@ -9,7 +9,7 @@ import { configureStore } from '@reduxjs/toolkit';
 import { I18nProvider } from '@lingui/react';
 import { i18n } from '../../src/lib/i18n.ts';
 import { api, configureApiClient } from '../../src/api/api.ts';
-import { loggedIn, userSlice } from '../../src/features/session/userSlice.ts';
+import { loggedIn, userSlice } from '../../src/entities/session/userSlice.ts';
 import DemoTradingPage from '../../src/features/trade/DemoTradingPage.tsx';
 
 const { confirmDialog } = vi.hoisted(() => ({ confirmDialog: vi.fn(async () => true) }));

@@ -4,7 +4,7 @@
 import { describe, expect, it } from 'vitest';
 import { translateError } from '../../src/api/errorMessages.ts';
 import { registerErrorMessagesWithValues } from '../../src/api/errorValues.ts';
-import '../../src/features/trade/tradeTexts.ts';
+import '../../src/entities/trade/tradeTexts.ts';
 
 describe('translateError with the values of a refusal', () => {
   it("names the trading bounds the server sends", () => {

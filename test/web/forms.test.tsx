@@ -11,7 +11,7 @@ import { I18nProvider } from '@lingui/react';
 import { activateLocale, i18n } from '../../src/lib/i18n.ts';
 import { api, configureApiClient } from '../../src/api/api.ts';
 import { paths } from '../../src/api/contract/paths.ts';
-import { userSlice } from '../../src/features/session/userSlice.ts';
+import { userSlice } from '../../src/entities/session/userSlice.ts';
 import { PasswordLogin } from '../../src/features/auth/PasswordLogin.tsx';
 import { RegisterForm } from '../../src/features/auth/RegisterForm.tsx';
 import { ChangePasswordPopup } from '../../src/features/profile/ChangePasswordPopup.tsx';

@@ -12,7 +12,7 @@ import { i18n } from '../../src/lib/i18n.ts';
 import { api, configureApiClient } from '../../src/api/api.ts';
 import { birthdayRange, type UserInfo } from '../../src/api/contract/accounts.ts';
 import { paths } from '../../src/api/contract/paths.ts';
-import { userSlice } from '../../src/features/session/userSlice.ts';
+import { userSlice } from '../../src/entities/session/userSlice.ts';
 import PersonalDataPage, { changedFields } from '../../src/features/profile/PersonalDataPage.tsx';
 
 vi.mock('../../src/api/crypto.ts', () => ({

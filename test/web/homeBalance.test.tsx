@@ -8,7 +8,7 @@ import { Provider } from 'react-redux';
 import { I18nProvider } from '@lingui/react';
 import { i18n } from '../../src/lib/i18n.ts';
 import { walletPaths, type CurrencyInfo, type UserAssets } from '../../src/api/contract/wallet.ts';
-import { userInfoReceived } from '../../src/features/session/userSlice.ts';
+import { userInfoReceived } from '../../src/entities/session/userSlice.ts';
 import type { UserInfo } from '../../src/api/contract/accounts.ts';
 import HomePage, { provideBalanceCard } from '../../src/features/home/HomePage.tsx';
 import AssetCentrePage from '../../src/features/wallet/AssetCentrePage.tsx';
@@ -20,7 +20,7 @@ vi.mock('../../src/api/crypto.ts', () => ({
   encryptBody: async (payload: unknown) => JSON.stringify(payload),
 }));
 // The market card and the install offer are other features' and talk to the market feed.
-vi.mock('../../src/features/market/HomeMarkets.tsx', () => ({ default: () => null, prepare: async () => undefined }));
+vi.mock('../../src/features/home/HomeMarkets.tsx', () => ({ default: () => null, prepare: async () => undefined }));
 vi.mock('../../src/features/home/later.ts', async () => ({
   loadLanguagePicker: async () => ({ default: () => null }),
   loadInstallOffer: async () => ({ default: () => null }),

@@ -9,8 +9,8 @@ import { I18nProvider } from '@lingui/react';
 import { i18n } from '../../src/lib/i18n.ts';
 import { api } from '../../src/api/api.ts';
 import type { Ticker } from '../../src/api/contract/market.ts';
-import { marketSlice } from '../../src/features/market/marketSlice.ts';
-import { userSlice } from '../../src/features/session/userSlice.ts';
+import { marketSlice } from '../../src/entities/market/marketSlice.ts';
+import { userSlice } from '../../src/entities/session/userSlice.ts';
 
 const feed = vi.hoisted(() => ({ listeners: new Map<string, (message: { data: unknown }) => void>() }));
 vi.mock('../../src/api/realtime.ts', () => ({
@@ -24,8 +24,8 @@ vi.mock('../../src/api/realtime.ts', () => ({
   }),
 }));
 
-const { default: HomeMarkets, prepare } = await import('../../src/features/market/HomeMarkets.tsx');
-const { tickersChannel } = await import('../../src/features/market/marketApi.ts');
+const { default: HomeMarkets, prepare } = await import('../../src/features/home/HomeMarkets.tsx');
+const { tickersChannel } = await import('../../src/entities/market/marketApi.ts');
 
 const bitcoin: Ticker = {
   symbol: 'BTCUSDT', displayName: 'BTC/USDT', base: 'BTC', quote: 'USDT', class: 'crypto', pricePrecision: 2,

@@ -27,7 +27,7 @@ describe('feature catalogs', () => {
   });
 
   it('loads the real market catalog of every page that needs it', async () => {
-    const { prepareMarketTexts } = await import('../../src/features/market/catalog.ts');
+    const { prepareMarketTexts } = await import('../../src/entities/market/catalog.ts');
     const locale = 'jp';
     await activateLocale(locale);
     await prepareMarketTexts();

@@ -1,11 +1,11 @@
-// The investment pages' arithmetic (features/invest/investMath.ts): the expected return of a
+// The investment pages' arithmetic (entities/invest/investMath.ts): the expected return of a
 // purchase is exactly what the server promises, floor(amount × ppm × days / 10^6) in atomic units,
 // with no float anywhere, and the purchase checks refuse in the server's order.
 import { describe, expect, it } from 'vitest';
 import {
   atomicOf, checkPurchase, coverageView, dailyIncome, expectedReturn, machinesCost, newClientOrderId, normaliseAmountText,
   plainText, ppmOfPercent, redemptionFee, scaleOf, termsOf,
-} from '../../src/features/invest/investMath.ts';
+} from '../../src/entities/invest/investMath.ts';
 import { raisedPercent } from '../../src/features/invest/BondListPage.tsx';
 import { levelProgress } from '../../src/features/invest/VipLevelPage.tsx';
 import { minedAssets } from '../../src/features/invest/MiningPoolPage.tsx';

@@ -20,8 +20,8 @@ import { createAppRouter } from '../../src/app/router.tsx';
 import { documentTitle } from '../../src/app/Root.tsx';
 import { routeFor, routeTable } from '../../src/app/routes.ts';
 import { api } from '../../src/api/api.ts';
-import { loggedIn, userSlice } from '../../src/features/session/userSlice.ts';
-import { marketSlice } from '../../src/features/market/marketSlice.ts';
+import { loggedIn, userSlice } from '../../src/entities/session/userSlice.ts';
+import { marketSlice } from '../../src/entities/market/marketSlice.ts';
 import { useBack } from '../../src/components/useBack.ts';
 import type { AppStore } from '../../src/app/store.ts';
 

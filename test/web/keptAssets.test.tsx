@@ -11,7 +11,7 @@ import { I18nProvider } from '@lingui/react';
 import { i18n } from '../../src/lib/i18n.ts';
 import { api, configureApiClient } from '../../src/api/api.ts';
 import { walletPaths, type CurrencyInfo, type UserAssets } from '../../src/api/contract/wallet.ts';
-import { userInfoReceived, userSlice } from '../../src/features/session/userSlice.ts';
+import { userInfoReceived, userSlice } from '../../src/entities/session/userSlice.ts';
 import type { UserInfo } from '../../src/api/contract/accounts.ts';
 import AssetCentrePage from '../../src/features/wallet/AssetCentrePage.tsx';
 

@@ -12,7 +12,7 @@ import { I18nProvider } from '@lingui/react';
 import { i18n } from '../../src/lib/i18n.ts';
 import { api } from '../../src/api/api.ts';
 import { walletPaths, type BalanceLogEntry, type BalanceLogEvent, type CurrencyInfo } from '../../src/api/contract/wallet.ts';
-import { userSlice } from '../../src/features/session/userSlice.ts';
+import { userSlice } from '../../src/entities/session/userSlice.ts';
 import LedgerPage, { ledgerPageSize, ledgerQuery } from '../../src/features/wallet/LedgerPage.tsx';
 import {
   entryMovedBalance, eventFigure, ledgerAccountLabel, ledgerEntryLabel, ledgerEventLabel, ledgerEventStateLabel, ledgerTypeLabel, ledgerTypes,

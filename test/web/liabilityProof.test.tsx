@@ -15,7 +15,7 @@ import { liabilityPaths, type LiabilityProof, type LiabilityProofResult, type Li
 import {
   buildLevels, leafIdOf, paddedLeafCount, pathOf, rootHash, toHex, type TreeAsset, type TreeBottomInput,
 } from '../../src/api/contract/liabilityTree.ts';
-import { userSlice } from '../../src/features/session/userSlice.ts';
+import { userSlice } from '../../src/entities/session/userSlice.ts';
 import { formatEpochMs } from '../../src/lib/time.ts';
 import LiabilityProofCard from '../../src/features/wallet/LiabilityProofCard.tsx';
 import { proofStateOf } from '../../src/features/wallet/liabilityProof.ts';

@@ -16,8 +16,8 @@ import { configureApiClient } from '../../src/api/api.ts';
 import { signatureSidesMaxPx, type Loan, type LoanInfo, type LoanSetting } from '../../src/api/contract/loans.ts';
 import { configureStore } from '@reduxjs/toolkit';
 import { api } from '../../src/api/api.ts';
-import { loggedIn, userSlice } from '../../src/features/session/userSlice.ts';
-import { marketSlice } from '../../src/features/market/marketSlice.ts';
+import { loggedIn, userSlice } from '../../src/entities/session/userSlice.ts';
+import { marketSlice } from '../../src/entities/market/marketSlice.ts';
 
 /** The app's slices the pages read: the api, the user (logged in) and the market (the live prices of a pledge). */
 function testStore(token: string) {

@@ -6,8 +6,8 @@ import type { Ticker } from '../../src/api/contract/market.ts';
 import {
   candleFromPayload, compareDecimals, filterTickers, mergeTickers, newestTickMs, nextSort, rank, rangeBasisPoints,
   sortTickers, tickersFromPayload,
-} from '../../src/features/market/tickers.ts';
-import { directionOf, formatReopening, tickerPrice } from '../../src/features/market/format.ts';
+} from '../../src/entities/market/tickers.ts';
+import { directionOf, formatReopening, tickerPrice } from '../../src/entities/market/format.ts';
 import { formatCompact } from '../../src/lib/number.ts';
 import { parseSort } from '../../src/features/market/MarketPage.tsx';
 import { bucketDirection, bucketLabel } from '../../src/features/market/DistributionCard.tsx';

@@ -7,9 +7,9 @@ import { MemoryRouter } from 'react-router-dom';
 import { i18n } from '@lingui/core';
 import { I18nProvider } from '@lingui/react';
 import type { Ticker } from '../../src/api/contract/market.ts';
-import { TickerRow } from '../../src/features/market/TickerRow.tsx';
-import { formatReopening } from '../../src/features/market/format.ts';
-import { markOf } from '../../src/features/market/assets.ts';
+import { TickerRow } from '../../src/entities/market/TickerRow.tsx';
+import { formatReopening } from '../../src/entities/market/format.ts';
+import { markOf } from '../../src/entities/market/assets.ts';
 
 afterEach(cleanup);
 

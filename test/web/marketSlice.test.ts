@@ -3,7 +3,7 @@
 import { describe, expect, it } from 'vitest';
 import {
   favouriteToggled, favouritesMax, initialMarketState, marketSlice, savedTickersMax, tickersSaved,
-} from '../../src/features/market/marketSlice.ts';
+} from '../../src/entities/market/marketSlice.ts';
 import type { Ticker } from '../../src/api/contract/market.ts';
 
 const reduce = marketSlice.reducer;

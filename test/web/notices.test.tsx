@@ -13,7 +13,7 @@ import { RichText } from '../../src/features/notices/RichText.tsx';
 import { wordMessage } from '../../src/features/notices/messageTexts.ts';
 import { badgeText, selectUnreadMessages } from '../../src/features/notices/unreadBadge.ts';
 import { isOlderThan, statusView } from '../../src/features/notices/statusView.ts';
-import { contentApi } from '../../src/features/notices/contentApi.ts';
+import { contentApi } from '../../src/entities/content/contentApi.ts';
 import { HomeNoticeStrip, popupOf, titleStayMs } from '../../src/features/notices/HomeNotices.tsx';
 import { Layout } from '../../src/app/Layout.tsx';
 import MessagesPage, { appRouteOf } from '../../src/features/notices/MessagesPage.tsx';

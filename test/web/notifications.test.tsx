@@ -11,8 +11,8 @@ import { i18n } from '../../src/lib/i18n.ts';
 import { api, configureApiClient } from '../../src/api/api.ts';
 import NotificationSettingsPage from '../../src/features/notifications/NotificationSettingsPage.tsx';
 import PriceAlertsPage from '../../src/features/notifications/PriceAlertsPage.tsx';
-import { isAppleMobile, keyBytes } from '../../src/features/notifications/webPush.ts';
-import { forgetThisBrowsersPush } from '../../src/features/notifications/pushApi.ts';
+import { isAppleMobile, keyBytes } from '../../src/entities/push/webPush.ts';
+import { forgetThisBrowsersPush } from '../../src/entities/push/pushApi.ts';
 
 const feedback = vi.hoisted(() => ({ confirm: vi.fn(async () => true), toast: vi.fn(async () => undefined) }));
 vi.mock('../../src/components/feedback.tsx', () => ({

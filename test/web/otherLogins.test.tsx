@@ -13,7 +13,7 @@ import { i18n } from '../../src/lib/i18n.ts';
 import { configureApiClient } from '../../src/api/api.ts';
 import { paths, requestTimeField } from '../../src/api/contract/paths.ts';
 import { externalLoginPaths, passkeyPaths, type OidcProvider } from '../../src/api/contract/security.ts';
-import { utf8Hex } from '../../src/features/session/walletSignIn.ts';
+import { utf8Hex } from '../../src/entities/session/walletSignIn.ts';
 import { OtherLogins } from '../../src/features/auth/OtherLogins.tsx';
 import { testStore } from './testStore.ts';
 

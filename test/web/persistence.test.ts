@@ -3,8 +3,8 @@
 import { describe, expect, it } from 'vitest';
 import { createMigrate, type PersistedState } from 'redux-persist';
 import { migrations, parseMarketState, parseUserState, persistVersion, validatePersisted } from '../../src/app/persistence.ts';
-import { initialUserState, type UserState } from '../../src/features/session/userSlice.ts';
-import { favouritesMax, initialMarketState, type MarketState } from '../../src/features/market/marketSlice.ts';
+import { initialUserState, type UserState } from '../../src/entities/session/userSlice.ts';
+import { favouritesMax, initialMarketState, type MarketState } from '../../src/entities/market/marketSlice.ts';
 import type { Ticker } from '../../src/api/contract/market.ts';
 import { countries } from '../../src/lib/countries.ts';
 import { defaultCountry } from '../../src/lib/country.ts';

@@ -14,7 +14,7 @@ import { i18n, loadFeatureCatalog } from '../../src/lib/i18n.ts';
 import { storageKeys } from '../../src/lib/storage.ts';
 import { api, configureApiClient } from '../../src/api/api.ts';
 import type { PageOf, RechargeRecord } from '../../src/api/contract/wallet.ts';
-import { loggedIn, userSlice } from '../../src/features/session/userSlice.ts';
+import { loggedIn, userSlice } from '../../src/entities/session/userSlice.ts';
 import PushOffer, { pushOfferWanted, type PushOfferReason } from '../../src/components/PushOffer.tsx';
 import ResultPage from '../../src/features/wallet/ResultPage.tsx';
 

@@ -12,7 +12,7 @@ import { i18n } from '../../src/lib/i18n.ts';
 import { api, configureApiClient } from '../../src/api/api.ts';
 import type { PageOf, RechargeRecord } from '../../src/api/contract/wallet.ts';
 import type { Withdrawal } from '../../src/api/contract/withdrawals.ts';
-import { loggedIn, userSlice } from '../../src/features/session/userSlice.ts';
+import { loggedIn, userSlice } from '../../src/entities/session/userSlice.ts';
 import {
   hasReason, isUnderReview, statusesOf, statusView, StatusChip, type RecordKind,
 } from '../../src/features/wallet/recordStatus.tsx';

@@ -11,7 +11,7 @@ import { I18nProvider } from '@lingui/react';
 import type { ReactNode } from 'react';
 import { i18n } from '../../src/lib/i18n.ts';
 import { api, configureApiClient } from '../../src/api/api.ts';
-import { userSlice } from '../../src/features/session/userSlice.ts';
+import { userSlice } from '../../src/entities/session/userSlice.ts';
 import type { SwapQuote, SwapRecord } from '../../src/api/contract/trading.ts';
 import SwapPage from '../../src/features/swap/SwapPage.tsx';
 import SwapOrdersPage, { flattenSwaps } from '../../src/features/swap/SwapOrdersPage.tsx';

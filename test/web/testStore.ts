@@ -2,7 +2,7 @@
 // them (without persistence), logged in when a token is given.
 import { configureStore } from '@reduxjs/toolkit';
 import { api } from '../../src/api/api.ts';
-import { loggedIn, userSlice } from '../../src/features/session/userSlice.ts';
+import { loggedIn, userSlice } from '../../src/entities/session/userSlice.ts';
 
 export function testStore(token?: string) {
   const store = configureStore({

@@ -2,7 +2,7 @@
 // rehydration and deletes it at once, whether it logs the user in or a token was already stored,
 // so a session token never lingers in a cookie for the rest of its two minutes.
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { initialUserState } from '../../src/features/session/userSlice.ts';
+import { initialUserState } from '../../src/entities/session/userSlice.ts';
 
 /** The persisted store's database, in memory (jsdom has no IndexedDB). */
 const persisted = new Map<string, string>();

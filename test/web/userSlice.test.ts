@@ -4,7 +4,7 @@ import { sessionExpired } from '../../src/api/session.ts';
 import {
   countryChosen, initialUserState, loggedIn, loggedOut, redirectConsumed, redirectRemembered, userInfoCleared,
   userInfoReceived, userSlice, type UserState,
-} from '../../src/features/session/userSlice.ts';
+} from '../../src/entities/session/userSlice.ts';
 import type { UserInfo } from '../../src/api/contract/accounts.ts';
 import { countries } from '../../src/lib/countries.ts';
 

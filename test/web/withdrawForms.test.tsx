@@ -10,7 +10,7 @@ import { I18nProvider } from '@lingui/react';
 import type { ReactNode } from 'react';
 import { activateLocale, i18n } from '../../src/lib/i18n.ts';
 import { api, configureApiClient } from '../../src/api/api.ts';
-import { userSlice } from '../../src/features/session/userSlice.ts';
+import { userSlice } from '../../src/entities/session/userSlice.ts';
 import { DestinationForm, shortAddress } from '../../src/features/wallet/DestinationForm.tsx';
 import WithdrawPage, {
   destinationOptions, normaliseAmountText, withdrawErrorPlace,

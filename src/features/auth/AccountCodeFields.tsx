@@ -8,10 +8,10 @@ import type { AccountType, CodePurpose } from '../../api/contract/accounts.ts';
 import type { FieldsByCode } from '../../components/form/fieldErrors.ts';
 import type { FormFailure } from '../../components/form/useFormFailure.ts';
 import { maskEmail, maskPhone } from '../../lib/maskAddress.ts';
-import { useSendEmailCodeMutation, useSendPhoneCodeMutation } from '../session/authApi.ts';
+import { useSendEmailCodeMutation, useSendPhoneCodeMutation } from '../../entities/session/authApi.ts';
 import { CodeInput } from '../../components/form/CodeInput.tsx';
 import { CountryCodeInput, useCountry } from './fields.tsx';
-import { rules } from '../session/rules.ts';
+import { rules } from '../../entities/session/rules.ts';
 
 // A malformed address concerns the account field; every other refusal of a send (a send too soon,
 // a limit, the network) goes under the code field, next to the button that was pressed.

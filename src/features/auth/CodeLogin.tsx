@@ -1,6 +1,6 @@
 import { Button, Form } from 'antd-mobile';
 import { useLingui } from '@lingui/react/macro';
-import { useEmailLoginMutation, usePhoneLoginMutation } from '../session/authApi.ts';
+import { useEmailLoginMutation, usePhoneLoginMutation } from '../../entities/session/authApi.ts';
 import { FormError } from '../../components/form/FormError.tsx';
 import { useFormFailure } from '../../components/form/useFormFailure.ts';
 import { AccountCodeFields, accountCodeFieldsByCode } from './AccountCodeFields.tsx';

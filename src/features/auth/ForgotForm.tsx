@@ -2,7 +2,7 @@ import { useState } from 'react';
 import { Button, Form } from 'antd-mobile';
 import { useLingui } from '@lingui/react/macro';
 import type { AccountType } from '../../api/contract/accounts.ts';
-import { useResetPasswordMutation } from '../session/authApi.ts';
+import { useResetPasswordMutation } from '../../entities/session/authApi.ts';
 import type { FieldsByCode } from '../../components/form/fieldErrors.ts';
 import { FormError } from '../../components/form/FormError.tsx';
 import { useFormFailure } from '../../components/form/useFormFailure.ts';
@@ -10,8 +10,8 @@ import { AccountCodeFields, accountCodeFieldsByCode } from './AccountCodeFields.
 import { AccountTypeTabs } from './AccountTypeTabs.tsx';
 import { useCountryCode } from './fields.tsx';
 import { showToast } from '../../components/feedback.tsx';
-import { NewPasswordFields } from '../session/NewPasswordFields.tsx';
-import { SecondFactorField, secondFactorOf, SecondFactorSwitch, type SecondFactorValues } from '../session/SecondFactorFields.tsx';
+import { NewPasswordFields } from '../../entities/session/NewPasswordFields.tsx';
+import { SecondFactorField, secondFactorOf, SecondFactorSwitch, type SecondFactorValues } from '../../entities/session/SecondFactorFields.tsx';
 
 interface Values extends SecondFactorValues { account: string; code: string; password: string; passwordAgain: string }
 

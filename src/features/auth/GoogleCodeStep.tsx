@@ -10,8 +10,8 @@ import { useLingui } from '@lingui/react/macro';
 import type { FieldsByCode } from '../../components/form/fieldErrors.ts';
 import { FormError } from '../../components/form/FormError.tsx';
 import { useFormFailure } from '../../components/form/useFormFailure.ts';
-import { useGoogleSecretLoginMutation, useLoginSecondStepMutation } from '../session/twoFactorApi.ts';
-import { SecondFactorField, secondFactorOf, SecondFactorSwitch, type SecondFactorValues } from '../session/SecondFactorFields.tsx';
+import { useGoogleSecretLoginMutation, useLoginSecondStepMutation } from '../../entities/session/twoFactorApi.ts';
+import { SecondFactorField, secondFactorOf, SecondFactorSwitch, type SecondFactorValues } from '../../entities/session/SecondFactorFields.tsx';
 import { useCompleteLogin } from './useCompleteLogin.ts';
 
 

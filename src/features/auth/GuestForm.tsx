@@ -1,7 +1,7 @@
 import { Button, Form, Input } from 'antd-mobile';
 import { useLingui } from '@lingui/react/macro';
 import { CopyButton } from '../../components/CopyButton.tsx';
-import { useCheckAccountMutation, useGuestLoginMutation } from '../session/authApi.ts';
+import { useCheckAccountMutation, useGuestLoginMutation } from '../../entities/session/authApi.ts';
 import { useCompleteLogin } from './useCompleteLogin.ts';
 import { alertDialog } from '../../components/feedback.tsx';
 import type { FieldsByCode } from '../../components/form/fieldErrors.ts';

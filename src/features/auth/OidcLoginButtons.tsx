@@ -8,7 +8,7 @@ import { Button } from 'antd-mobile';
 import { useLingui } from '@lingui/react/macro';
 import { failureText, translateError } from '../../api/errorMessages.ts';
 import { FormError } from '../../components/form/FormError.tsx';
-import { useOidcProvidersQuery, useOidcStartMutation } from '../session/externalLoginApi.ts';
+import { useOidcProvidersQuery, useOidcStartMutation } from '../../entities/session/externalLoginApi.ts';
 import './externalLoginTexts.ts';
 
 export function OidcLoginButtons() {

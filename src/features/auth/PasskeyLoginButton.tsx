@@ -11,9 +11,9 @@ import { failureText } from '../../api/errorMessages.ts';
 import { FormError } from '../../components/form/FormError.tsx';
 import {
   browserSupportsPasskeys, isPasskeyCancelled, loadWebAuthn, usePasskeyLoginMutation, usePasskeyLoginOptionsMutation,
-} from '../session/passkeyApi.ts';
+} from '../../entities/session/passkeyApi.ts';
 import { useCompleteLogin } from './useCompleteLogin.ts';
-import '../session/passkeyTexts.ts';
+import '../../entities/session/passkeyTexts.ts';
 
 export function PasskeyLoginButton() {
   const { t } = useLingui();

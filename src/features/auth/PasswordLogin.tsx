@@ -6,11 +6,11 @@ import { FormError } from '../../components/form/FormError.tsx';
 import { PasswordInput } from '../../components/form/PasswordInput.tsx';
 import { useFormFailure } from '../../components/form/useFormFailure.ts';
 import type { ApiError } from '../../api/baseQuery.ts';
-import { useLoginMutation } from '../session/authApi.ts';
+import { useLoginMutation } from '../../entities/session/authApi.ts';
 import { CountryCodeInput, useCountryCode } from './fields.tsx';
 import { GoogleCodeStep } from './GoogleCodeStep.tsx';
 import { loginTicketOf, useAskSecondStep } from './secondStep.ts';
-import { rules } from '../session/rules.ts';
+import { rules } from '../../entities/session/rules.ts';
 import { useCompleteLogin } from './useCompleteLogin.ts';
 
 interface Values { account: string; password: string }

@@ -3,7 +3,7 @@ import { useSearchParams } from 'react-router-dom';
 import { Button, Form, Input } from 'antd-mobile';
 import { useLingui } from '@lingui/react/macro';
 import type { AccountType } from '../../api/contract/accounts.ts';
-import { useRegisterMutation } from '../session/authApi.ts';
+import { useRegisterMutation } from '../../entities/session/authApi.ts';
 import type { FieldsByCode } from '../../components/form/fieldErrors.ts';
 import { FormError } from '../../components/form/FormError.tsx';
 import { useFormFailure } from '../../components/form/useFormFailure.ts';
@@ -12,7 +12,7 @@ import { AccountTypeTabs } from './AccountTypeTabs.tsx';
 import { useCountryCode } from './fields.tsx';
 import { useCompleteLogin } from './useCompleteLogin.ts';
 import { alertDialog } from '../../components/feedback.tsx';
-import { NewPasswordFields } from '../session/NewPasswordFields.tsx';
+import { NewPasswordFields } from '../../entities/session/NewPasswordFields.tsx';
 
 interface Values { account: string; code: string; password: string; passwordAgain: string; inviteCode?: string; agreed: boolean }
 

@@ -6,10 +6,10 @@ import { Button } from 'antd-mobile';
 import { useLingui } from '@lingui/react/macro';
 import { failureText } from '../../api/errorMessages.ts';
 import { FormError } from '../../components/form/FormError.tsx';
-import { useSiweLoginMutation, useSiweNonceMutation } from '../session/externalLoginApi.ts';
+import { useSiweLoginMutation, useSiweNonceMutation } from '../../entities/session/externalLoginApi.ts';
 import { loginTicketOf, useAskSecondStep } from './secondStep.ts';
 import { useCompleteLogin } from './useCompleteLogin.ts';
-import { injectedWallet, signServerMessage } from '../session/walletSignIn.ts';
+import { injectedWallet, signServerMessage } from '../../entities/session/walletSignIn.ts';
 import './externalLoginTexts.ts';
 
 export function WalletLoginButton() {

@@ -5,7 +5,7 @@ import { useLingui } from '@lingui/react/macro';
 import { useDispatch, useSelector } from 'react-redux';
 import { countryFlag, regionName } from '../../lib/countryLabel.ts';
 import { intlOf } from '../../lib/locales.ts';
-import { countryChosen, type UserState } from '../session/userSlice.ts';
+import { countryChosen, type UserState } from '../../entities/session/userSlice.ts';
 import './countryCode.css';
 
 // The picker and the phone number rule (rules.ts) bring every country and libphonenumber's

@@ -4,8 +4,8 @@ import { useCallback } from 'react';
 import type { ThunkDispatch, UnknownAction } from '@reduxjs/toolkit';
 import { useDispatch, useStore } from 'react-redux';
 import { useNavigate } from 'react-router-dom';
-import { authApi } from '../session/authApi.ts';
-import { loggedIn, redirectConsumed, userInfoReceived, type UserState } from '../session/userSlice.ts';
+import { authApi } from '../../entities/session/authApi.ts';
+import { loggedIn, redirectConsumed, userInfoReceived, type UserState } from '../../entities/session/userSlice.ts';
 
 export function useCompleteLogin() {
   const dispatch = useDispatch<ThunkDispatch<unknown, unknown, UnknownAction>>();

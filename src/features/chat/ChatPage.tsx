@@ -15,7 +15,7 @@ import { uploadFile } from '../../api/uploadFile.ts';
 import { PageHeader } from '../../components/PageHeader.tsx';
 import PushOffer from '../../components/PushOffer.tsx';
 import { formatEpochMs, isoOfEpochMs } from '../../lib/time.ts';
-import type { UserState } from '../session/userSlice.ts';
+import type { UserState } from '../../entities/session/userSlice.ts';
 import { chatApi } from './chatApi.ts';
 import { openChatSocket } from './chatSocket.ts';
 import {

@@ -8,7 +8,7 @@ import { useNavigate } from 'react-router-dom';
 import { useSelector } from 'react-redux';
 import { CandlesIcon, ChartIcon, ChatIcon, DepositIcon, GlobeIcon, NoticeIcon, SwapIcon, TimerIcon, UserIcon } from '../../components/icons.tsx';
 import { useLingui } from '@lingui/react/macro';
-import type { UserState } from '../session/userSlice.ts';
+import type { UserState } from '../../entities/session/userSlice.ts';
 import { BondIcon, InvestIcon, LoanIcon, MiningIcon, QuantIcon } from './investIcons.tsx';
 import { afterFirstPaint } from '../../lib/firstPaint.ts';
 import { BrandMark } from '../../components/BrandMark.tsx';
@@ -43,7 +43,7 @@ const HomeBalanceCard = lazy(() => loadBalanceCard?.() ?? Promise.resolve({ defa
 // The market card brings the market API, the socket and its rows: it loads right after the first
 // screen instead of with it (DESIGN §8 budget), once that has painted. Its place is reserved so
 // nothing jumps.
-const HomeMarkets = lazy(() => afterFirstPaint().then(() => import('../market/HomeMarkets.tsx')).then(async (module) => {
+const HomeMarkets = lazy(() => afterFirstPaint().then(() => import('./HomeMarkets.tsx')).then(async (module) => {
   await module.prepare();
   return module;
 }));

@@ -13,8 +13,8 @@ import { FormError } from '../../components/form/FormError.tsx';
 import type { FieldsByCode } from '../../components/form/fieldErrors.ts';
 import { useFormFailure } from '../../components/form/useFormFailure.ts';
 import { resultPath } from './BasicVerificationPage.tsx';
-import { useApplyAdvancedMutation, useKycStateQuery } from '../session/kycApi.ts';
-import { prepareIdentityTexts } from '../session/identityTexts.ts';
+import { useApplyAdvancedMutation, useKycStateQuery } from '../../entities/session/kycApi.ts';
+import { prepareIdentityTexts } from '../../entities/session/identityTexts.ts';
 import { reviewTimeExpectation } from './reviewTime.ts';
 import './identity.css';
 

@@ -15,8 +15,8 @@ import { FormError } from '../../components/form/FormError.tsx';
 import type { FieldsByCode } from '../../components/form/fieldErrors.ts';
 import { useFormFailure } from '../../components/form/useFormFailure.ts';
 import { DocumentPhotoField } from './DocumentPhotoField.tsx';
-import { useApplyBasicMutation, useKycStateQuery } from '../session/kycApi.ts';
-import { prepareIdentityTexts } from '../session/identityTexts.ts';
+import { useApplyBasicMutation, useKycStateQuery } from '../../entities/session/kycApi.ts';
+import { prepareIdentityTexts } from '../../entities/session/identityTexts.ts';
 import { reviewTimeExpectation } from './reviewTime.ts';
 import './identity.css';
 

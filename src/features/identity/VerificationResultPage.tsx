@@ -10,8 +10,8 @@ import type { KycLevel, KycState, KycStatus } from '../../api/contract/identity.
 import { PageHeader } from '../../components/PageHeader.tsx';
 import { intlOf } from '../../lib/locales.ts';
 import { formatDecimal } from '../../lib/number.ts';
-import { useKycLevelsQuery, useKycStateQuery } from '../session/kycApi.ts';
-import { prepareIdentityTexts } from '../session/identityTexts.ts';
+import { useKycLevelsQuery, useKycStateQuery } from '../../entities/session/kycApi.ts';
+import { prepareIdentityTexts } from '../../entities/session/identityTexts.ts';
 import { reviewTimeExpectation } from './reviewTime.ts';
 import './identity.css';
 

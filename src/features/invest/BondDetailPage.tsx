@@ -8,9 +8,9 @@ import { useProductQuery } from './investApi.ts';
 import { BuyForm } from './BuyForm.tsx';
 import { BondProgress } from './BondListPage.tsx';
 import { CoverageFacts, TermsFacts } from './ProductFacts.tsx';
-import { LoadFailure, statusLabel } from './parts.tsx';
-import { prepareInvestTexts } from './investTexts.ts';
-import './invest.css';
+import { LoadFailure, statusLabel } from '../../entities/invest/parts.tsx';
+import { prepareInvestTexts } from '../../entities/invest/investTexts.ts';
+import '../../entities/invest/invest.css';
 
 export const prepare = prepareInvestTexts;
 

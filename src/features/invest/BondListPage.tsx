@@ -9,10 +9,10 @@ import { Amount } from '../../components/Amount.tsx';
 import { PageHeader } from '../../components/PageHeader.tsx';
 import { formatEpochMs } from '../../lib/time.ts';
 import { useProductsQuery } from './investApi.ts';
-import { atomicOf, scaleOf } from './investMath.ts';
-import { CoverageBadge, Figure, LoadFailure, LoadingCards, statusLabel, usePullTexts, useRateText } from './parts.tsx';
-import { prepareInvestTexts } from './investTexts.ts';
-import './invest.css';
+import { atomicOf, scaleOf } from '../../entities/invest/investMath.ts';
+import { CoverageBadge, Figure, LoadFailure, LoadingCards, statusLabel, usePullTexts, useRateText } from '../../entities/invest/parts.tsx';
+import { prepareInvestTexts } from '../../entities/invest/investTexts.ts';
+import '../../entities/invest/invest.css';
 
 export const prepare = prepareInvestTexts;
 

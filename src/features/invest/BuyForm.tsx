@@ -14,12 +14,12 @@ import { formatAmount } from '../../api/contract/amounts.ts';
 import { Amount } from '../../components/Amount.tsx';
 import { formatAssetAmount } from '../../lib/assetPrecision.ts';
 import { intlOf } from '../../lib/locales.ts';
-import { useUserBalanceQuery } from '../wallet/walletApi.ts';
+import { useUserBalanceQuery } from '../../entities/wallet/walletApi.ts';
 import { useDebitBuyMutation } from './investApi.ts';
 import {
   checkPurchase, newClientOrderId, normaliseAmountText, plainText, termsOf, type PurchaseCheck, type PurchaseQuote, type PurchaseRefusal,
-} from './investMath.ts';
-import { Figure, useRateText } from './parts.tsx';
+} from '../../entities/invest/investMath.ts';
+import { Figure, useRateText } from '../../entities/invest/parts.tsx';
 
 /** Where a refusal from the server leads, besides its message: the VIP page or verification. */
 export function refusalLink(error: unknown): 'vip' | 'kyc' | undefined {

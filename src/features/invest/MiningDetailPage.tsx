@@ -13,14 +13,14 @@ import { formatAmount } from '../../api/contract/amounts.ts';
 import { Amount } from '../../components/Amount.tsx';
 import { PageHeader } from '../../components/PageHeader.tsx';
 import { formatCalendarDate } from '../../lib/time.ts';
-import { useUserBalanceQuery } from '../wallet/walletApi.ts';
+import { useUserBalanceQuery } from '../../entities/wallet/walletApi.ts';
 import { useMinerBuyMutation, useProductQuery } from './investApi.ts';
-import { atomicOf, machinesCost, newClientOrderId, scaleOf } from './investMath.ts';
+import { atomicOf, machinesCost, newClientOrderId, scaleOf } from '../../entities/invest/investMath.ts';
 import { refusalLink } from './BuyForm.tsx';
 import { CoverageFacts, TermsFacts } from './ProductFacts.tsx';
-import { Figure, LoadFailure } from './parts.tsx';
-import { prepareInvestTexts } from './investTexts.ts';
-import './invest.css';
+import { Figure, LoadFailure } from '../../entities/invest/parts.tsx';
+import { prepareInvestTexts } from '../../entities/invest/investTexts.ts';
+import '../../entities/invest/invest.css';
 
 export const prepare = prepareInvestTexts;
 

@@ -8,9 +8,9 @@ import type { Product } from '../../api/contract/products.ts';
 import { Amount } from '../../components/Amount.tsx';
 import { PageHeader } from '../../components/PageHeader.tsx';
 import { useProductsQuery } from './investApi.ts';
-import { CoverageBadge, Figure, LoadFailure, LoadingCards, statusLabel, usePullTexts } from './parts.tsx';
-import { prepareInvestTexts } from './investTexts.ts';
-import './invest.css';
+import { CoverageBadge, Figure, LoadFailure, LoadingCards, statusLabel, usePullTexts } from '../../entities/invest/parts.tsx';
+import { prepareInvestTexts } from '../../entities/invest/investTexts.ts';
+import '../../entities/invest/invest.css';
 
 export const prepare = prepareInvestTexts;
 

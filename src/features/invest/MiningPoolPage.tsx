@@ -10,9 +10,9 @@ import { Amount } from '../../components/Amount.tsx';
 import { PageHeader } from '../../components/PageHeader.tsx';
 import { useMiningPoolQuery, useMyProductOrdersInfiniteQuery, useProductsQuery } from './investApi.ts';
 import { FrozenReason, OrderFigures, OrderReceipts, OrderStatusChip } from './orderParts.tsx';
-import { LoadFailure, usePullTexts } from './parts.tsx';
-import { prepareInvestTexts } from './investTexts.ts';
-import './invest.css';
+import { LoadFailure, usePullTexts } from '../../entities/invest/parts.tsx';
+import { prepareInvestTexts } from '../../entities/invest/investTexts.ts';
+import '../../entities/invest/invest.css';
 
 export const prepare = prepareInvestTexts;
 

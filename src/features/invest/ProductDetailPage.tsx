@@ -8,9 +8,9 @@ import { PageHeader } from '../../components/PageHeader.tsx';
 import { useMyProductOrdersInfiniteQuery, useProductQuery } from './investApi.ts';
 import { BuyForm } from './BuyForm.tsx';
 import { CoverageFacts, MyHoldings, TermsFacts } from './ProductFacts.tsx';
-import { LoadFailure, statusLabel, usePullTexts, useRateText } from './parts.tsx';
-import { prepareInvestTexts } from './investTexts.ts';
-import './invest.css';
+import { LoadFailure, statusLabel, usePullTexts, useRateText } from '../../entities/invest/parts.tsx';
+import { prepareInvestTexts } from '../../entities/invest/investTexts.ts';
+import '../../entities/invest/invest.css';
 
 export const prepare = prepareInvestTexts;
 

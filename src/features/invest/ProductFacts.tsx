@@ -8,8 +8,8 @@ import type { Product, ProductOrder } from '../../api/contract/products.ts';
 import { Amount } from '../../components/Amount.tsx';
 import { formatAmount } from '../../api/contract/amounts.ts';
 import { formatEpochMs } from '../../lib/time.ts';
-import { atomicOf, scaleOf } from './investMath.ts';
-import { CoverageBadge, Figure, useRateText } from './parts.tsx';
+import { atomicOf, scaleOf } from '../../entities/invest/investMath.ts';
+import { CoverageBadge, Figure, useRateText } from '../../entities/invest/parts.tsx';
 
 export function TermsFacts({ product }: { product: Product }) {
   const { t } = useLingui();

@@ -8,9 +8,9 @@ import { useLingui } from '@lingui/react/macro';
 import type { ProductType } from '../../api/contract/products.ts';
 import { PageHeader } from '../../components/PageHeader.tsx';
 import { useProductsQuery } from './investApi.ts';
-import { LoadFailure, LoadingCards, ProductCard, usePullTexts } from './parts.tsx';
-import { prepareInvestTexts } from './investTexts.ts';
-import './invest.css';
+import { LoadFailure, LoadingCards, ProductCard, usePullTexts } from '../../entities/invest/parts.tsx';
+import { prepareInvestTexts } from '../../entities/invest/investTexts.ts';
+import '../../entities/invest/invest.css';
 
 export const prepare = prepareInvestTexts;
 

@@ -14,11 +14,11 @@ import { PageHeader } from '../../components/PageHeader.tsx';
 import { ScrollHint } from '../../components/ScrollHint.tsx';
 import { alertDialog, confirmDialog, showToast } from '../../components/feedback.tsx';
 import { useMyProductOrdersInfiniteQuery, useOrderStatQuery, useProductQuery, useRedeemOrderMutation } from './investApi.ts';
-import { atomicOf, ppmOfPercent, redemptionFee, scaleOf } from './investMath.ts';
+import { atomicOf, ppmOfPercent, redemptionFee, scaleOf } from '../../entities/invest/investMath.ts';
 import { FrozenReason, OrderFigures, OrderReceipts, OrderStatusChip, orderStatusLabels } from './orderParts.tsx';
-import { LoadFailure, LoadingCards, usePullTexts } from './parts.tsx';
-import { prepareInvestTexts } from './investTexts.ts';
-import './invest.css';
+import { LoadFailure, LoadingCards, usePullTexts } from '../../entities/invest/parts.tsx';
+import { prepareInvestTexts } from '../../entities/invest/investTexts.ts';
+import '../../entities/invest/invest.css';
 
 export const prepare = prepareInvestTexts;
 

@@ -6,9 +6,9 @@ import { useLingui } from '@lingui/react/macro';
 import { PageHeader } from '../../components/PageHeader.tsx';
 import { useFindMyOrderQuery } from './investApi.ts';
 import { FrozenReason, OrderFigures, OrderStatusChip } from './orderParts.tsx';
-import { LoadFailure } from './parts.tsx';
-import { prepareInvestTexts } from './investTexts.ts';
-import './invest.css';
+import { LoadFailure } from '../../entities/invest/parts.tsx';
+import { prepareInvestTexts } from '../../entities/invest/investTexts.ts';
+import '../../entities/invest/invest.css';
 
 export const prepare = prepareInvestTexts;
 

@@ -15,11 +15,11 @@ import { formatEpochMs } from '../../lib/time.ts';
 import { formatAssetAmount } from '../../lib/assetPrecision.ts';
 import { intlOf } from '../../lib/locales.ts';
 import { useVipLevelsQuery } from './investApi.ts';
-import { useVipRewardsQuery } from '../marketing/rewards/rewardsApi.ts';
-import { atomicOf } from './investMath.ts';
-import { LoadFailure, usePullTexts } from './parts.tsx';
-import { prepareInvestTexts } from './investTexts.ts';
-import './invest.css';
+import { useVipRewardsQuery } from '../../entities/rewards/rewardsApi.ts';
+import { atomicOf } from '../../entities/invest/investMath.ts';
+import { LoadFailure, usePullTexts } from '../../entities/invest/parts.tsx';
+import { prepareInvestTexts } from '../../entities/invest/investTexts.ts';
+import '../../entities/invest/invest.css';
 
 export const prepare = prepareInvestTexts;
 

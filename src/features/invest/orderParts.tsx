@@ -11,8 +11,8 @@ import { formatAmount } from '../../api/contract/amounts.ts';
 import { Amount } from '../../components/Amount.tsx';
 import { formatCalendarDate, formatEpochMs, isoOfEpochMs } from '../../lib/time.ts';
 import { useOrderReceiptsQuery } from './investApi.ts';
-import { atomicOf, scaleOf } from './investMath.ts';
-import { Figure, useRateText } from './parts.tsx';
+import { atomicOf, scaleOf } from '../../entities/invest/investMath.ts';
+import { Figure, useRateText } from '../../entities/invest/parts.tsx';
 
 /** The spec's five order states in words (descriptors: `t` of useLingui is a macro of its own scope only). */
 export const orderStatusLabels: Record<OrderStatus, MessageDescriptor> = {

@@ -16,8 +16,8 @@ import { dispose, init, type Chart, type DataLoader, type KLineData, type Nullab
 import type { Candle, CandlePeriod } from '../../api/contract/market.ts';
 import { useOnline } from '../../components/OfflineBanner.tsx';
 import { formatAge } from '../../lib/age.ts';
-import { marketApi } from '../market/marketApi.ts';
-import { useLiveCandle } from '../market/useMarketData.ts';
+import { marketApi } from '../../entities/market/marketApi.ts';
+import { useLiveCandle } from '../../entities/market/useMarketData.ts';
 import { readSavedCandles, saveCandles, withLastTick, withLiveCandle, type LastTick } from './candleCache.ts';
 import { indicatorPaneHeight, rangeWithZero, ticksInside } from './chartFormat.ts';
 import {

@@ -24,7 +24,7 @@ import { useLinkedRecord } from '../../components/share/useLinkedRecord.ts';
 import { formatEpochMs, isoOfEpochMs } from '../../lib/time.ts';
 import { formatDecimal, decimalsOf } from '../../lib/number.ts';
 import { intlOf } from '../../lib/locales.ts';
-import { useTickers } from '../market/useMarketData.ts';
+import { useTickers } from '../../entities/market/useMarketData.ts';
 import { useAddCollateralMutation, useLoanSettingsQuery, useMyLoanPagesInfiniteQuery, useRepayLoanMutation } from './loansApi.ts';
 import { atomicAt, chargesAtomic, checkRepayment, ltvPercent, ltvZone, payoffAtomic, plainAmount, scaleOf, startedDays } from './loanMath.ts';
 import { formatAmount } from '../../api/contract/amounts.ts';

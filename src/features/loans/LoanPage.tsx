@@ -14,8 +14,8 @@ import { failureText } from '../../api/errorMessages.ts';
 import { PageHeader } from '../../components/PageHeader.tsx';
 import { Amount } from '../../components/Amount.tsx';
 import { SimulatedPricesLabel } from '../../components/SimulatedPricesLabel.tsx';
-import { useTickers } from '../market/useMarketData.ts';
-import { useUserBalanceQuery } from '../wallet/walletApi.ts';
+import { useTickers } from '../../entities/market/useMarketData.ts';
+import { useUserBalanceQuery } from '../../entities/wallet/walletApi.ts';
 import { useLoanSettingsQuery, useMyLoanInfoQuery } from './loansApi.ts';
 import {
   atomicAt, checkCredit, checkDays, ltvAbove, ltvPercent, ltvZone, maxLoanText, plainAmount, scaleOf, totalInterestText,

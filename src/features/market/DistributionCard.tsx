@@ -10,8 +10,8 @@ import { isPointBucket, priceDistribution } from '../../api/contract/marketDistr
 import { useOnline } from '../../components/OfflineBanner.tsx';
 import { formatAge } from '../../lib/age.ts';
 import { intlOf } from '../../lib/locales.ts';
-import { useServerNow } from './MarketStates.tsx';
-import { useDistribution } from './useMarketData.ts';
+import { useServerNow } from '../../entities/market/MarketStates.tsx';
+import { useDistribution } from '../../entities/market/useMarketData.ts';
 
 type Bucket = PriceDistribution['buckets'][number];
 

@@ -11,16 +11,16 @@ import type { MessageDescriptor } from '@lingui/core';
 import type { Ticker } from '../../api/contract/market.ts';
 import { msg } from '@lingui/core/macro';
 import { DistributionCard } from './DistributionCard.tsx';
-import { FailedNotice, LoadingRows, StaleNotice } from './MarketStates.tsx';
-import { TickerRow } from './TickerRow.tsx';
-import { marketNames } from './assets.ts';
+import { FailedNotice, LoadingRows, StaleNotice } from '../../entities/market/MarketStates.tsx';
+import { TickerRow } from '../../entities/market/TickerRow.tsx';
+import { marketNames } from '../../entities/market/assets.ts';
 import { intlOf } from '../../lib/locales.ts';
 import { searchWords } from './marketSearch.ts';
 import {
   filterTickers, isMarketTab, isSortKey, marketTabs, nextSort, sortTickers, type MarketTab, type SortKey, type SortOrder,
-} from './tickers.ts';
-import { useDistribution, useFavourites, useTickers } from './useMarketData.ts';
-import { prepareMarketTexts } from './catalog.ts';
+} from '../../entities/market/tickers.ts';
+import { useDistribution, useFavourites, useTickers } from '../../entities/market/useMarketData.ts';
+import { prepareMarketTexts } from '../../entities/market/catalog.ts';
 import { SimulatedPricesLabel } from '../../components/SimulatedPricesLabel.tsx';
 import { ScrollHint } from '../../components/ScrollHint.tsx';
 

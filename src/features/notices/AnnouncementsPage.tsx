@@ -3,7 +3,7 @@
 import { useLingui } from '@lingui/react/macro';
 import { PullToRefresh } from 'antd-mobile';
 import { PageHeader } from '../../components/PageHeader.tsx';
-import { useMyAnnouncementsQuery } from './contentApi.ts';
+import { useMyAnnouncementsQuery } from '../../entities/content/contentApi.ts';
 import { prepareContentTexts } from './contentTexts.ts';
 import { ItemRows } from './ItemRows.tsx';
 import { ContentEmpty, ContentFailed, ContentSkeleton, SavedCopyNote } from './parts.tsx';

@@ -7,8 +7,8 @@ import { useLingui } from '@lingui/react/macro';
 import type { ContentItem } from '../../api/contract/content.ts';
 import type { ApiError } from '../../api/baseQuery.ts';
 import { formatEpochMs, isoOfEpochMs } from '../../lib/time.ts';
-import type { UserState } from '../session/userSlice.ts';
-import { useReadAnnouncementMutation, type Fetched } from './contentApi.ts';
+import type { UserState } from '../../entities/session/userSlice.ts';
+import { useReadAnnouncementMutation, type Fetched } from '../../entities/content/contentApi.ts';
 import { ContentEmpty, ContentFailed, ContentSkeleton, SavedCopyNote } from './parts.tsx';
 import { RichText } from './RichText.tsx';
 

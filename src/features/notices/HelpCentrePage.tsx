@@ -4,7 +4,7 @@ import { useEffect, useState } from 'react';
 import { Input } from 'antd-mobile';
 import { useLingui } from '@lingui/react/macro';
 import { PageHeader } from '../../components/PageHeader.tsx';
-import { useHelpListInfiniteQuery } from './contentApi.ts';
+import { useHelpListInfiniteQuery } from '../../entities/content/contentApi.ts';
 import { prepareContentTexts } from './contentTexts.ts';
 import { ItemRows } from './ItemRows.tsx';
 import { cachedAtOf, ContentList, rowsOf } from './parts.tsx';

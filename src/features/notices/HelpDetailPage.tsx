@@ -2,7 +2,7 @@
 import { useSearchParams } from 'react-router-dom';
 import { useLingui } from '@lingui/react/macro';
 import { PageHeader } from '../../components/PageHeader.tsx';
-import { useHelpByIdQuery } from './contentApi.ts';
+import { useHelpByIdQuery } from '../../entities/content/contentApi.ts';
 import { prepareContentTexts } from './contentTexts.ts';
 import { ContentDetail, idOf } from './ContentDetail.tsx';
 import { ContentEmpty } from './parts.tsx';

@@ -7,12 +7,12 @@ import { Link, useNavigate } from 'react-router-dom';
 import { useSelector } from 'react-redux';
 import { useLingui } from '@lingui/react/macro';
 import type { ContentItem } from '../../api/contract/content.ts';
-import type { UserState } from '../session/userSlice.ts';
+import type { UserState } from '../../entities/session/userSlice.ts';
 import { readSession, writeSession } from '../../lib/storage.ts';
 import { useReducedMotion } from '../../lib/reducedMotion.ts';
 import {
   unreadPollMs, useHomeNoticesQuery, useMyAnnouncementsQuery, useNoticeByIdQuery, useReadAnnouncementMutation, useUnreadQuery,
-} from './contentApi.ts';
+} from '../../entities/content/contentApi.ts';
 import { NoticeIcon } from '../../components/icons.tsx';
 import { badgeText } from './unreadBadge.ts';
 import './homeNotices.css';

@@ -6,7 +6,7 @@ import { useLingui } from '@lingui/react/macro';
 import type { UserMessage } from '../../api/contract/content.ts';
 import { PageHeader } from '../../components/PageHeader.tsx';
 import { formatEpochMs, isoOfEpochMs } from '../../lib/time.ts';
-import { useMyMessagesInfiniteQuery, useReadMessagesMutation } from './contentApi.ts';
+import { useMyMessagesInfiniteQuery, useReadMessagesMutation } from '../../entities/content/contentApi.ts';
 import { prepareContentTexts } from './contentTexts.ts';
 import { wordMessage } from './messageTexts.ts';
 import { cachedAtOf, ContentList, rowsOf } from './parts.tsx';

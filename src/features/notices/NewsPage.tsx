@@ -3,7 +3,7 @@
 import { useSearchParams } from 'react-router-dom';
 import { useLingui } from '@lingui/react/macro';
 import { PageHeader } from '../../components/PageHeader.tsx';
-import { useArticlesInfiniteQuery } from './contentApi.ts';
+import { useArticlesInfiniteQuery } from '../../entities/content/contentApi.ts';
 import { prepareContentTexts } from './contentTexts.ts';
 import { ItemRows } from './ItemRows.tsx';
 import { cachedAtOf, ContentList, rowsOf } from './parts.tsx';

@@ -2,7 +2,7 @@
 // here), newest first, 20 at a time, with pull to refresh; seen before, they open offline.
 import { useLingui } from '@lingui/react/macro';
 import { PageHeader } from '../../components/PageHeader.tsx';
-import { useNoticesInfiniteQuery } from './contentApi.ts';
+import { useNoticesInfiniteQuery } from '../../entities/content/contentApi.ts';
 import { prepareContentTexts } from './contentTexts.ts';
 import { ItemRows } from './ItemRows.tsx';
 import { cachedAtOf, ContentList, rowsOf } from './parts.tsx';

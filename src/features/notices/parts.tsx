@@ -7,7 +7,7 @@ import { failureText } from '../../api/errorMessages.ts';
 import { formatAge } from '../../lib/age.ts';
 import { intlOf } from '../../lib/locales.ts';
 import type { PageOf } from '../../api/contract/wallet.ts';
-import type { Fetched } from './contentApi.ts';
+import type { Fetched } from '../../entities/content/contentApi.ts';
 
 const ageRefreshMs = 30_000;
 

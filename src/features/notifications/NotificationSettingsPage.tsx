@@ -14,8 +14,8 @@ import { PageHeader } from '../../components/PageHeader.tsx';
 import { prepareNotificationTexts } from './notificationTexts.ts';
 import {
   usePushKeyQuery, usePushStateMutation, usePushSubscribeMutation, usePushUnsubscribeMutation,
-} from './pushApi.ts';
-import { currentSubscription, enablePush, permission, pushSupport, subscriptionBody } from './webPush.ts';
+} from '../../entities/push/pushApi.ts';
+import { currentSubscription, enablePush, permission, pushSupport, subscriptionBody } from '../../entities/push/webPush.ts';
 import './notifications.css';
 
 export const prepare = prepareNotificationTexts;

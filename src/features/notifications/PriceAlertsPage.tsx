@@ -12,7 +12,7 @@ import { PageHeader } from '../../components/PageHeader.tsx';
 import { confirmDialog, showToast } from '../../components/feedback.tsx';
 import { formatEpochMs } from '../../lib/time.ts';
 import { prepareNotificationTexts } from './notificationTexts.ts';
-import { useAlertSymbolsQuery, useCreatePriceAlertMutation, useDeletePriceAlertMutation, usePriceAlertsQuery } from './pushApi.ts';
+import { useAlertSymbolsQuery, useCreatePriceAlertMutation, useDeletePriceAlertMutation, usePriceAlertsQuery } from '../../entities/push/pushApi.ts';
 import './notifications.css';
 
 export const prepare = prepareNotificationTexts;

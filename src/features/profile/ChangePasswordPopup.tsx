@@ -1,16 +1,16 @@
 import { useState } from 'react';
 import { Button, Form, Popup } from 'antd-mobile';
 import { useLingui } from '@lingui/react/macro';
-import { useChangePasswordMutation } from '../session/authApi.ts';
-import { rules } from '../session/rules.ts';
+import { useChangePasswordMutation } from '../../entities/session/authApi.ts';
+import { rules } from '../../entities/session/rules.ts';
 import { showToast } from '../../components/feedback.tsx';
 import type { FieldsByCode } from '../../components/form/fieldErrors.ts';
 import { FormError } from '../../components/form/FormError.tsx';
 import { PasswordInput } from '../../components/form/PasswordInput.tsx';
 import { useFormFailure } from '../../components/form/useFormFailure.ts';
-import { NewPasswordFields } from '../session/NewPasswordFields.tsx';
-import { useGoogleAuthStateQuery } from '../session/twoFactorApi.ts';
-import { SecondFactorField } from '../session/SecondFactorFields.tsx';
+import { NewPasswordFields } from '../../entities/session/NewPasswordFields.tsx';
+import { useGoogleAuthStateQuery } from '../../entities/session/twoFactorApi.ts';
+import { SecondFactorField } from '../../entities/session/SecondFactorFields.tsx';
 
 interface Values { oldPassword: string; newPassword: string; passwordAgain: string; googleCode?: string }
 

@@ -14,16 +14,16 @@ import { InstallListItem } from '../../components/InstallButton.tsx';
 import { LanguagePicker } from '../../components/LanguagePicker.tsx';
 import { locales } from '../../lib/locales.ts';
 import { formatServerTime } from '../../lib/time.ts';
-import { useGetMyUserInfoQuery, useLogoutMutation } from '../session/authApi.ts';
-import { useKycStateQuery } from '../session/kycApi.ts';
-import { forgetThisBrowsersPush, usePushUnsubscribeMutation } from '../notifications/pushApi.ts';
-import { loggedOut, userInfoReceived, type UserState } from '../session/userSlice.ts';
+import { useGetMyUserInfoQuery, useLogoutMutation } from '../../entities/session/authApi.ts';
+import { useKycStateQuery } from '../../entities/session/kycApi.ts';
+import { forgetThisBrowsersPush, usePushUnsubscribeMutation } from '../../entities/push/pushApi.ts';
+import { loggedOut, userInfoReceived, type UserState } from '../../entities/session/userSlice.ts';
 import { ChangePasswordPopup } from './ChangePasswordPopup.tsx';
 import { AppearanceSettings } from './AppearanceSettings.tsx';
 import { avatarLetter } from './avatar.ts';
 import { confirmDialog } from '../../components/feedback.tsx';
 import { prepareAccountTexts } from '../../lib/catalogs.ts';
-import { unreadPollMs, useUnreadQuery } from '../notices/contentApi.ts';
+import { unreadPollMs, useUnreadQuery } from '../../entities/content/contentApi.ts';
 
 declare const __APP_VERSION__: string;
 

@@ -14,7 +14,7 @@ import { FormError } from '../../components/form/FormError.tsx';
 import { PasswordInput } from '../../components/form/PasswordInput.tsx';
 import './freshProof.css';
 // A wrong password answers credentials_invalid, whose message the account calls register.
-import '../session/accountErrorTexts.ts';
+import '../../entities/session/accountErrorTexts.ts';
 
 export type ProofKind = 'password' | 'google';
 /** An action that takes a proof and answers the call's refusal, or undefined when it went through. */

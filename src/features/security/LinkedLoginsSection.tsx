@@ -14,8 +14,8 @@ import { confirmDialog, showToast } from '../../components/feedback.tsx';
 import { formatEpochMs } from '../../lib/time.ts';
 import {
   useLinkedLoginsQuery, useOidcProvidersQuery, useOidcStartMutation, useSiweLinkMutation, useSiweNonceMutation, useUnlinkLoginMutation,
-} from '../session/externalLoginApi.ts';
-import { injectedWallet, signServerMessage } from '../session/walletSignIn.ts';
+} from '../../entities/session/externalLoginApi.ts';
+import { injectedWallet, signServerMessage } from '../../entities/session/walletSignIn.ts';
 import { FreshProofForm, useFreshProof } from './FreshProof.tsx';
 import './linkedLoginTexts.ts';
 import './linkedLogins.css';

@@ -15,9 +15,9 @@ import { formatEpochMs } from '../../lib/time.ts';
 import {
   browserSupportsPasskeys, isPasskeyCancelled, loadWebAuthn, useMyPasskeysQuery, usePasskeyRegisterOptionsMutation,
   useRegisterPasskeyMutation, useRemovePasskeyMutation,
-} from '../session/passkeyApi.ts';
+} from '../../entities/session/passkeyApi.ts';
 import { FreshProofForm, useFreshProof } from './FreshProof.tsx';
-import '../session/passkeyTexts.ts';
+import '../../entities/session/passkeyTexts.ts';
 import './passkeys.css';
 
 export function PasskeysSection() {

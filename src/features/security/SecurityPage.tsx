@@ -3,7 +3,7 @@
 // section is a component of its own area (features/security/*Section.tsx).
 import { useLingui } from '@lingui/react/macro';
 import { PageHeader } from '../../components/PageHeader.tsx';
-import { prepareIdentityTexts } from '../session/identityTexts.ts';
+import { prepareIdentityTexts } from '../../entities/session/identityTexts.ts';
 import { prepareAccountTexts } from '../../lib/catalogs.ts';
 import { TwoFactorSection } from './TwoFactorSection.tsx';
 import { PasskeysSection } from './PasskeysSection.tsx';
@@ -11,7 +11,7 @@ import { LinkedLoginsSection } from './LinkedLoginsSection.tsx';
 import { SessionsSection } from './SessionsSection.tsx';
 import './security.css';
 
-// The second factor's field (session/SecondFactorFields.tsx) brings its texts in the account catalog.
+// The second factor's field (entities/session/SecondFactorFields.tsx) brings its texts in the account catalog.
 export const prepare = async () => { await Promise.all([prepareIdentityTexts(), prepareAccountTexts()]); };
 
 export default function SecurityPage() {

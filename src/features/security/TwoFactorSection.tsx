@@ -12,13 +12,13 @@ import { CodeInput } from '../../components/form/CodeInput.tsx';
 import { FormError } from '../../components/form/FormError.tsx';
 import { useFormFailure } from '../../components/form/useFormFailure.ts';
 import { showToast } from '../../components/feedback.tsx';
-import { useGetMyUserInfoQuery, useSendEmailCodeMutation, useSendPhoneCodeMutation } from '../session/authApi.ts';
+import { useGetMyUserInfoQuery, useSendEmailCodeMutation, useSendPhoneCodeMutation } from '../../entities/session/authApi.ts';
 import { AddressQr } from '../../components/AddressQr.tsx';
 import { formatServerTime } from '../../lib/time.ts';
 import {
   useBindGoogleAuthMutation, useGenerateGoogleKeyMutation, useGoogleAuthStateQuery, useUnbindGoogleAuthMutation,
-} from '../session/twoFactorApi.ts';
-import { SecondFactorField, secondFactorOf, SecondFactorSwitch } from '../session/SecondFactorFields.tsx';
+} from '../../entities/session/twoFactorApi.ts';
+import { SecondFactorField, secondFactorOf, SecondFactorSwitch } from '../../entities/session/SecondFactorFields.tsx';
 import './twoFactor.css';
 
 type Stage = { kind: 'state' } | { kind: 'binding'; key: GoogleKey } | { kind: 'recovery'; codes: string[] } | { kind: 'unbinding' };

@@ -15,7 +15,7 @@ import { SwapRate } from './SwapRate.tsx';
 import { formatDecimal } from '../../lib/number.ts';
 import { intlOf } from '../../lib/locales.ts';
 import { formatEpochMs, isoOfEpochMs } from '../../lib/time.ts';
-import { prepareTradeTexts } from '../trade/tradeTexts.ts';
+import { prepareTradeTexts } from '../../entities/trade/tradeTexts.ts';
 import { useSwapRecordPagesInfiniteQuery } from './swapApi.ts';
 import './swap.css';
 import { SimulatedPricesLabel } from '../../components/SimulatedPricesLabel.tsx';
@@ -23,7 +23,7 @@ import {
   HistoryFilters, NoHistoryMatch, historyQueryOf, isFiltered, noHistoryFilter, type HistoryFilterValue,
 } from '../../components/HistoryFilters.tsx';
 import { ShareButton } from '../../components/share/ShareButton.tsx';
-import { useSwapCurrenciesQuery } from '../trade/tradeApi.ts';
+import { useSwapCurrenciesQuery } from '../../entities/trade/tradeApi.ts';
 import { useLinkedRecord } from '../../components/share/useLinkedRecord.ts';
 import { swapReceiptImage } from './swapReceiptImage.ts';
 import { tickSourceLabel } from '../../components/tickSource.ts';

@@ -7,7 +7,7 @@ import { useSearchParams } from 'react-router-dom';
 import { Skeleton } from 'antd-mobile';
 import { useLingui } from '@lingui/react/macro';
 import ContractTrading from './contract/ContractTrading.tsx';
-import { prepareTradeTexts } from './tradeTexts.ts';
+import { prepareTradeTexts } from '../../entities/trade/tradeTexts.ts';
 import { useUserEvents } from './useUserEvents.ts';
 import './trade.css';
 

@@ -16,12 +16,12 @@ import { FormError } from '../../components/form/FormError.tsx';
 import { confirmDialog, showToast } from '../../components/feedback.tsx';
 import { formatDecimal } from '../../lib/number.ts';
 import { intlOf } from '../../lib/locales.ts';
-import { redirectRemembered, type UserState } from '../session/userSlice.ts';
+import { redirectRemembered, type UserState } from '../../entities/session/userSlice.ts';
 import ContractTrading from './contract/ContractTrading.tsx';
 import OptionsTrading from './options/OptionsTrading.tsx';
-import { prepareTradeTexts } from './tradeTexts.ts';
+import { prepareTradeTexts } from '../../entities/trade/tradeTexts.ts';
 import { useUserEvents } from './useUserEvents.ts';
-import { useDemoAccountQuery, useResetDemoMutation } from './tradeApi.ts';
+import { useDemoAccountQuery, useResetDemoMutation } from '../../entities/trade/tradeApi.ts';
 import './demo.css';
 import { Amount } from '../../components/Amount.tsx';
 

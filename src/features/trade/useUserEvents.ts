@@ -7,7 +7,7 @@ import { useDispatch, useSelector } from 'react-redux';
 import { api } from '../../api/api.ts';
 import { openUserChannel } from '../../api/userChannel.ts';
 import type { UserEvent } from '../../api/contract/market.ts';
-import type { UserState } from '../session/userSlice.ts';
+import type { UserState } from '../../entities/session/userSlice.ts';
 
 type Tag = 'Position' | 'SecondOrder' | 'Swap' | 'Balance' | 'Demo' | 'Message' | 'Unread';
 

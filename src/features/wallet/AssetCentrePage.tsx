@@ -16,7 +16,7 @@ import { DepositIcon } from '../../components/icons.tsx';
 import { formatDecimal } from '../../lib/number.ts';
 import { intlOf } from '../../lib/locales.ts';
 import { formatEpochMs } from '../../lib/time.ts';
-import { useCurrencyListQuery, useRateByCurrencyQuery, useUserAssetsQuery } from './walletApi.ts';
+import { useCurrencyListQuery, useRateByCurrencyQuery, useUserAssetsQuery } from '../../entities/wallet/walletApi.ts';
 import {
   decimalUnits, decimalsOf, displayTotalOf, pickDisplayCurrency, setAmountsHidden, storeDisplayCurrency, storedDisplayCurrency,
   useAmountsHidden,

@@ -26,7 +26,7 @@ import { formatAssetAmount } from '../../lib/assetPrecision.ts';
 import { Amount } from '../../components/Amount.tsx';
 import { AddressQr } from '../../components/AddressQr.tsx';
 import { useUploadField } from '../../components/useUploadField.ts';
-import { useApplyRechargeMutation, useCurrencyListQuery, useDepositAddressQuery } from './walletApi.ts';
+import { useApplyRechargeMutation, useCurrencyListQuery, useDepositAddressQuery } from '../../entities/wallet/walletApi.ts';
 import { prepareWalletTexts } from './walletTexts.ts';
 import type { ResultState } from './ResultPage.tsx';
 import './deposit.css';

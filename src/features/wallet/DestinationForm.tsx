@@ -11,8 +11,8 @@ import type { AddDestinationBody, Destination } from '../../api/contract/withdra
 import type { FieldsByCode } from '../../components/form/fieldErrors.ts';
 import { FormError } from '../../components/form/FormError.tsx';
 import { useFormFailure } from '../../components/form/useFormFailure.ts';
-import { useAddDestinationMutation, useEditDestinationMutation } from './walletApi.ts';
-import { SecondFactorField } from '../session/SecondFactorFields.tsx';
+import { useAddDestinationMutation, useEditDestinationMutation } from '../../entities/wallet/walletApi.ts';
+import { SecondFactorField } from '../../entities/session/SecondFactorFields.tsx';
 
 /** The network of bank payouts (server/domain/core/wallet/withdrawals.ts): never a chain to bind an address on. */
 export const bankNetwork = 'BANK';

@@ -7,7 +7,7 @@ import { useNavigate } from 'react-router-dom';
 import { EyeInvisibleOutline, EyeOutline, RightOutline } from 'antd-mobile-icons';
 import { useLingui } from '@lingui/react/macro';
 import { Amount } from '../../components/Amount.tsx';
-import { useCurrencyListQuery, useRateByCurrencyQuery, useUserAssetsQuery } from './walletApi.ts';
+import { useCurrencyListQuery, useRateByCurrencyQuery, useUserAssetsQuery } from '../../entities/wallet/walletApi.ts';
 import { displayTotalOf, pickDisplayCurrency, setAmountsHidden, storedDisplayCurrency, useAmountsHidden } from './assetTotals.ts';
 import { prepareWalletTexts } from './walletTexts.ts';
 import './homeBalance.css';

@@ -17,7 +17,7 @@ import { PageHeader } from '../../components/PageHeader.tsx';
 import { formatEpochMs, isoOfEpochMs } from '../../lib/time.ts';
 import { entryMovedBalance, ledgerAccountLabel, ledgerEntryLabel, ledgerTypeLabel, ledgerTypes } from './ledgerTypes.ts';
 import { LedgerEventRow } from './LedgerEventRow.tsx';
-import { useCurrencyListQuery, useLazyBalanceEventsQuery, useLazyBalanceLogQuery, type BalanceLogArgs } from './walletApi.ts';
+import { useCurrencyListQuery, useLazyBalanceEventsQuery, useLazyBalanceLogQuery, type BalanceLogArgs } from '../../entities/wallet/walletApi.ts';
 import { prepareWalletTexts } from './walletTexts.ts';
 import './ledger.css';
 import './ledgerEvents.css';

@@ -14,7 +14,7 @@ import type { LiabilityRoot } from '../../api/contract/liabilities.ts';
 import { formatDecimal } from '../../lib/number.ts';
 import { intlOf } from '../../lib/locales.ts';
 import { formatEpochMs, isoOfEpochMs } from '../../lib/time.ts';
-import { useGetMyUserInfoQuery } from '../session/authApi.ts';
+import { useGetMyUserInfoQuery } from '../../entities/session/authApi.ts';
 import { proofStateOf, useLiabilityProofQuery, type ProofState } from './liabilityProof.ts';
 import './liabilityProof.css';
 

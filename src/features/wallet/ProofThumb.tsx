@@ -7,7 +7,7 @@ import { useEffect, useRef, useState, type RefObject } from 'react';
 import { useSelector } from 'react-redux';
 import { ImageViewer } from 'antd-mobile';
 import { useLingui } from '@lingui/react/macro';
-import type { UserState } from '../session/userSlice.ts';
+import type { UserState } from '../../entities/session/userSlice.ts';
 
 type Proof = { state: 'waiting' } | { state: 'loading' } | { state: 'failed' } | { state: 'ready'; url: string; pdf: boolean };
 

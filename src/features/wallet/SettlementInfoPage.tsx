@@ -8,15 +8,15 @@ import { useLingui } from '@lingui/react/macro';
 import type { Destination } from '../../api/contract/withdrawals.ts';
 import { PageHeader } from '../../components/PageHeader.tsx';
 import { showToast } from '../../components/feedback.tsx';
-import { useGetMyUserInfoQuery } from '../session/authApi.ts';
+import { useGetMyUserInfoQuery } from '../../entities/session/authApi.ts';
 import { DestinationForm, DestinationIcon, DestinationLabel, type DestinationType } from './DestinationForm.tsx';
 import { WithdrawPasswordForm } from './WithdrawPasswordForm.tsx';
-import { useCurrencyListQuery, useDestinationsQuery } from './walletApi.ts';
+import { useCurrencyListQuery, useDestinationsQuery } from '../../entities/wallet/walletApi.ts';
 import { prepareWalletTexts } from './walletTexts.ts';
 import { prepareAccountTexts } from '../../lib/catalogs.ts';
 import './settlement.css';
 
-// The second factor's field (session/SecondFactorFields.tsx) brings its texts in the account catalog.
+// The second factor's field (entities/session/SecondFactorFields.tsx) brings its texts in the account catalog.
 export const prepare = async () => { await Promise.all([prepareWalletTexts(), prepareAccountTexts()]); };
 
 type Sheet = { kind: 'add'; type: DestinationType; currency?: string } | { kind: 'edit'; destination: Destination } | { kind: 'password' };

@@ -22,20 +22,20 @@ import { useFormFailure } from '../../components/form/useFormFailure.ts';
 import { formatAssetAmount } from '../../lib/assetPrecision.ts';
 import { Amount } from '../../components/Amount.tsx';
 import { intlOf } from '../../lib/locales.ts';
-import { useGetMyUserInfoQuery } from '../session/authApi.ts';
+import { useGetMyUserInfoQuery } from '../../entities/session/authApi.ts';
 import { bankNetwork, DestinationLabel } from './DestinationForm.tsx';
 import { atomicOf, maxWithdrawalText, quoteWithdrawal, type Quote, type QuoteRefusal } from './withdrawMath.ts';
 import {
   useApplyWithdrawalMutation, useCurrencyListQuery, useDestinationsQuery, useUserBalanceQuery,
-} from './walletApi.ts';
+} from '../../entities/wallet/walletApi.ts';
 import { prepareWalletTexts } from './walletTexts.ts';
 import { prepareAccountTexts } from '../../lib/catalogs.ts';
-import { useGoogleAuthStateQuery } from '../session/twoFactorApi.ts';
-import { SecondFactorField } from '../session/SecondFactorFields.tsx';
+import { useGoogleAuthStateQuery } from '../../entities/session/twoFactorApi.ts';
+import { SecondFactorField } from '../../entities/session/SecondFactorFields.tsx';
 import './settlement.css';
 import './withdraw.css';
 
-// The second factor's field (session/SecondFactorFields.tsx) brings its texts in the account catalog.
+// The second factor's field (entities/session/SecondFactorFields.tsx) brings its texts in the account catalog.
 export const prepare = async () => { await Promise.all([prepareWalletTexts(), prepareAccountTexts()]); };
 
 /** Where the server's refusal of a withdrawal belongs on this page. */

@@ -12,9 +12,9 @@ import { CodeInput } from '../../components/form/CodeInput.tsx';
 import { PasswordInput } from '../../components/form/PasswordInput.tsx';
 import { useFormFailure } from '../../components/form/useFormFailure.ts';
 import { maskEmail, maskPhone } from '../../lib/maskAddress.ts';
-import { useSendEmailCodeMutation, useSendPhoneCodeMutation } from '../session/authApi.ts';
-import { isStrongPassword } from '../session/rules.ts';
-import { useChangeWithdrawPasswordMutation, useSetWithdrawPasswordMutation } from './walletApi.ts';
+import { useSendEmailCodeMutation, useSendPhoneCodeMutation } from '../../entities/session/authApi.ts';
+import { isStrongPassword } from '../../entities/session/rules.ts';
+import { useChangeWithdrawPasswordMutation, useSetWithdrawPasswordMutation } from '../../entities/wallet/walletApi.ts';
 
 /** Setting: a refusal of the code or the password under its field. */
 export const setPasswordFieldsByCode: FieldsByCode = {

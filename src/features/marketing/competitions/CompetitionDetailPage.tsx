@@ -11,7 +11,7 @@ import { alertDialog, confirmDialog, showToast } from '../../../components/feedb
 import { PageHeader } from '../../../components/PageHeader.tsx';
 import { formatEpochMs } from '../../../lib/time.ts';
 import { prepareMarketingTexts } from '../marketingTexts.ts';
-import { newJoinOrderId, useCompetitionQuery, useExitCompetitionMutation, useJoinCompetitionMutation } from './competitionsApi.ts';
+import { newJoinOrderId, useCompetitionQuery, useExitCompetitionMutation, useJoinCompetitionMutation } from '../../../entities/competitions/competitionsApi.ts';
 import { LoadFailed, Loading, StatusTag, usePullTexts } from './parts.tsx';
 import './competitions.css';
 

@@ -6,7 +6,7 @@ import { Amount } from '../../../components/Amount.tsx';
 import { PageHeader } from '../../../components/PageHeader.tsx';
 import { formatEpochMs } from '../../../lib/time.ts';
 import { prepareMarketingTexts } from '../marketingTexts.ts';
-import { useMyCompetitionEntriesQuery } from './competitionsApi.ts';
+import { useMyCompetitionEntriesQuery } from '../../../entities/competitions/competitionsApi.ts';
 import { LoadFailed, Loading, StatusTag, usePullTexts } from './parts.tsx';
 import './competitions.css';
 

@@ -23,14 +23,14 @@ import { Amount } from '../../../components/Amount.tsx';
 import { PageHeader } from '../../../components/PageHeader.tsx';
 import { confirmDialog, showToast } from '../../../components/feedback.tsx';
 import { formatEpochMs } from '../../../lib/time.ts';
-import { Figure, LoadFailure, LoadingCards, usePullTexts } from '../../invest/parts.tsx';
+import { Figure, LoadFailure, LoadingCards, usePullTexts } from '../../../entities/invest/parts.tsx';
 import { prepareMarketingTexts } from '../marketingTexts.ts';
-import { prepareInvestTexts } from '../../invest/investTexts.ts';
+import { prepareInvestTexts } from '../../../entities/invest/investTexts.ts';
 import { useApplyIeoMutation, useIeoDrawQuery, useIeoProjectsQuery, useMyIeoApplicationsInfiniteQuery, usePayIeoMutation } from './ieoApi.ts';
-import '../../invest/invest.css';
+import '../../../entities/invest/invest.css';
 import './ieo.css';
 
-// The investment pages' cards and states it borrows (invest/parts.tsx) speak from the invest catalog.
+// The investment pages' cards and states it borrows (entities/invest/parts.tsx) speak from the invest catalog.
 export const prepare = () => Promise.all([prepareMarketingTexts(), prepareInvestTexts()]);
 
 const projectStatusLabels: Record<IeoProjectStatus, MessageDescriptor> = {

@@ -16,7 +16,7 @@ import { formatEpochMs } from '../../../lib/time.ts';
 import { prepareMarketingTexts } from '../marketingTexts.ts';
 import {
   useCheckInMutation, useClaimTaskMutation, useMyEnvelopesQuery, useOpenEnvelopeMutation, useWelfareTasksQuery,
-} from './rewardsApi.ts';
+} from '../../../entities/rewards/rewardsApi.ts';
 import './rewards.css';
 
 export const prepare = prepareMarketingTexts;

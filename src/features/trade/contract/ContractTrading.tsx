@@ -15,10 +15,10 @@ import { failureText } from '../../../api/errorMessages.ts';
 import { formatDecimal, formatPercent } from '../../../lib/number.ts';
 import { intlOf } from '../../../lib/locales.ts';
 import { pickSymbol, rememberSymbol } from '../../../lib/lastSymbol.ts';
-import { directionOf, formatReopening } from '../../market/format.ts';
-import { useTickers } from '../../market/useMarketData.ts';
-import { prepareTradeTexts } from '../tradeTexts.ts';
-import { usePositionsSummaryQuery, useTradeSettingsQuery } from '../tradeApi.ts';
+import { directionOf, formatReopening } from '../../../entities/market/format.ts';
+import { useTickers } from '../../../entities/market/useMarketData.ts';
+import { prepareTradeTexts } from '../../../entities/trade/tradeTexts.ts';
+import { usePositionsSummaryQuery, useTradeSettingsQuery } from '../../../entities/trade/tradeApi.ts';
 import { OrderForm } from './OrderForm.tsx';
 import { PositionsPanel } from './PositionsPanel.tsx';
 import { quoteOf } from './preview.ts';
@@ -26,7 +26,7 @@ import '../trade.css';
 import { SimulatedPricesLabel } from '../../../components/SimulatedPricesLabel.tsx';
 import { symbolName } from '../../../lib/symbolName.ts';
 import { Amount } from '../../../components/Amount.tsx';
-import { useMyCompetitionEntriesQuery } from '../../marketing/competitions/competitionsApi.ts';
+import { useMyCompetitionEntriesQuery } from '../../../entities/competitions/competitionsApi.ts';
 
 export const prepare = prepareTradeTexts;
 

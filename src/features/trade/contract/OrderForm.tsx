@@ -21,7 +21,7 @@ import { showToast } from '../../../components/feedback.tsx';
 import { formatDecimal } from '../../../lib/number.ts';
 import { i18n } from '../../../lib/i18n.ts';
 import { intlOf } from '../../../lib/locales.ts';
-import { useCreatePositionMutation } from '../tradeApi.ts';
+import { useCreatePositionMutation } from '../../../entities/trade/tradeApi.ts';
 import { previewOrder, sizeForPercent, unitsOf, type Preview, type SizeMode, type SizeProblem } from './preview.ts';
 import { Amount } from '../../../components/Amount.tsx';
 import PushOffer from '../../../components/PushOffer.tsx';

@@ -19,13 +19,13 @@ import { confirmDialog, showToast } from '../../../components/feedback.tsx';
 import { formatDecimal, formatSigned, decimalsOf } from '../../../lib/number.ts';
 import { intlOf } from '../../../lib/locales.ts';
 import { formatEpochMs } from '../../../lib/time.ts';
-import { PositionReceiptView, closeReasonLabels } from '../receipt/PositionReceiptView.tsx';
+import { PositionReceiptView, closeReasonLabels } from './PositionReceiptView.tsx';
 import {
   HistoryFilters, NoHistoryMatch, historyQueryOf, isFiltered, noHistoryFilter, symbolLabel, type HistoryFilterValue, type HistoryQuery,
 } from '../../../components/HistoryFilters.tsx';
 import {
   tradeApi, useClosePositionMutation, usePositionQuery, usePositionsQuery, useUpdateStopLossMutation,
-} from '../tradeApi.ts';
+} from '../../../entities/trade/tradeApi.ts';
 import { livePnl, unitsOf, unitsOfSettings } from './preview.ts';
 
 export const historyPageSize = 20;

@@ -15,7 +15,7 @@ import {
   HistoryFilters, NoHistoryMatch, historyQueryOf, isFiltered, noHistoryFilter, symbolLabel, type HistoryFilterValue,
 } from '../../../components/HistoryFilters.tsx';
 import { useLinkedRecord } from '../../../components/share/useLinkedRecord.ts';
-import { useSecondOrdersQuery, useSecondSetsQuery } from '../tradeApi.ts';
+import { useSecondOrdersQuery, useSecondSetsQuery } from '../../../entities/trade/tradeApi.ts';
 import { openOrdersPageSize, useSecondHistoryInfiniteQuery } from './optionsApi.ts';
 import { SecondOrderCard, useNowMs } from './SecondOrderCard.tsx';
 

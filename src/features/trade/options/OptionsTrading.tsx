@@ -16,10 +16,10 @@ import { showToast } from '../../../components/feedback.tsx';
 import { formatDecimal } from '../../../lib/number.ts';
 import { intlOf } from '../../../lib/locales.ts';
 import { pickSymbol, rememberSymbol } from '../../../lib/lastSymbol.ts';
-import { formatReopening, tickerPrice } from '../../market/format.ts';
-import { useTickers } from '../../market/useMarketData.ts';
-import { prepareTradeTexts } from '../tradeTexts.ts';
-import { useBuySecondMutation, useSecondHeadQuery, useSecondSetsQuery } from '../tradeApi.ts';
+import { formatReopening, tickerPrice } from '../../../entities/market/format.ts';
+import { useTickers } from '../../../entities/market/useMarketData.ts';
+import { prepareTradeTexts } from '../../../entities/trade/tradeTexts.ts';
+import { useBuySecondMutation, useSecondHeadQuery, useSecondSetsQuery } from '../../../entities/trade/tradeApi.ts';
 import { OpenOrders, OptionsHistory } from './OptionsOrders.tsx';
 import { pnlTone } from './SecondOrderCard.tsx';
 import {

@@ -9,7 +9,7 @@ import { serverNow } from '../../../api/serverClock.ts';
 import { formatDecimal, formatSigned } from '../../../lib/number.ts';
 import { intlOf } from '../../../lib/locales.ts';
 import { formatEpochMs } from '../../../lib/time.ts';
-import { decimalsOf } from '../../market/format.ts';
+import { decimalsOf } from '../../../entities/market/format.ts';
 import { countdownText, ratePercent } from './optionsMath.ts';
 import { SimulatedPricesLabel } from '../../../components/SimulatedPricesLabel.tsx';
 import { ShareButton } from '../../../components/share/ShareButton.tsx';

@@ -12,11 +12,11 @@ import type { CloseReason, Position, PositionReceipt } from '../../../api/contra
 import { feeOf, marginScale, notional, parseRate } from '../../../api/contract/tradingMath.ts';
 import { formatAmount } from '../../../api/contract/amounts.ts';
 import { failureText } from '../../../api/errorMessages.ts';
-import { useTicksQuery } from '../tradeApi.ts';
-import { halfSpreadText, unitsOf } from '../contract/preview.ts';
-import { TickRow } from './TickRow.tsx';
+import { useTicksQuery } from '../../../entities/trade/tradeApi.ts';
+import { halfSpreadText, unitsOf } from './preview.ts';
+import { TickRow } from '../receipt/TickRow.tsx';
 import { ShareButton } from '../../../components/share/ShareButton.tsx';
-import { positionReceiptImage } from './receiptImages.ts';
+import { positionReceiptImage } from '../receipt/receiptImages.ts';
 import { Amount } from '../../../components/Amount.tsx';
 import { decimalsIn, formatExact } from '../../../lib/assetPrecision.ts';
 import { intlOf } from '../../../lib/locales.ts';
@@ -32,7 +32,7 @@ export const closeReasonLabels: Record<CloseReason, MessageDescriptor> = {
 /** Milliseconds either side of the exit tick that "Check the ticks" loads. */
 export const tickWindowMs = 10_000;
 
-import type { ReceiptUnits } from './receiptImages.ts';
+import type { ReceiptUnits } from '../receipt/receiptImages.ts';
 export type { ReceiptUnits };
 
 /** Notionals at entry and exit, and the nominal close fee, recomputed from the receipt's own figures. */

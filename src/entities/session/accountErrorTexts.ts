@@ -1,7 +1,7 @@
 // The messages of the error codes of accounts, passwords and verification codes, registered with
 // the account calls that meet them (authApi.ts) instead of with the first screen (DESIGN §8). The
 // pages whose forms make those calls (login, personal data, security, withdrawal, settlement) load
-// the account catalog, which holds these texts (lingui.config.ts: features/session).
+// the account catalog, which holds these texts (lingui.config.ts: entities/session).
 import { msg } from '@lingui/core/macro';
 import { registerErrorMessages } from '../../api/errorMessages.ts';
 

@@ -6,12 +6,12 @@ import { Link } from 'react-router-dom';
 import { useLingui } from '@lingui/react/macro';
 import type { MessageDescriptor } from '@lingui/core';
 import { msg } from '@lingui/core/macro';
-import { FailedNotice, LoadingRows, StaleNotice } from './MarketStates.tsx';
-import { TickerRow } from './TickerRow.tsx';
+import { FailedNotice, LoadingRows, StaleNotice } from '../../entities/market/MarketStates.tsx';
+import { TickerRow } from '../../entities/market/TickerRow.tsx';
 import { intlOf } from '../../lib/locales.ts';
-import { rank, rankings, type Ranking } from './tickers.ts';
-import { useTickers } from './useMarketData.ts';
-import { prepareMarketTexts } from './catalog.ts';
+import { rank, rankings, type Ranking } from '../../entities/market/tickers.ts';
+import { useTickers } from '../../entities/market/useMarketData.ts';
+import { prepareMarketTexts } from '../../entities/market/catalog.ts';
 import { SimulatedPricesLabel } from '../../components/SimulatedPricesLabel.tsx';
 import { ScrollHint } from '../../components/ScrollHint.tsx';
 

@@ -2,11 +2,11 @@
 // session it says which ones the caller joined), the detail with the live ranking, the caller's
 // entries, join (one clientOrderId per confirmation, so a retry after a network failure answers
 // the first entry) and exit. Reads are quiet (the pages show their own error state).
-import { api } from '../../../api/api.ts';
-import type { PageOf } from '../../../api/contract/wallet.ts';
+import { api } from '../../api/api.ts';
+import type { PageOf } from '../../api/contract/wallet.ts';
 import {
   competitionPaths, type Competition, type CompetitionDetail, type CompetitionEntry,
-} from '../../../api/contract/competitions.ts';
+} from '../../api/contract/competitions.ts';
 
 export const competitionsApi = api.enhanceEndpoints({ addTagTypes: ['Competition'] }).injectEndpoints({
   endpoints: (build) => ({

@@ -2,10 +2,10 @@
 // tasks with progress, claiming a reward, the daily check-in, the weekly red envelopes and opening
 // one, and each level's bonus and weekly envelope. Reads are quiet (the page shows its own error
 // state); the actions are quiet too: the page shows each refusal where it belongs, translated.
-import { api } from '../../../api/api.ts';
+import { api } from '../../api/api.ts';
 import {
   rewardPaths, type RedEnvelope, type VipRewards, type WelfareCheckin, type WelfareClaimResult, type WelfareTasks,
-} from '../../../api/contract/rewards.ts';
+} from '../../api/contract/rewards.ts';
 
 export const rewardsApi = api.enhanceEndpoints({ addTagTypes: ['Welfare', 'Envelope', 'VipReward'] }).injectEndpoints({
   endpoints: (build) => ({
