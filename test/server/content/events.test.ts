@@ -2,7 +2,7 @@
 // withdrawal paid, rejected or failed, a KYC application decided — each through the back office's
 // real route, the message in the event's transaction (once, with its dedupe key), and the user's
 // app told after commit ('message' on the user channel).
-import { describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { eq } from 'drizzle-orm';
 import { contentPaths } from '../../../src/api/contract/content.ts';
 import { walletAdminPaths } from '../../../src/api/contract/wallet.ts';
@@ -28,7 +28,7 @@ const messagesOf = (server: TestServer, userId: bigint) =>
 
 forEachDatabase((server) => {
   let op: Reviewer;
-  it('a reviewer logs in', async () => {
+  beforeAll(async () => {
     await withDepositAddresses(server);
     op = await reviewer(server);
   });
