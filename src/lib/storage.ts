@@ -1,8 +1,11 @@
-// All browser storage in one place (STYLE §5): IndexedDB for the persisted store, localStorage
-// for the spec's keys (`token`, `lang`, the last online report), the `token` cookie, and
-// sessionStorage for the desktop redirect. Failures are logged, never thrown: private modes and
-// full disks must not break the app.
-import { createStore, del, get, set } from 'idb-keyval';
+// All browser storage in one place (STYLE §5): IndexedDB for every store the app keeps on the
+// device (the persisted Redux state, the chat's history and outbox, the chart's candles, the asset
+// centre's figures), localStorage for the spec's keys (`token`, `lang`, the last online report),
+// the `token` cookie, and sessionStorage for the desktop redirect. Failures are logged, never
+// thrown: private modes and full disks must not break the app. An IndexedDB store that cannot be
+// opened, or whose transaction fails, says so once and keeps its data in memory for the rest of
+// the page's life, so the pages above it work on (without a copy across reloads).
+import { createStore, del, delMany, get, set, setMany, type UseStore } from 'idb-keyval';
 
 export const storageKeys = {
   token: 'token',
@@ -71,9 +74,67 @@ export function clearCookie(name: string) {
   for (const path of ['/', location.pathname]) document.cookie = `${name}=; Max-Age=0; path=${path}; SameSite=Lax`;
 }
 
-/** The persisted store's database, created lazily so importing this module touches nothing. */
-let stateStore: ReturnType<typeof createStore> | undefined;
-const idb = () => (stateStore ??= createStore('bourse', 'state'));
+/** One IndexedDB key-value store on the device: answers always, from memory once IndexedDB failed. */
+export interface DeviceStore {
+  get<Value>(key: string): Promise<Value | undefined>;
+  set(key: string, value: unknown): Promise<void>;
+  setMany(entries: Array<[string, unknown]>): Promise<void>;
+  del(key: string): Promise<void>;
+  delMany(keys: string[]): Promise<void>;
+}
+
+/**
+ * The store `storeName` of the database `databaseName` (idb-keyval), opened on first use so that
+ * importing a module that names one touches nothing. When IndexedDB is missing, refuses to open
+ * (a private mode, a denied permission, a broken profile) or a transaction fails (a full disk),
+ * the store warns once and from then on reads and writes a map in memory: what this page wrote is
+ * still read back, nothing is kept across a reload, and no caller sees an exception.
+ */
+export function openDeviceStore(databaseName: string, storeName: string): DeviceStore {
+  let onDisk: UseStore | undefined;
+  let inMemory: Map<string, unknown> | undefined;
+  const fallBack = (what: string, error: unknown) => {
+    if (inMemory) return inMemory;
+    console.warn(`[storage] IndexedDB ${databaseName} failed (${what}); its data is kept in memory for this page`, error);
+    inMemory = new Map();
+    return inMemory;
+  };
+  /** IndexedDB copies what it stores; the map does too, so a caller changing a value later changes no stored one. */
+  const copy = <Value>(value: Value): Value => (value === undefined ? value : structuredClone(value));
+  async function run<Result>(what: string, disk: (store: UseStore) => Promise<Result>, memory: (map: Map<string, unknown>) => Result) {
+    if (!inMemory) {
+      try {
+        // The database opens at the first read or write: where IndexedDB is missing or denied the
+        // call throws at once, where opening fails it rejects; a failed transaction rejects too.
+        onDisk ??= createStore(databaseName, storeName);
+        return await disk(onDisk);
+      } catch (error) {
+        fallBack(what, error);
+      }
+    }
+    try {
+      return memory(inMemory!);
+    } catch (error) {
+      // A value the structured clone cannot copy: a programmer's error, logged like the rest.
+      report(`memory ${what} in ${databaseName}`, error);
+      return undefined as Result;
+    }
+  }
+  return {
+    get: <Value>(key: string) => run(`read ${key}`, (store) => get<Value>(key, store), (map) => copy(map.get(key) as Value | undefined)),
+    set: (key, value) => run(`write ${key}`, (store) => set(key, value, store), (map) => { map.set(key, copy(value)); }),
+    setMany: (entries) => run('write', (store) => setMany(entries, store), (map) => {
+      for (const [key, value] of entries) map.set(key, copy(value));
+    }),
+    del: (key) => run(`delete ${key}`, (store) => del(key, store), (map) => { map.delete(key); }),
+    delMany: (keys) => run('delete', (store) => delMany(keys, store), (map) => {
+      for (const key of keys) map.delete(key);
+    }),
+  };
+}
+
+/** The persisted Redux state's database (app/store.ts, redux-persist). */
+const stateStore = openDeviceStore('bourse', 'state');
 
 const pendingWrites = new Map<string, string>();
 let flushTimer: ReturnType<typeof setTimeout> | undefined;
@@ -83,19 +144,14 @@ async function flushWrites() {
   flushTimer = undefined;
   const writes = [...pendingWrites];
   pendingWrites.clear();
-  await Promise.all(writes.map(([key, value]) => set(key, value, idb()).catch((error) => report(`idb write ${key}`, error))));
+  await Promise.all(writes.map(([key, value]) => stateStore.set(key, value)));
 }
 
-/** redux-persist storage over IndexedDB, with writes debounced and flushable. */
+/** redux-persist storage over IndexedDB (memory when IndexedDB fails), with writes debounced and flushable. */
 export const indexedDbStorage = {
   async getItem(key: string): Promise<string | null> {
     if (pendingWrites.has(key)) return pendingWrites.get(key)!;
-    try {
-      return (await get<string>(key, idb())) ?? null;
-    } catch (error) {
-      report(`idb read ${key}`, error);
-      return null;
-    }
+    return (await stateStore.get<string>(key)) ?? null;
   },
   async setItem(key: string, value: string): Promise<void> {
     pendingWrites.set(key, value);
@@ -103,11 +159,7 @@ export const indexedDbStorage = {
   },
   async removeItem(key: string): Promise<void> {
     pendingWrites.delete(key);
-    try {
-      await del(key, idb());
-    } catch (error) {
-      report(`idb delete ${key}`, error);
-    }
+    await stateStore.del(key);
   },
 };
 

@@ -1,10 +1,11 @@
-// What the chat keeps on the phone, in IndexedDB (idb-keyval), per signed-in user: the
+// What the chat keeps on the phone, in the device's storage (lib/storage.ts openDeviceStore:
+// IndexedDB, or memory for this page when IndexedDB fails), per signed-in user: the
 // conversation's messages as last seen (so history shows at once after a reload, and offline) and
 // the OUTBOX: messages written and not yet stored by the server, each with its client message id.
 // The page sends the outbox in order when it opens and whenever the network returns; a resend is
 // harmless (the server answers the stored message). The service worker never sends these.
-import { createStore, del, get, set } from 'idb-keyval';
 import type { ChatMessage } from '../../api/contract/chat.ts';
+import { openDeviceStore } from '../../lib/storage.ts';
 
 export interface OutboxEntry {
   clientMessageId: string;
@@ -25,30 +26,29 @@ export interface KeptConversation {
   operatorReadSeq: number;
 }
 
-const store = typeof indexedDB === 'undefined' ? undefined : createStore('bourse-chat', 'kept');
+const store = openDeviceStore('bourse-chat', 'kept');
 const historyKey = (userId: string) => `history:${userId}`;
 const outboxKey = (userId: string) => `outbox:${userId}`;
 /** Messages kept on the phone: the newest of them (older ones are fetched when scrolled back to). */
 export const keptMessagesMax = 200;
 
 export async function loadKept(userId: string): Promise<KeptConversation | undefined> {
-  return store ? get<KeptConversation>(historyKey(userId), store) : undefined;
+  return store.get<KeptConversation>(historyKey(userId));
 }
 
 export async function saveKept(userId: string, kept: KeptConversation) {
-  if (store) await set(historyKey(userId), { ...kept, messages: kept.messages.slice(-keptMessagesMax) }, store);
+  await store.set(historyKey(userId), { ...kept, messages: kept.messages.slice(-keptMessagesMax) });
 }
 
 export async function loadOutbox(userId: string): Promise<OutboxEntry[]> {
-  const entries = store ? await get<OutboxEntry[]>(outboxKey(userId), store) : undefined;
+  const entries = await store.get<OutboxEntry[]>(outboxKey(userId));
   // A send cut short by a reload is pending again; previews do not survive a reload.
   return (entries ?? []).map(({ previewUrl: _previewUrl, ...entry }) => ({ ...entry, state: entry.state === 'sending' ? 'pending' : entry.state }));
 }
 
 export async function saveOutbox(userId: string, entries: OutboxEntry[]) {
-  if (!store) return;
-  if (entries.length === 0) await del(outboxKey(userId), store);
-  else await set(outboxKey(userId), entries.map(({ previewUrl: _previewUrl, ...entry }) => entry), store);
+  if (entries.length === 0) await store.del(outboxKey(userId));
+  else await store.set(outboxKey(userId), entries.map(({ previewUrl: _previewUrl, ...entry }) => entry));
 }
 
 /** A client message id: random, URL-safe, as the contract's pattern asks. */

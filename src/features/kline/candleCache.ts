@@ -1,10 +1,10 @@
 // The candles last shown for each (symbol, period), kept on the device so a chart opened offline
-// shows them with their age instead of an empty axis (issue 8 #14). A small IndexedDB store of
-// its own (idb-keyval, as lib/storage.ts uses): it loads with the chart page only, so the first
-// screen's bundle does not carry it. Bounded: the newest page of candles per chart, for the
-// charts seen most recently. Failures are logged, never thrown (private modes, full disks).
-import { createStore, delMany, get, setMany } from 'idb-keyval';
+// shows them with their age instead of an empty axis (issue 8 #14). A database of its own in the
+// device's storage (lib/storage.ts openDeviceStore: memory when IndexedDB fails). Bounded: the
+// newest page of candles per chart, for the charts seen most recently. Failures are logged, never
+// thrown (private modes, full disks).
 import type { Candle, CandlePeriod } from '../../api/contract/market.ts';
+import { openDeviceStore } from '../../lib/storage.ts';
 import { candlePageSize } from './chartData.ts';
 
 /** Charts whose candles are kept; the one seen longest ago goes first. */
@@ -88,18 +88,11 @@ export function keysBeyond(saved: Array<[string, number]>, max: number): string[
   return [...saved].sort((a, b) => b[1] - a[1]).slice(max).map(([key]) => key);
 }
 
-let store: ReturnType<typeof createStore> | undefined;
-const db = () => (store ??= createStore('bourse-candles', 'candles'));
+const store = openDeviceStore('bourse-candles', 'candles');
 const keyOf = (symbol: string, period: CandlePeriod) => `${symbol}|${period}`;
-const report = (what: string, error: unknown) => console.warn(`[candles] ${what} failed`, error);
 
 export async function readSavedCandles(symbol: string, period: CandlePeriod): Promise<SavedCandles | undefined> {
-  try {
-    return parseSavedCandles(await get(keyOf(symbol, period), db()));
-  } catch (error) {
-    report('read', error);
-    return undefined;
-  }
+  return parseSavedCandles(await store.get(keyOf(symbol, period)));
 }
 
 /** Which charts are kept and when each was saved, so pruning does not read every chart's candles. */
@@ -113,14 +106,10 @@ function parseIndex(value: unknown): Record<string, number> {
 export async function saveCandles(symbol: string, period: CandlePeriod, candles: Candle[], savedAtMs: number): Promise<void> {
   if (candles.length === 0) return;
   const key = keyOf(symbol, period);
-  try {
-    const index = parseIndex(await get(indexKey, db()));
-    index[key] = savedAtMs;
-    const dropped = keysBeyond(Object.entries(index), savedChartsMax);
-    for (const old of dropped) delete index[old];
-    await setMany([[key, { savedAtMs, candles: candles.slice(-candlePageSize) } satisfies SavedCandles], [indexKey, index]], db());
-    if (dropped.length > 0) await delMany(dropped, db());
-  } catch (error) {
-    report('write', error);
-  }
+  const index = parseIndex(await store.get(indexKey));
+  index[key] = savedAtMs;
+  const dropped = keysBeyond(Object.entries(index), savedChartsMax);
+  for (const old of dropped) delete index[old];
+  await store.setMany([[key, { savedAtMs, candles: candles.slice(-candlePageSize) } satisfies SavedCandles], [indexKey, index]]);
+  if (dropped.length > 0) await store.delMany(dropped);
 }

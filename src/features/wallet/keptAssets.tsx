@@ -1,8 +1,8 @@
 // The asset centre's last figures, kept on the device so that offline (or with the server down)
 // the page shows the last-known balances with their age, as the market shows its prices, instead
 // of "Could not load your assets" (issue 19 #6). Like the chart's candles (kline/candleCache.ts)
-// this is an IndexedDB store of its own (idb-keyval, as lib/storage.ts uses), loaded with the
-// wallet pages only, so the first screen's bundle does not carry it.
+// this is a database of its own in the device's storage (lib/storage.ts openDeviceStore: memory
+// when IndexedDB fails).
 //
 // What is kept is small and never a token: one snapshot, the assets answer, the currencies'
 // codes, names and scales, and the display currency's rate, with the id of the user they belong
@@ -10,11 +10,11 @@
 // A snapshot read back is used only whole and well-formed. Failures are logged, never thrown.
 import { useEffect, useState } from 'react';
 import { useSelector } from 'react-redux';
-import { createStore, get, set } from 'idb-keyval';
 import { useLingui } from '@lingui/react/macro';
 import type { AssetKind, CurrencyInfo, CurrencyRate, UserAssets } from '../../api/contract/wallet.ts';
 import { formatAge } from '../../lib/age.ts';
 import { intlOf } from '../../lib/locales.ts';
+import { openDeviceStore } from '../../lib/storage.ts';
 
 /** The currencies kept: what the page shows of them (their deposit networks are not needed). */
 export type KeptCurrency = Pick<CurrencyInfo, 'currency' | 'name' | 'scale'>;
@@ -68,26 +68,15 @@ export function parseKeptAssets(value: unknown): KeptAssets | undefined {
   };
 }
 
-let store: ReturnType<typeof createStore> | undefined;
-const db = () => (store ??= createStore('bourse-assets', 'assets'));
+const store = openDeviceStore('bourse-assets', 'assets');
 const snapshotKey = 'last';
-const report = (what: string, error: unknown) => console.warn(`[assets] ${what} failed`, error);
 
 export async function readKeptAssets(): Promise<KeptAssets | undefined> {
-  try {
-    return parseKeptAssets(await get(snapshotKey, db()));
-  } catch (error) {
-    report('read', error);
-    return undefined;
-  }
+  return parseKeptAssets(await store.get(snapshotKey));
 }
 
 export async function saveKeptAssets(snapshot: KeptAssets): Promise<void> {
-  try {
-    await set(snapshotKey, snapshot, db());
-  } catch (error) {
-    report('write', error);
-  }
+  await store.set(snapshotKey, snapshot);
 }
 
 const selectUserId = (state: { user: { userInfo: { id?: string } } }) => state.user.userInfo.id ?? '';
