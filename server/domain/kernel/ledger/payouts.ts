@@ -19,15 +19,17 @@
 //   caller reads the refused targets (payoutJobRefusals) and decides.
 //
 // postGroups is the layer below, for callers that keep their own durable record of what is paid
-// (second-contract orders, positions: the row's status moves in the same transaction): it posts
-// groups of transfers (one per target, linked) in one batch and isolates the refused groups.
+// (second-contract orders, positions, loans, matured and refunded product orders: the row's status
+// moves in the same transaction): it posts groups of transfers (one per target, linked) in one
+// batch of at most postGroupsMax groups and isolates the refused groups.
 import { and, asc, eq, gte, isNotNull, lt, sql } from 'drizzle-orm';
 import { payoutJobBatches, payoutJobs, payoutJobTargets } from '../../../db/schema.ts';
 import type { Db, Executor } from '../../../db/client.ts';
 import { assert } from '../../../lib/errors.ts';
 import { systemClock, type Clock } from '../../../lib/time.ts';
 import {
-  ledgers, openAccounts, systemAccountKinds, systemAccountShardCount, type LedgerName, type SystemAccountKind,
+  accountKeysMax, isUserAccountKind, ledgers, openAccounts, systemAccountKinds, systemAccountShardCount, type LedgerName,
+  type SystemAccountKind, type UserAccountKind,
 } from './accounts.ts';
 import { postTransfers, transferBatchSizeMax } from './transfers.ts';
 import {
@@ -36,6 +38,9 @@ import {
 import { rowsOf, tokenArrayLiteral } from '../../../db/arrays.ts';
 
 // ─── Groups: one batch, refused targets isolated ─────────────────────────────────────────────────
+
+/** Groups of one postGroups call at most: its callers' batches (orders, loans, positions) are far below. */
+export const postGroupsMax = transferBatchSizeMax;
 
 /** The transfers of one target, posted together or refused together. */
 export interface TransferGroup<T> {
@@ -67,6 +72,8 @@ export interface GroupsOutcome<T> {
  * a balance), so the rounds stay few; the batch is bounded by transferBatchSizeMax.
  */
 export async function postGroups<T>(db: Executor, groups: readonly TransferGroup<T>[], clock: Clock = systemClock): Promise<GroupsOutcome<T>> {
+  // A group without transfers is set aside below, so the transfer count alone would not bound the call.
+  assert(groups.length <= postGroupsMax, `a batch holds at most ${postGroupsMax} groups`);
   let remaining = groups.filter((group) => group.transfers.length > 0);
   assert(remaining.reduce((count, group) => count + group.transfers.length, 0) <= transferBatchSizeMax,
     `a batch of groups holds at most ${transferBatchSizeMax} transfers`);
@@ -441,4 +448,101 @@ export async function resumePayoutJobs(db: Db, options: { clock?: Clock; onError
     }
   })();
   return ids;
+}
+
+// ─── For the callers of jobs ─────────────────────────────────────────────────────────────────────
+//
+// What programs paying through jobs need beside making and running them, so that none of them
+// reads payout_* or ledger_* tables itself: the accounts of many users at once, how many of their
+// jobs exist, what their unfinished jobs still owe from a system account, and a run shared with
+// another caller of this process that meets the same job.
+
+/** Users per statement when their accounts are looked up: one array parameter, as the targets' writes. */
+const accountLookupChunk = 10_000;
+
+/**
+ * The account of one kind of each of many users (a payout's targets), user id → account id: found
+ * set-wise, 10 000 users a statement, and the few not open yet opened through openAccounts (200
+ * at a time), so a first payout to a user is one more call, never another way of making accounts.
+ */
+export async function userAccountsOf(db: Executor, key: { ledger: LedgerName; asset: string; kind: UserAccountKind },
+  userIds: readonly bigint[]): Promise<Map<bigint, bigint>> {
+  assert(isUserAccountKind(key.kind), `${key.kind} is a user account kind`);
+  const unique = [...new Set(userIds)];
+  const found = new Map<bigint, bigint>();
+  for (let start = 0; start < unique.length; start += accountLookupChunk) {
+    const chunk = unique.slice(start, start + accountLookupChunk);
+    const rows = rowsOf<{ owner: string; id: string }>(await db.execute(sql`select owner_user_id::text as owner, id::text as id
+      from ledger_accounts where owner_user_id = any(${tokenArrayLiteral(chunk)}::bigint[])
+        and ledger = ${ledgers[key.ledger]} and asset = ${key.asset} and kind = ${key.kind} and shard = 0`));
+    for (const row of rows) found.set(BigInt(row.owner), BigInt(row.id));
+  }
+  const missing = unique.filter((userId) => !found.has(userId));
+  for (let start = 0; start < missing.length; start += accountKeysMax) {
+    const chunk = missing.slice(start, start + accountKeysMax);
+    const ids = await openAccounts(db, chunk.map((ownerUserId) => ({ ledger: key.ledger, asset: key.asset, kind: key.kind, ownerUserId })));
+    chunk.forEach((userId, index) => found.set(userId, ids[index]));
+  }
+  return found;
+}
+
+/** How many jobs have an id starting with `idPrefix` (a caller numbering its jobs of one day and object). */
+export async function countPayoutJobs(db: Executor, idPrefix: string): Promise<number> {
+  assert(idPrefix.length >= 1 && idPrefix.length <= 40, 'a prefix of 1 to 40 characters');
+  const [{ jobs }] = await db.select({ jobs: sql<number>`count(*)::int` }).from(payoutJobs)
+    .where(sql`left(${payoutJobs.id}, ${idPrefix.length}) = ${idPrefix}`);
+  return Number(jobs);
+}
+
+/**
+ * What the unfinished credit jobs (running or failed) from one system account kind still have to
+ * pay: their totals less what was posted or refused. A pool that checks its balance before it
+ * promises money (VIP bonuses from `rewards`) counts this as spent: the promise is the job, made
+ * in the check's transaction, and its money leaves the pool batches later. While a job runs, the
+ * row's progress is added to just after each batch commits, so this can count a batch twice for a
+ * moment (too little left, never too much).
+ */
+export async function payoutJobsOwed(db: Executor, source: { ledger: LedgerName; asset: string; sourceKind: SystemAccountKind }): Promise<bigint> {
+  const [{ owed }] = await db.select({
+    owed: sql<string>`coalesce(sum(${payoutJobs.amountTotal} - ${payoutJobs.amountPosted} - ${payoutJobs.amountRefused}), 0)::text`,
+  }).from(payoutJobs).where(and(eq(payoutJobs.ledger, ledgers[source.ledger]), eq(payoutJobs.asset, source.asset),
+    eq(payoutJobs.sourceKind, source.sourceKind), eq(payoutJobs.direction, 'credit'), sql`${payoutJobs.state} <> 'done'`));
+  return BigInt(owed);
+}
+
+/** Runs started through finishPayoutJob, by job id: a second caller waits for the first. */
+const finishing = new Map<string, Promise<PayoutJob>>();
+
+/**
+ * runPayoutJob for callers that may meet a job another caller of this process is running (a
+ * program's resume of its unfinished jobs beside a fresh run that has just made one): the second
+ * caller waits for the first run and shares its outcome instead of being refused. A run this
+ * process started through runPayoutJob itself (the start-up resume) cannot be waited for: the
+ * stored job is answered as it is, still running, and the caller leaves it to that run.
+ */
+export function finishPayoutJob(db: Db, id: string, options: RunOptions = {}): Promise<PayoutJob> {
+  const shared = finishing.get(id);
+  if (shared) return shared;
+  if (runningHere.has(id)) {
+    return payoutJob(db, id).then((job) => {
+      assert(job, `payout job ${id} exists`);
+      return job;
+    });
+  }
+  const run = runPayoutJob(db, id, options).finally(() => finishing.delete(id));
+  finishing.set(id, run);
+  return run;
+}
+
+/**
+ * Finishes, one after another and oldest first, the unfinished jobs (running: killed; failed:
+ * stopped by an error) whose id starts with `idPrefix`, through finishPayoutJob. Answers the jobs
+ * as they ended; the first error stops it and is thrown.
+ */
+export async function finishPayoutJobsOf(db: Db, idPrefix: string, options: RunOptions = {}): Promise<PayoutJob[]> {
+  assert(idPrefix.length >= 1, 'a prefix');
+  const ids = (await unfinishedPayoutJobs(db, ['running', 'failed'])).filter((id) => id.startsWith(idPrefix));
+  const jobs: PayoutJob[] = [];
+  for (const id of ids) jobs.push(await finishPayoutJob(db, id, options));
+  return jobs;
 }
