@@ -1,8 +1,10 @@
-// The store: the one api, the user and market slices, persisted into IndexedDB (redux-persist +
-// idb-keyval).
+// The store: the one api, the user and market slices, persisted into IndexedDB (redux-persist over
+// lib/storage.ts, which keeps it in memory when IndexedDB fails), and the chat page's slice (not
+// persisted: the chat keeps its own copy on the device). A listener middleware runs the listeners
+// pages add while they are open (the chat's, features/chat/chatListeners.ts).
 // The token is mirrored to localStorage `token`; at start it is also taken from the `token` cookie,
 // which is deleted as soon as it has been read.
-import { combineReducers, configureStore } from '@reduxjs/toolkit';
+import { combineReducers, configureStore, createListenerMiddleware } from '@reduxjs/toolkit';
 import { setupListeners } from '@reduxjs/toolkit/query';
 import {
   createMigrate, persistReducer, persistStore, FLUSH, PAUSE, PERSIST, PURGE, REGISTER, REHYDRATE,
@@ -10,6 +12,7 @@ import {
 import { api } from '../api/api.ts';
 import { userSlice, loggedIn } from '../entities/session/userSlice.ts';
 import { marketSlice } from '../entities/market/marketSlice.ts';
+import { chatSlice } from '../features/chat/chatSlice.ts';
 import { clearCookie, indexedDbStorage, readCookie, readLocal, storageKeys, writeLocal } from '../lib/storage.ts';
 import { migrations, persistVersion, validatePersisted } from './persistence.ts';
 
@@ -17,6 +20,7 @@ const rootReducer = combineReducers({
   [api.reducerPath]: api.reducer,
   user: userSlice.reducer,
   market: marketSlice.reducer,
+  chat: chatSlice.reducer,
 });
 
 const migrate = createMigrate(migrations, { debug: false });
@@ -33,11 +37,12 @@ const persistedReducer = persistReducer({
 }, rootReducer);
 
 export function createAppStore() {
+  const listeners = createListenerMiddleware();
   const store = configureStore({
     reducer: persistedReducer,
     middleware: (getDefault) => getDefault({
       serializableCheck: { ignoredActions: [FLUSH, REHYDRATE, PAUSE, PERSIST, PURGE, REGISTER] },
-    }).concat(api.middleware),
+    }).prepend(listeners.middleware).concat(api.middleware),
   });
   setupListeners(store.dispatch);
   const persistor = persistStore(store, null, () => {

@@ -1,202 +1,47 @@
 // chat: live chat with support (issue 21). Bubbles with their time, a delivered mark (the server
 // numbered the message) and a read mark (support's read mark reached it), support's typing, photos
 // (picked or taken, previewed, uploaded), history kept on the phone and refetched (afterSeq) on
-// every (re)connection, earlier messages on demand, and an OUTBOX in IndexedDB: a message written
+// every (re)connection, earlier messages on demand, and an OUTBOX on the device: a message written
 // offline waits there with its client message id and is sent when the network returns (by this
 // page, never by the service worker); a refused one gets a retry button. When nobody is on duty
 // the offline-hours form takes the composer's place. Texts are shown as text, never as HTML.
-import { useCallback, useEffect, useRef, useState, type FormEvent } from 'react';
+// The page only renders and dispatches: the state machine is the chat slice (chatSlice.ts), its
+// work the chat's listeners (chatListeners.ts), added while the page is open.
+import { useEffect, useRef, useState, type FormEvent } from 'react';
 import { useDispatch, useSelector } from 'react-redux';
-import type { ThunkDispatch, UnknownAction } from '@reduxjs/toolkit';
 import { useLingui } from '@lingui/react/macro';
-import type { ChatEvent, ChatMessage } from '../../api/contract/chat.ts';
+import type { ChatMessage } from '../../api/contract/chat.ts';
 import type { ApiError } from '../../api/baseQuery.ts';
-import { uploadFile } from '../../api/uploadFile.ts';
 import { PageHeader } from '../../components/PageHeader.tsx';
 import PushOffer from '../../components/PushOffer.tsx';
 import { formatEpochMs, isoOfEpochMs } from '../../lib/time.ts';
-import type { UserState } from '../../entities/session/userSlice.ts';
 import { chatApi } from './chatApi.ts';
-import { openChatSocket } from './chatSocket.ts';
+import { openChat, type ChatDispatch } from './chatListeners.ts';
 import {
-  loadKept, loadOutbox, mergeMessages, newClientMessageId, saveKept, saveOutbox, type KeptConversation, type OutboxEntry,
-} from './chatStore.ts';
+  discardAsked, draftTyped, messageQueued, offlineFormSent, olderRequested, retryAsked, selectChat, type ChatRootState,
+} from './chatSlice.ts';
+import { newClientMessageId } from './chatStore.ts';
 import { ChatImage } from './ChatImage.tsx';
+import { useChatPhoto } from './useChatPhoto.ts';
 import './chat.css';
 import { prepareChatTexts } from './chatTexts.ts';
 
 export const prepare = prepareChatTexts;
 
-const typingShownMs = 5_000;
-const typingSentEveryMs = 4_000;
-const olderPageSize = 30;
-const emptyConversation: KeptConversation = { status: 'none', messages: [], operatorReadSeq: 0 };
-
-type Dispatch = ThunkDispatch<unknown, unknown, UnknownAction>;
+const selectToken = (state: ChatRootState) => state.user.token;
+const selectUserId = (state: ChatRootState) => String(state.user.userInfo.id ?? '');
 
 export default function ChatPage() {
   const { t } = useLingui();
-  const dispatch = useDispatch<Dispatch>();
-  const token = useSelector((state: { user: UserState }) => state.user.token);
-  const userId = String(useSelector((state: { user: UserState }) => state.user.userInfo.id) ?? '');
-  const [kept, setKept] = useState<KeptConversation>(emptyConversation);
-  const [outbox, setOutbox] = useState<OutboxEntry[]>([]);
-  const [ready, setReady] = useState(false);
-  const [loadFailed, setLoadFailed] = useState(false);
-  const [supportTyping, setSupportTyping] = useState(false);
-  const [olderDone, setOlderDone] = useState(false);
-  const [loadingOlder, setLoadingOlder] = useState(false);
-  const [draft, setDraft] = useState('');
-  const [photo, setPhoto] = useState<{ file: File; url: string } | undefined>();
-  const [photoError, setPhotoError] = useState<string | undefined>();
-  const [uploading, setUploading] = useState(false);
-  /** A message of the user's reached the server from this page: the first one on this device offers push. */
-  const [deliveredHere, setDeliveredHere] = useState(false);
+  const dispatch = useDispatch<ChatDispatch>();
+  const token = useSelector(selectToken);
+  const userId = useSelector(selectUserId);
+  const { phase, kept, outbox, loadFailed, supportTyping, olderDone, loadingOlder, deliveredHere } = useSelector(selectChat);
   const duty = chatApi.useChatDutyQuery(undefined, { skip: !token });
-  const keptRef = useRef(kept);
-  const outboxRef = useRef(outbox);
-  const flushing = useRef(false);
-  const typingTimer = useRef<ReturnType<typeof setTimeout> | undefined>(undefined);
-  const typingSentAt = useRef(0);
-  const readSent = useRef(0);
   const listEnd = useRef<HTMLDivElement>(null);
 
-  const updateKept = useCallback((change: (current: KeptConversation) => KeptConversation) => {
-    keptRef.current = change(keptRef.current);
-    setKept(keptRef.current);
-    void saveKept(userId, keptRef.current);
-  }, [userId]);
-  const updateOutbox = useCallback((change: (current: OutboxEntry[]) => OutboxEntry[]) => {
-    outboxRef.current = change(outboxRef.current);
-    setOutbox(outboxRef.current);
-    void saveOutbox(userId, outboxRef.current);
-  }, [userId]);
-
-  const addMessages = useCallback((messages: ChatMessage[], status?: KeptConversation['status'], operatorReadSeq?: number) => {
-    updateKept((current) => {
-      const last = messages[messages.length - 1];
-      const switched = last !== undefined && current.conversationId !== undefined && last.conversationId !== current.conversationId;
-      return {
-        conversationId: last?.conversationId ?? current.conversationId,
-        status: status ?? (last ? (last.system === 'closed' ? 'closed' : 'open') : current.status),
-        messages: mergeMessages(switched ? [] : current.messages, messages),
-        operatorReadSeq: Math.max(switched ? 0 : current.operatorReadSeq, operatorReadSeq ?? 0),
-      };
-    });
-    const stored = new Set(messages.map((message) => message.clientMessageId).filter(Boolean));
-    if (stored.size > 0 && outboxRef.current.some((entry) => stored.has(entry.clientMessageId))) {
-      updateOutbox((current) => current.filter((entry) => !stored.has(entry.clientMessageId)));
-    }
-  }, [updateKept, updateOutbox]);
-
-  /** Fetches what this phone has not seen: after its last message, or the latest page. */
-  const fetchMissed = useCallback(async () => {
-    const current = keptRef.current;
-    const lastSeq = current.messages[current.messages.length - 1]?.seq;
-    try {
-      let history = await dispatch(chatApi.endpoints.chatHistory.initiate(lastSeq !== undefined ? { afterSeq: lastSeq, limit: 200 } : {},
-        { forceRefetch: true })).unwrap();
-      if (history.conversationId !== undefined && history.conversationId !== current.conversationId && lastSeq !== undefined) {
-        // Another conversation since (the last one was closed): its latest page.
-        history = await dispatch(chatApi.endpoints.chatHistory.initiate({}, { forceRefetch: true })).unwrap();
-      }
-      if (history.status === 'none') {
-        updateKept(() => emptyConversation);
-      } else {
-        addMessages(history.messages, history.status, history.operatorReadSeq);
-        updateKept((kept) => ({ ...kept, status: history.status, operatorReadSeq: Math.max(kept.operatorReadSeq, history.operatorReadSeq) }));
-      }
-      setLoadFailed(false);
-    } catch {
-      setLoadFailed(true);
-    }
-  }, [dispatch, addMessages, updateKept]);
-
-  /** Sends the outbox in order; stops at the first network failure (the next 'online' resumes it). */
-  const flush = useCallback(async () => {
-    if (flushing.current || !token) return;
-    flushing.current = true;
-    try {
-      for (;;) {
-        const entry = outboxRef.current.find((candidate) => candidate.state === 'pending');
-        if (!entry) break;
-        updateOutbox((current) => current.map((item) => (item.clientMessageId === entry.clientMessageId ? { ...item, state: 'sending' } : item)));
-        try {
-          const message = await dispatch(chatApi.endpoints.chatSend.initiate({
-            clientMessageId: entry.clientMessageId, ...(entry.text ? { text: entry.text } : {}), ...(entry.fileId ? { fileId: entry.fileId } : {}),
-          })).unwrap();
-          addMessages([message]);
-          updateOutbox((current) => current.filter((item) => item.clientMessageId !== entry.clientMessageId));
-          setDeliveredHere(true);
-        } catch (caught) {
-          const error = caught as ApiError;
-          const refused = error.kind === 'api';
-          updateOutbox((current) => current.map((item) => (item.clientMessageId === entry.clientMessageId
-            ? { ...item, state: refused ? 'failed' : 'pending', ...(refused ? { error: error.message } : {}) } : item)));
-          if (!refused) break;
-        }
-      }
-    } finally {
-      flushing.current = false;
-    }
-  }, [dispatch, token, addMessages, updateOutbox]);
-
-  // What the phone kept, then what the server has, then the outbox.
-  useEffect(() => {
-    if (!token || !userId) return undefined;
-    let cancelled = false;
-    void Promise.all([loadKept(userId), loadOutbox(userId)]).then(async ([savedKept, savedOutbox]) => {
-      if (cancelled) return;
-      keptRef.current = savedKept ?? emptyConversation;
-      setKept(keptRef.current);
-      outboxRef.current = savedOutbox;
-      setOutbox(savedOutbox);
-      setReady(true);
-      await fetchMissed();
-      void flush();
-    });
-    return () => { cancelled = true; };
-  }, [token, userId, fetchMissed, flush]);
-
-  // Live events; every (re)connection fetches what was missed and sends the outbox.
-  useEffect(() => {
-    if (!token || !ready || typeof WebSocket === 'undefined') return undefined;
-    const onEvent = (event: ChatEvent) => {
-      if (event.type === 'chat.message' && event.message) {
-        addMessages([event.message]);
-        if (event.message.sender === 'operator') setSupportTyping(false);
-      } else if (event.type === 'chat.read' && event.by === 'operator' && event.seq !== undefined) {
-        const seq = event.seq;
-        updateKept((current) => (current.conversationId === event.conversationId
-          ? { ...current, operatorReadSeq: Math.max(current.operatorReadSeq, seq) } : current));
-      } else if (event.type === 'chat.typing' && event.by === 'operator') {
-        setSupportTyping(true);
-        clearTimeout(typingTimer.current);
-        typingTimer.current = setTimeout(() => setSupportTyping(false), typingShownMs);
-      } else if (event.type === 'chat.status' && event.status) {
-        const status = event.status;
-        updateKept((current) => (current.conversationId === event.conversationId ? { ...current, status } : current));
-      }
-    };
-    const close = openChatSocket({ token, onEvent, onSubscribed: () => { void fetchMissed().then(() => flush()); } });
-    const online = () => { void flush(); };
-    window.addEventListener('online', online);
-    return () => {
-      close();
-      window.removeEventListener('online', online);
-      clearTimeout(typingTimer.current);
-    };
-  }, [token, ready, addMessages, updateKept, fetchMissed, flush]);
-
-  // Support's messages on screen are read: the read mark goes up to the last one.
-  const lastSupportSeq = [...kept.messages].reverse().find((message) => message.sender !== 'user')?.seq ?? 0;
-  // A new conversation numbers from 1 again.
-  useEffect(() => { readSent.current = 0; }, [kept.conversationId]);
-  useEffect(() => {
-    if (!ready || lastSupportSeq <= readSent.current || document.visibilityState !== 'visible') return;
-    readSent.current = lastSupportSeq;
-    void dispatch(chatApi.endpoints.chatRead.initiate({ seq: lastSupportSeq }));
-  }, [ready, lastSupportSeq, dispatch]);
+  // The chat runs while the page is open for a signed-in user.
+  useEffect(() => (token && userId ? openChat(dispatch, userId) : undefined), [dispatch, token, userId]);
 
   // The newest message in view.
   const lastKey = `${kept.messages.length}:${outbox.length}:${supportTyping}`;
@@ -204,82 +49,16 @@ export default function ChatPage() {
     listEnd.current?.scrollIntoView?.({ block: 'end' });
   }, [lastKey]);
 
-  useEffect(() => () => { if (photo) URL.revokeObjectURL(photo.url); }, [photo]);
-
-  const enqueue = (entry: Omit<OutboxEntry, 'clientMessageId' | 'createdAt' | 'state'>) => {
-    updateOutbox((current) => [...current, { ...entry, clientMessageId: newClientMessageId(), createdAt: Date.now(), state: 'pending' }]);
-    void flush();
-  };
-
-  const submitText = (event: FormEvent) => {
-    event.preventDefault();
-    const text = draft.trim();
-    if (!text) return;
-    setDraft('');
-    enqueue({ text });
-  };
-
-  const onDraft = (value: string) => {
-    setDraft(value);
-    const now = Date.now();
-    if (value.trim() && keptRef.current.status === 'open' && now - typingSentAt.current > typingSentEveryMs && navigator.onLine) {
-      typingSentAt.current = now;
-      void dispatch(chatApi.endpoints.chatTyping.initiate());
-    }
-  };
-
-  const pickPhoto = (file: File | undefined) => {
-    setPhotoError(undefined);
-    if (!file) return;
-    setPhoto({ file, url: URL.createObjectURL(file) });
-  };
-
-  const sendPhoto = async () => {
-    if (!photo) return;
-    setUploading(true);
-    setPhotoError(undefined);
-    try {
-      const uploaded = await uploadFile({ file: photo.file, fileName: photo.file.name || 'photo.jpg', purpose: 'chat', token });
-      enqueue({ fileId: uploaded.id });
-      setPhoto(undefined);
-    } catch (caught) {
-      setPhotoError((caught as ApiError).message ?? t`The photo could not be sent.`);
-    } finally {
-      setUploading(false);
-    }
-  };
-
-  const retry = (clientMessageId: string) => {
-    updateOutbox((current) => current.map((item) => (item.clientMessageId === clientMessageId ? { ...item, state: 'pending', error: undefined } : item)));
-    void flush();
-  };
-  const discard = (clientMessageId: string) => updateOutbox((current) => current.filter((item) => item.clientMessageId !== clientMessageId));
-
-  const loadOlder = async () => {
-    const first = keptRef.current.messages[0];
-    if (!first) return;
-    setLoadingOlder(true);
-    try {
-      const older = await dispatch(chatApi.endpoints.chatHistory.initiate({ beforeSeq: first.seq, limit: olderPageSize }, { forceRefetch: true })).unwrap();
-      if (older.messages.length < olderPageSize) setOlderDone(true);
-      addMessages(older.messages);
-    } catch {
-      setLoadFailed(true);
-    } finally {
-      setLoadingOlder(false);
-    }
-  };
-
   const offline = duty.data?.onDuty === false && kept.status !== 'open';
   const firstSeq = kept.messages[0]?.seq ?? 1;
-  const empty = ready && kept.messages.length === 0 && outbox.length === 0;
+  const empty = phase === 'ready' && kept.messages.length === 0 && outbox.length === 0;
 
   return (
     <div className="chat-page">
       <PageHeader title={t`Live chat`} />
       <section className="chat-log" aria-label={t`Conversation with support`} aria-live="polite" data-testid="chat-log">
         {firstSeq > 1 && !olderDone && (
-          <button type="button" className="chat-older" onClick={() => void loadOlder()} disabled={loadingOlder}>
+          <button type="button" className="chat-older" onClick={() => dispatch(olderRequested())} disabled={loadingOlder}>
             {loadingOlder ? t`Loading…` : t`Show earlier messages`}
           </button>
         )}
@@ -307,8 +86,8 @@ export default function ChatPage() {
               </div>
               {entry.state === 'failed' && (
                 <div className="chat-failed-actions">
-                  <button type="button" className="link-button" onClick={() => retry(entry.clientMessageId)}>{t`Retry`}</button>
-                  <button type="button" className="link-button" onClick={() => discard(entry.clientMessageId)}>{t`Delete`}</button>
+                  <button type="button" className="link-button" onClick={() => dispatch(retryAsked(entry.clientMessageId))}>{t`Retry`}</button>
+                  <button type="button" className="link-button" onClick={() => dispatch(discardAsked(entry.clientMessageId))}>{t`Delete`}</button>
                 </div>
               )}
             </li>
@@ -319,35 +98,58 @@ export default function ChatPage() {
         {deliveredHere && <PushOffer reason="chat" reveal />}
         <div ref={listEnd} />
       </section>
-      {offline ? <OfflineForm onSent={(message) => { addMessages([message]); setDeliveredHere(true); }} /> : (
-        <footer className="chat-composer">
-          {photo && (
-            <div className="chat-photo-preview">
-              <img src={photo.url} alt={t`Photo to send`} />
-              <button type="button" className="link-button" onClick={() => setPhoto(undefined)}>{t`Remove`}</button>
-              <button type="button" className="chat-send" data-testid="chat-photo-send" onClick={() => void sendPhoto()} disabled={uploading}>
-                {uploading ? t`Sending…` : t`Send photo`}
-              </button>
-              {photoError && <p className="chat-error" role="alert">{photoError}</p>}
-            </div>
-          )}
-          <form className="chat-form" onSubmit={submitText}>
-            <label className="chat-attach" aria-label={t`Choose a photo`} title={t`Choose a photo`}>
-              <input type="file" accept="image/jpeg,image/png,image/webp" data-testid="chat-photo-pick" onChange={(event) => pickPhoto(event.target.files?.[0])} />
-              <span aria-hidden="true">🖼</span>
-            </label>
-            <label className="chat-attach" aria-label={t`Take a photo`} title={t`Take a photo`}>
-              <input type="file" accept="image/*" capture="environment" onChange={(event) => pickPhoto(event.target.files?.[0])} />
-              <span aria-hidden="true">📷</span>
-            </label>
-            <textarea className="chat-input" data-testid="chat-input" value={draft} rows={1} maxLength={2000} aria-label={t`Message`} placeholder={t`Write a message`}
-              onChange={(event) => onDraft(event.target.value)}
-              onKeyDown={(event) => { if (event.key === 'Enter' && !event.shiftKey) submitText(event); }} />
-            <button type="submit" className="chat-send" data-testid="chat-send" disabled={!draft.trim()}>{t`Send`}</button>
-          </form>
-        </footer>
-      )}
+      {offline ? <OfflineForm onSent={(message) => dispatch(offlineFormSent(message))} /> : <Composer />}
     </div>
+  );
+}
+
+/** The composer: a text (Enter sends, Shift+Enter breaks the line) or a photo, each queued in the outbox. */
+function Composer() {
+  const { t } = useLingui();
+  const dispatch = useDispatch<ChatDispatch>();
+  const [draft, setDraft] = useState('');
+  const photo = useChatPhoto((fileId) => dispatch(messageQueued({ fileId })));
+
+  const submitText = (event: FormEvent) => {
+    event.preventDefault();
+    const text = draft.trim();
+    if (!text) return;
+    setDraft('');
+    dispatch(messageQueued({ text }));
+  };
+
+  const onDraft = (value: string) => {
+    setDraft(value);
+    if (value.trim()) dispatch(draftTyped());
+  };
+
+  return (
+    <footer className="chat-composer">
+      {photo.photo && (
+        <div className="chat-photo-preview">
+          <img src={photo.photo.url} alt={t`Photo to send`} />
+          <button type="button" className="link-button" onClick={photo.remove}>{t`Remove`}</button>
+          <button type="button" className="chat-send" data-testid="chat-photo-send" onClick={() => void photo.send()} disabled={photo.uploading}>
+            {photo.uploading ? t`Sending…` : t`Send photo`}
+          </button>
+          {photo.error && <p className="chat-error" role="alert">{photo.error}</p>}
+        </div>
+      )}
+      <form className="chat-form" onSubmit={submitText}>
+        <label className="chat-attach" aria-label={t`Choose a photo`} title={t`Choose a photo`}>
+          <input type="file" accept="image/jpeg,image/png,image/webp" data-testid="chat-photo-pick" onChange={(event) => photo.pick(event.target.files?.[0])} />
+          <span aria-hidden="true">🖼</span>
+        </label>
+        <label className="chat-attach" aria-label={t`Take a photo`} title={t`Take a photo`}>
+          <input type="file" accept="image/*" capture="environment" onChange={(event) => photo.pick(event.target.files?.[0])} />
+          <span aria-hidden="true">📷</span>
+        </label>
+        <textarea className="chat-input" data-testid="chat-input" value={draft} rows={1} maxLength={2000} aria-label={t`Message`} placeholder={t`Write a message`}
+          onChange={(event) => onDraft(event.target.value)}
+          onKeyDown={(event) => { if (event.key === 'Enter' && !event.shiftKey) submitText(event); }} />
+        <button type="submit" className="chat-send" data-testid="chat-send" disabled={!draft.trim()}>{t`Send`}</button>
+      </form>
+    </footer>
   );
 }
 
