@@ -23,13 +23,37 @@ import { applyBasic, approve, reviewer, type Reviewer } from '../identity/kycHel
 import { applyDeposit, approveAsOperator, withDepositAddresses } from '../wallet/walletHelpers.ts';
 import { apply as applyWithdrawal, bindAddress, setWithdrawPassword } from '../wallet/withdrawHelpers.ts';
 import { fundSpot } from '../trading/positionHelpers.ts';
+import { accountBalances, openAccounts, systemAccountShardCount } from '../../../server/domain/kernel/ledger/accounts.ts';
+import { postTransfers } from '../../../server/domain/kernel/ledger/transfers.ts';
 
 const usdt = (whole: number) => BigInt(whole) * 1_000_000n;
 
+/** The rewards pool's USDT accounts, one per shard, as the ledger opens them. */
+const poolAccounts = (server: TestServer) => openAccounts(server.db,
+  Array.from({ length: systemAccountShardCount }, (_, shard) => ({ ledger: 'real' as const, asset: 'USDT', kind: 'rewards' as const, shard })));
+
+/** What the rewards pool holds in USDT (posted, over its shards), read through the ledger's balances. */
 async function poolOf(server: TestServer): Promise<bigint> {
-  const [row] = await server.query<{ total: string }>(sql`select coalesce(sum(credits_posted - debits_posted), 0)::text as total
-    from ledger_accounts where kind = 'rewards' and asset = 'USDT' and ledger = 1`);
-  return BigInt(row.total);
+  const balances = await accountBalances(server.db, await poolAccounts(server));
+  return balances.reduce((sum, account) => sum + account.postedAtomic, 0n);
+}
+
+/**
+ * Moves `amount` out of the rewards pool into the house (a negative amount: back into the pool),
+ * one transfer posted by the ledger: every balance changes only through the posting function, so
+ * the chains, the recomputed balances and each asset's zero sum hold throughout.
+ */
+async function movePoolToHouse(server: TestServer, amount: bigint) {
+  const [pool, house] = await openAccounts(server.db, [
+    { ledger: 'real', asset: 'USDT', kind: 'rewards', shard: 0 },
+    { ledger: 'real', asset: 'USDT', kind: 'house', shard: 0 },
+  ]);
+  const id = server.unique('test-pool-move:');
+  const result = await postTransfers(server.db, [{
+    id, kind: 'correction', reference: id, amountAtomic: amount < 0n ? -amount : amount,
+    debitAccountId: amount < 0n ? house : pool, creditAccountId: amount < 0n ? pool : house,
+  }], server.clock);
+  expect(result).toMatchObject({ ok: true, replayed: false });
 }
 
 async function setLevel(server: TestServer, userId: bigint, level: number, highest = level) {
@@ -147,6 +171,7 @@ forEachDatabase((server) => {
   describe('welfare centre', () => {
     test('tasks show progress; a claim pays once when done; not done, twice and an empty pool move nothing', async () => {
       await setup();
+      await fund(server, boss, '100');
       const user = await buyer(server, '0', false);
       const tasks = expectOk(await server.get(rewardPaths.welfareTasks, {}, { token: user.token })).body.result;
       expect(tasks.tasks.map((task: { kind: string }) => task.kind)).toEqual(['first_deposit', 'kyc_basic', 'first_trade', 'first_product', 'invite_deposit', 'checkin_streak']);
@@ -161,21 +186,24 @@ forEachDatabase((server) => {
       expect(expectOk(await server.post(rewardPaths.welfareCheckin, {}, { token: user.token })).body.result.checkinStreak).toBe(1);
       expectRefused(await server.post(rewardPaths.welfareCheckin, {}, { token: user.token }), 409, 'checkin_done_today');
 
-      // Basic verification done → claimable; the pool is drained first: pool_insufficient, nothing moves.
-      await server.query(sql`insert into kyc_applications (user_id, level, status, details, decided_at) values (${user.userId}, 1, 'approved', '{}', now())`);
+      // Basic verification done → claimable; the pool is emptied first (its balance moved to the
+      // house by a posted transfer): pool_insufficient, nothing moves.
+      await verify(server, await reviewer(server), user, person(server));
       const claimable = expectOk(await server.get(rewardPaths.welfareTasks, {}, { token: user.token })).body.result.tasks
         .find((task: { kind: string }) => task.kind === 'kyc_basic');
       expect(claimable).toMatchObject({ state: 'claimable', progress: 1, rewardAmount: '2.000000' });
       const pool = await poolOf(server);
-      await server.query(sql`update ledger_accounts set debits_posted = debits_posted + ${pool} where kind = 'rewards' and asset = 'USDT' and ledger = 1 and id = (
-        select id from ledger_accounts where kind = 'rewards' and asset = 'USDT' and ledger = 1 order by id limit 1)`);
+      expect(pool >= usdt(100)).toBe(true);
+      await movePoolToHouse(server, pool);
+      expect(await poolOf(server)).toBe(0n);
+      await expectLedgerSound(server);
       const drained = await moneySnapshot(server);
       expectRefused(await server.post(rewardPaths.welfareClaim, { taskId: kyc.id }, { token: user.token }), 409, 'pool_insufficient');
       expect(await moneySnapshot(server)).toEqual(drained);
       const [claims] = await server.query<{ n: number }>(sql`select count(*)::int as n from welfare_claims where user_id = ${user.userId}`);
       expect(claims.n).toBe(0);
-      await server.query(sql`update ledger_accounts set debits_posted = debits_posted - ${pool} where kind = 'rewards' and asset = 'USDT' and ledger = 1 and id = (
-        select id from ledger_accounts where kind = 'rewards' and asset = 'USDT' and ledger = 1 order by id limit 1)`);
+      await movePoolToHouse(server, -pool);
+      expect(await poolOf(server)).toBe(pool);
 
       const paid = expectOk(await server.post(rewardPaths.welfareClaim, { taskId: kyc.id }, { token: user.token })).body.result;
       expect(paid).toMatchObject({ asset: 'USDT', amount: '2.000000', transferId: `welfare:${kyc.id}:${user.userId}` });
