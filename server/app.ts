@@ -10,7 +10,7 @@ import websocket from '@fastify/websocket';
 import { validatorCompiler } from './lib/validator.ts';
 import type { Redis } from 'ioredis';
 import { apiPrefix } from '../src/api/contract/paths.ts';
-import type { Config } from './config.ts';
+import type { Config } from './lib/config.ts';
 import type { Database } from './db/client.ts';
 import { AppError } from './lib/errors.ts';
 import { failure } from './lib/envelope.ts';
@@ -51,12 +51,18 @@ import { startPush } from './domain/programs/push/index.ts';
 import { resolveSession } from './domain/kernel/sessions.ts';
 import { resolveOperatorSession } from './domain/kernel/operators.ts';
 import { localUserEvents, type UserEventBus } from './domain/kernel/userEvents.ts';
+import { localChatEvents, type ChatEventBus } from './domain/kernel/chatEvents.ts';
+import { recheckLevelSoon } from './domain/programs/rewards/levelBonuses.ts';
+import { competitionRules } from './domain/programs/competitions/trading.ts';
+import { jobWork } from './jobs.ts';
 import { localDiskStorage } from './domain/kernel/uploads.ts';
 import { localBus, type MarketBus } from './domain/core/market/bus.ts';
 import { MarketView } from './domain/core/market/view.ts';
+import { registerRealtime } from './plugins/realtime/index.ts';
+import type { RealtimeHub } from './plugins/realtime/hub.ts';
 import {
-  defaultRealtimeSettings, framePayloadBytesMax, realtimeSettingsOf, registerRealtime, type RealtimeHub, type RealtimeSettings,
-} from './plugins/realtime.ts';
+  defaultRealtimeSettings, framePayloadBytesMax, realtimeSettingsOf, type RealtimeSettings,
+} from './plugins/realtime/settings.ts';
 
 export interface BuildOptions {
   config: Config;
@@ -73,6 +79,8 @@ export interface BuildOptions {
   realtime?: Partial<RealtimeSettings>;
   /** Where each user's own events travel; an in-process bus by default (Redis across instances). */
   userEvents?: UserEventBus;
+  /** Where the support chat's events travel; an in-process bus by default (Redis across instances). */
+  chatEvents?: ChatEventBus;
 }
 
 export interface BuiltApp {
@@ -133,8 +141,15 @@ export async function buildApp(options: BuildOptions): Promise<BuiltApp> {
     oidcProviders: config.oidcProviders,
     replayStore,
     version: readVersion(config.webRoot),
+    // Where lower floors make higher ones act (kernel/ports.ts): wired here, once.
+    ports: {
+      balanceMoved: (userId) => recheckLevelSoon(database.db, clock, userId, (error) => app.log.error({ err: error }, 'vip level recheck failed')),
+      competitions: competitionRules,
+    },
+    jobs: jobWork,
     uploads: localDiskStorage(path.join(config.dataDir, 'uploads')),
     userEvents: options.userEvents ?? localUserEvents(),
+    chatEvents: options.chatEvents ?? localChatEvents(),
   };
 
   await app.register(helmet, {
@@ -211,6 +226,7 @@ export async function buildApp(options: BuildOptions): Promise<BuiltApp> {
       view: market, clock, settings: realtimeSettings,
       users: {
         events: services.userEvents,
+        chatEvents: services.chatEvents,
         authenticate: async (token) => (await resolveSession(services.db, clock, config.limits, token))?.userId,
         // The back office's chat screen (issue 21): an operator session joins the operators' chat channel.
         authenticateOperator: async (token) => (await resolveOperatorSession(services.db, clock, token))?.id,

@@ -6,7 +6,7 @@
 // says so and stops (stop the server, add the operator, start it again).
 import path from 'node:path';
 import { parseArgs } from 'node:util';
-import { loadConfig } from './config.ts';
+import { loadConfig } from './lib/config.ts';
 import { openDatabase } from './db/client.ts';
 import { DatabaseInUseError } from './db/pgliteLock.ts';
 import { AppError } from './lib/errors.ts';

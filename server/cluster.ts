@@ -7,7 +7,7 @@
 // run two: one of them holds the engine lock and ticks, every one fans the market out to its own
 // sockets. A worker that dies is replaced; SIGINT or SIGTERM stops them all.
 import cluster, { type Worker } from 'node:cluster';
-import type { Config } from './config.ts';
+import type { Config } from './lib/config.ts';
 
 /** Workers at most: more than the machine has cores only adds switching. */
 export const workersMax = 64;

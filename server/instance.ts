@@ -17,9 +17,10 @@ import { dailyLiabilityPublisher, type DailyPublisher, type Timer } from './doma
 import { TradingRuntime } from './domain/core/trading/runtime.ts';
 import { CompetitionEnds } from './domain/programs/competitions/ending.ts';
 import { redisUserEvents } from './domain/kernel/userEvents.ts';
+import { redisChatEvents } from './domain/kernel/chatEvents.ts';
 import { resumePayoutJobs } from './domain/kernel/ledger/payouts.ts';
 import { startScheduledPushes } from './domain/programs/content/scheduler.ts';
-import { startDailyJobs } from './jobs.ts';
+import { startDailyJobs } from './domain/kernel/jobs.ts';
 
 export interface InstanceOptions extends Omit<BuildOptions, 'marketBus' | 'redis'> {
   /** A new price source for each term as leader (the engine starts from the stored state each time). */
@@ -73,7 +74,11 @@ export async function startInstance(options: InstanceOptions): Promise<Instance>
   const userEvents = config.redisUrl
     ? await redisUserEvents(config.redisUrl, { onError: logErrorEveryMinute('user event bus failed') })
     : undefined;
-  const built = await buildApp({ ...options, redis, marketBus, userEvents });
+  // The support chat's own bus, so an operator on one instance answers a user on another.
+  const chatEvents = config.redisUrl
+    ? await redisChatEvents(config.redisUrl, { onError: logErrorEveryMinute('chat event bus failed') })
+    : undefined;
+  const built = await buildApp({ ...options, redis, marketBus, userEvents, chatEvents });
   log = built.app.log;
 
   const leadership = database.kind === 'postgres' && config.databaseUrl
@@ -84,6 +89,7 @@ export async function startInstance(options: InstanceOptions): Promise<Instance>
   const runner = new EngineRunner(() => {
     const trading = new TradingRuntime({
       db: database.db, clock, userEvents: built.services.userEvents, messages: built.services.push, onError: logError('trading engine failed'),
+      competitions: built.services.ports.competitions,
       // Issue 38: a trading competition ends on the engine's first tick at or after its end instant.
       watchers: [new CompetitionEnds({ db: database.db, clock, onError: logError('competition end failed') })],
     });
@@ -140,6 +146,7 @@ export async function startInstance(options: InstanceOptions): Promise<Instance>
       await built.app.close();
       await marketBus.close();
       await userEvents?.close();
+      await chatEvents?.close();
       await redis?.quit();
     },
   };

@@ -5,7 +5,7 @@
 import cluster from 'node:cluster';
 import path from 'node:path';
 import fs from 'node:fs';
-import { loadConfig } from './config.ts';
+import { loadConfig } from './lib/config.ts';
 import { openDatabase } from './db/client.ts';
 import { seed } from './seed.ts';
 import { demoOperator } from './domain/kernel/operators.ts';

@@ -2,7 +2,7 @@
 // (so a body trickled one byte at a time cannot hold a connection, and a file, forever), how long
 // a silent or idle connection stays open. Upgraded realtime sockets are not touched by any of them
 // (Node stops timing a socket once it is upgraded); the heartbeat looks after those.
-import type { Limits } from '../config.ts';
+import type { Limits } from './config.ts';
 
 type HttpLimits = Pick<Limits, 'httpRequestTimeoutMs' | 'httpHeadersTimeoutMs' | 'httpIdleTimeoutMs' | 'httpKeepAliveTimeoutMs'>;
 

@@ -9,7 +9,7 @@ import {
 import {
   competitionDetail, exitCompetition, joinCompetition, listCompetitions, myEntries, myEntry,
 } from '../domain/programs/competitions/competitions.ts';
-import { requestLang } from '../domain/programs/products/products.ts';
+import { requestLang } from '../domain/kernel/shared/names.ts';
 import { resolveSession } from '../domain/kernel/sessions.ts';
 import { requireSession } from '../plugins/auth.ts';
 import { ok } from '../lib/envelope.ts';

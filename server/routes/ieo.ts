@@ -4,7 +4,7 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { Type, type Static } from '@sinclair/typebox';
 import { IeoApplicationsQuery, IeoApplyBody, IeoIdQuery, IeoListQuery, IeoPayBody, ieoPaths } from '../../src/api/contract/ieo.ts';
 import { applyIeo, drawOf, listMyApplications, listProjects, myApplication, payIeo } from '../domain/programs/ieo/ieo.ts';
-import { requestLang } from '../domain/programs/products/products.ts';
+import { requestLang } from '../domain/kernel/shared/names.ts';
 import { resolveSession } from '../domain/kernel/sessions.ts';
 import { requireSession } from '../plugins/auth.ts';
 import { ok } from '../lib/envelope.ts';

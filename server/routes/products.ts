@@ -9,7 +9,8 @@ import {
 } from '../../src/api/contract/products.ts';
 import { CurrencyCode, PageQuery } from '../../src/api/contract/wallet.ts';
 import { RecordId } from '../../src/api/contract/withdrawals.ts';
-import { listProducts, productById, requestLang } from '../domain/programs/products/products.ts';
+import { listProducts, productById } from '../domain/programs/products/products.ts';
+import { requestLang } from '../domain/kernel/shared/names.ts';
 import {
   debitBuy, listMyOrders, minerBuy, miningPool, myOrder, orderReceipts, orderStat, redeemOrder,
 } from '../domain/programs/products/orders.ts';

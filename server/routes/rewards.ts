@@ -3,7 +3,7 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { Type, type Static } from '@sinclair/typebox';
 import { OpenEnvelopeBody, WelfareClaimBody, rewardPaths } from '../../src/api/contract/rewards.ts';
-import { requestLang } from '../domain/programs/products/products.ts';
+import { requestLang } from '../domain/kernel/shared/names.ts';
 import { checkIn, claimWelfareTask, myWelfareTasks } from '../domain/programs/rewards/welfare.ts';
 import { myEnvelopes, openEnvelope } from '../domain/programs/rewards/envelopes.ts';
 import { myVipRewards } from '../domain/programs/rewards/vip.ts';

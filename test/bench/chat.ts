@@ -16,7 +16,7 @@ import path from 'node:path';
 import { randomBytes } from 'node:crypto';
 import WebSocket from 'ws';
 import { createScratchDatabase, dropScratchDatabase } from '../support/scratchDatabase.ts';
-import { loadConfig } from '../../server/config.ts';
+import { loadConfig } from '../../server/lib/config.ts';
 import { openDatabase } from '../../server/db/client.ts';
 import { seed } from '../../server/seed.ts';
 import { buildApp } from '../../server/app.ts';

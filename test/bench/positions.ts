@@ -12,7 +12,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { createScratchDatabase, dropScratchDatabase } from '../support/scratchDatabase.ts';
-import { loadConfig } from '../../server/config.ts';
+import { loadConfig } from '../../server/lib/config.ts';
 import { openDatabase } from '../../server/db/client.ts';
 import { seed } from '../../server/seed.ts';
 import { buildApp } from '../../server/app.ts';

@@ -11,7 +11,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { loadConfig } from '../../server/config.ts';
+import { loadConfig } from '../../server/lib/config.ts';
 import { openDatabase } from '../../server/db/client.ts';
 import { buildApp } from '../../server/app.ts';
 import { createKeys } from '../../server/plugins/encryption.ts';

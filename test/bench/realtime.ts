@@ -9,7 +9,7 @@ import { execFileSync, fork, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { loadConfig } from '../../server/config.ts';
+import { loadConfig } from '../../server/lib/config.ts';
 import { openDatabase } from '../../server/db/client.ts';
 import { createScratchDatabase, dropScratchDatabase } from '../support/scratchDatabase.ts';
 import { buildApp } from '../../server/app.ts';

@@ -23,7 +23,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { brotliCompressSync, constants } from 'node:zlib';
 import { createScratchDatabase, dropScratchDatabase } from '../support/scratchDatabase.ts';
-import { loadConfig } from '../../server/config.ts';
+import { loadConfig } from '../../server/lib/config.ts';
 import { openDatabase } from '../../server/db/client.ts';
 import { buildApp } from '../../server/app.ts';
 import { createKeys } from '../../server/plugins/encryption.ts';

@@ -9,7 +9,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import pg from 'pg';
-import { loadConfig } from '../../server/config.ts';
+import { loadConfig } from '../../server/lib/config.ts';
 import { openDatabase } from '../../server/db/client.ts';
 import { seed } from '../../server/seed.ts';
 import { buildApp } from '../../server/app.ts';

@@ -8,7 +8,7 @@ import zlib from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { FastifyInstance } from 'fastify';
 import { buildApp } from '../../server/app.ts';
-import { loadConfig } from '../../server/config.ts';
+import { loadConfig } from '../../server/lib/config.ts';
 import { createKeys } from '../../server/plugins/encryption.ts';
 import { compressionThresholdBytes } from '../../server/plugins/web.ts';
 import { MarketEngine, seededSimulator, simulatorSource } from '../../server/domain/core/market/engine.ts';

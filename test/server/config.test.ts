@@ -1,7 +1,7 @@
 // The demo account and the demo operator (credentials published in the README) are seeded by
 // default only on the embedded database; a PostgreSQL install gets them only when it asks.
 import { describe, expect, it } from 'vitest';
-import { loadConfig } from '../../server/config.ts';
+import { loadConfig } from '../../server/lib/config.ts';
 
 describe('SEED_DEMO', () => {
   it('is on by default on the embedded database and off by default on PostgreSQL', () => {

@@ -7,7 +7,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { FastifyInstance } from 'fastify';
 import { buildApp } from '../../server/app.ts';
-import { loadConfig } from '../../server/config.ts';
+import { loadConfig } from '../../server/lib/config.ts';
 import { createKeys } from '../../server/plugins/encryption.ts';
 import { precompress } from '../../scripts/precompress.ts';
 import { forEachDatabase } from './helpers.ts';

@@ -5,7 +5,7 @@
 // (Searching all 2^32 mulberry32 states from a few returns is not a test's work: the replay of the
 // seed derivation is the attack that was reported, and the one a secure source must defeat.)
 import { describe, expect, it } from 'vitest';
-import { loadConfig } from '../../server/config.ts';
+import { loadConfig } from '../../server/lib/config.ts';
 import { seededSimulator, simulatorSource, type PriceSource } from '../../server/domain/core/market/engine.ts';
 import { secureRandom } from '../../server/domain/core/market/secureRandom.ts';
 import { seededSimulatorRandom, SymbolSimulator } from '../../server/domain/core/market/simulator.ts';

@@ -7,7 +7,7 @@
 // history over the time it was down (a few minutes, and a weekend), with no gap and no jump.
 import path from 'node:path';
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { loadConfig } from '../../server/config.ts';
+import { loadConfig } from '../../server/lib/config.ts';
 import { sql } from 'drizzle-orm';
 import { localBus } from '../../server/domain/core/market/bus.ts';
 import { MarketEngine, seededSimulator, simulatorSource, type PriceSource } from '../../server/domain/core/market/engine.ts';

@@ -9,7 +9,7 @@ import { fileURLToPath } from 'node:url';
 import { count, eq, sql } from 'drizzle-orm';
 import { afterAll, describe, expect, it } from 'vitest';
 import { buildApp } from '../../server/app.ts';
-import { loadConfig } from '../../server/config.ts';
+import { loadConfig } from '../../server/lib/config.ts';
 import { openDatabase, type Database } from '../../server/db/client.ts';
 import { pgliteLockFile } from '../../server/db/pgliteLock.ts';
 import { auditLog, operators } from '../../server/db/schema.ts';

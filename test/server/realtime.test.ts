@@ -7,7 +7,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { paths } from '../../src/api/contract/paths.ts';
 import { candlePeriods, subscriptionsPerConnectionMax, type Candle, type Ticker } from '../../src/api/contract/market.ts';
 import { symbolSpecs } from '../../server/domain/core/market/symbols.ts';
-import { defaultRealtimeSettings } from '../../server/plugins/realtime.ts';
+import { defaultRealtimeSettings } from '../../server/plugins/realtime/settings.ts';
 import { expectOk, forEachDatabase } from './helpers.ts';
 import { SocketClient, socketClients, socketUrl, startTestEngine } from './realtimeHelpers.ts';
 

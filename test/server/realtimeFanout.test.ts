@@ -5,7 +5,7 @@
 // the frame header for every length form, against `ws`'s own framing. No timing is asserted.
 import { beforeAll, describe, expect, it } from 'vitest';
 import * as ws from 'ws';
-import { textFrame } from '../../server/plugins/realtime.ts';
+import { textFrame } from '../../server/plugins/realtime/frames.ts';
 import { forEachDatabase } from './helpers.ts';
 import { socketClients, socketUrl, startTestEngine, type SocketClient } from './realtimeHelpers.ts';
 import type { ServerMessage } from '../../src/api/contract/market.ts';

@@ -5,7 +5,7 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { eq } from 'drizzle-orm';
 import { users } from '../../server/db/schema.ts';
-import { authAttemptsMax } from '../../server/plugins/realtime.ts';
+import { authAttemptsMax } from '../../server/plugins/realtime/sessions.ts';
 import { forEachDatabase } from './helpers.ts';
 import { socketClients, socketUrl } from './realtimeHelpers.ts';
 

@@ -2,24 +2,33 @@
 // Redis. Only one holds the engine lock and runs the engine; each instance answers with market
 // data as soon as it is up (a follower waits for the leader's next tick); the ticks the leader
 // publishes reach a WebSocket client connected to the other instance; when the leader closes, the
-// other takes the lock and its own engine feeds the same client. Needs TEST_DATABASE_URL (skipped
-// without it) and Redis at TEST_REDIS_URL (default redis://127.0.0.1:6379).
+// other takes the lock and its own engine feeds the same client; the support chat's events cross
+// from one instance to the other on the chat's own bus. Needs TEST_DATABASE_URL (skipped without it)
+// and Redis at TEST_REDIS_URL (default redis://127.0.0.1:6379).
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { randomBytes } from 'node:crypto';
 import pg from 'pg';
 import { Redis } from 'ioredis';
+import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { loadConfig, type Config } from '../../server/config.ts';
+import { loadConfig, type Config } from '../../server/lib/config.ts';
 import { openDatabase, type Database } from '../../server/db/client.ts';
+import { operators, users } from '../../server/db/schema.ts';
+import { createSession } from '../../server/domain/kernel/sessions.ts';
+import { createOperator, operatorLogin } from '../../server/domain/kernel/operators.ts';
+import { totpCode } from '../../server/domain/kernel/totp.ts';
+import { sendChat } from '../../server/domain/programs/chat/userChat.ts';
+import { reply } from '../../server/domain/programs/chat/operatorChat.ts';
+import { operatorChatChannel, type ChatEvent } from '../../src/api/contract/chat.ts';
 import { seed } from '../../server/seed.ts';
 import { seededSimulator, simulatorSource } from '../../server/domain/core/market/engine.ts';
 import { engineLockKey } from '../../server/domain/core/market/leader.ts';
 import { symbolByCode } from '../../server/domain/core/market/symbols.ts';
 import { startInstance, type Instance } from '../../server/instance.ts';
 import { createKeys } from '../../server/plugins/encryption.ts';
-import type { Ticker } from '../../src/api/contract/market.ts';
+import type { Ticker, UserEvent } from '../../src/api/contract/market.ts';
 import { apiPrefix, paths } from '../../src/api/contract/paths.ts';
 import { TestClock } from './helpers.ts';
 import { createPostgresDatabase, eventually, SocketClient, socketUrl } from './realtimeHelpers.ts';
@@ -173,6 +182,49 @@ describe.skipIf(!adminUrl || !redisReachable)('two instances on one PostgreSQL a
       });
     } finally {
       client.close();
+    }
+  });
+
+  it('carries the support chat between instances: a user on one, the operators on the other', async () => {
+    const holder = instances.find((instance) => instance.leadership.leading)!;
+    const other = await startFollower(holder);
+    for (const instance of [holder, other]) {
+      if (!instance.app.server.listening) await instance.app.listen({ port: 0, host: '127.0.0.1' });
+    }
+    const { db, limits } = holder.services;
+    const suffix = randomBytes(6).toString('hex');
+    const [user] = await db.insert(users).values({ email: `chat-${suffix}@example.com`, passwordHash: 'unused', inviteCode: suffix })
+      .returning({ id: users.id });
+    const userToken = await createSession(db, clock, limits, user.id);
+    const operator = await createOperator(db, `chat-${suffix}@bourse.test`, 'finance');
+    const operatorToken = await operatorLogin(holder.services, operator.email, operator.password,
+      await totpCode(operator.totpSecret, clock.now().getTime()), '127.0.0.1');
+    const [{ id: operatorId }] = await db.select({ id: operators.id }).from(operators).where(eq(operators.email, operator.email));
+    const userSocket = await SocketClient.connect(socketUrl(other.app));
+    const operatorSocket = await SocketClient.connect(socketUrl(holder.app));
+    // Other suites on the same Redis may chat too: each socket waits for this conversation's events.
+    const chatOf = (data: unknown) => (data as UserEvent | undefined)?.chat;
+    try {
+      userSocket.send({ op: 'auth', token: userToken });
+      expect((await userSocket.next('subscribed')).channels).toEqual(['user']);
+      operatorSocket.send({ op: 'auth', token: operatorToken, as: 'operator' });
+      expect((await operatorSocket.next('subscribed')).channels).toEqual([operatorChatChannel]);
+
+      // The user writes through one instance; the operators' socket on the other hears it.
+      const sent = await sendChat(other.services, user.id, { clientMessageId: `scale-out-${suffix}`, text: 'Hello from the other instance' });
+      const forOperators = await operatorSocket.take((message) => message.type === 'update' && message.channel === operatorChatChannel
+        && (message.data as ChatEvent).conversationId === sent.conversationId, 'the user\'s message on the operators\' channel');
+      expect(forOperators).toMatchObject({ data: { type: 'chat.message', userId: String(user.id), message: { seq: 1, sender: 'user' } } });
+
+      // The operator answers through the other instance; the user's socket hears both messages.
+      await reply(holder.services, operatorId, BigInt(sent.conversationId), 'Heard you.');
+      const forUser = (seq: number) => userSocket.take((message) => message.type === 'update' && message.channel === 'user'
+        && chatOf(message.data)?.conversationId === sent.conversationId && chatOf(message.data)?.message?.seq === seq, `message ${seq} on the user channel`);
+      expect(await forUser(1)).toMatchObject({ data: { kind: 'chat', chat: { type: 'chat.message', message: { sender: 'user' } } } });
+      expect(await forUser(2)).toMatchObject({ data: { kind: 'chat', chat: { type: 'chat.message', message: { sender: 'operator', text: 'Heard you.' } } } });
+    } finally {
+      userSocket.close();
+      operatorSocket.close();
     }
   });
 });

@@ -9,7 +9,7 @@ import { and, desc, eq, isNull, lt, sql } from 'drizzle-orm';
 import type { CodePurpose } from '../../../src/api/contract/accounts.ts';
 import { verificationCodes } from '../../db/schema.ts';
 import type { Db, Tx } from '../../db/client.ts';
-import type { Limits } from '../../config.ts';
+import type { Limits } from '../../lib/config.ts';
 import type { Clock } from '../../lib/time.ts';
 import type { RateLimiter } from '../../lib/rateLimiter.ts';
 import { AppError, badRequest } from '../../lib/errors.ts';

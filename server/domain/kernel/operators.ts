@@ -9,7 +9,7 @@ import { createHash, randomBytes } from 'node:crypto';
 import { and, eq, gt, isNull, lt, ne, or } from 'drizzle-orm';
 import { operatorSessions, operators } from '../../db/schema.ts';
 import type { Db, Executor } from '../../db/client.ts';
-import type { Limits } from '../../config.ts';
+import type { Limits } from '../../lib/config.ts';
 import { AppError, badRequest, conflict } from '../../lib/errors.ts';
 import type { Clock } from '../../lib/time.ts';
 import type { RateLimiter, ThrottlePolicy } from '../../lib/rateLimiter.ts';

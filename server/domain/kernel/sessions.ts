@@ -4,7 +4,7 @@ import { createHash, randomBytes } from 'node:crypto';
 import { and, eq, isNull, ne } from 'drizzle-orm';
 import { sessions } from '../../db/schema.ts';
 import type { Executor } from '../../db/client.ts';
-import type { Limits } from '../../config.ts';
+import type { Limits } from '../../lib/config.ts';
 import type { Clock } from '../../lib/time.ts';
 
 export const hashToken = (token: string) => createHash('sha256').update(token).digest('hex');

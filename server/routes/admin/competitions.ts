@@ -17,7 +17,7 @@ import {
 import { prizeJobIdOf, prizePoolBalance } from '../../domain/programs/competitions/jobs.ts';
 import { formatAmount } from '../../domain/kernel/ledger/amounts.ts';
 import { payoutJob } from '../../domain/kernel/ledger/payouts.ts';
-import { assetScales, scaleOf } from '../../domain/programs/products/products.ts';
+import { assetScales, scaleOf } from '../../domain/kernel/ledger/assets.ts';
 import { operatorOnly } from '../../plugins/operatorAuth.ts';
 import { ok } from '../../lib/envelope.ts';
 import type { Services } from '../../domain/kernel/services.ts';

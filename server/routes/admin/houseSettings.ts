@@ -17,7 +17,8 @@ import type { SettingApplied, SettingSpec, SettingSpecs } from '../../domain/ker
 import { applyDualApprovalThreshold } from '../../domain/core/wallet/approvals.ts';
 import { updateCurrencySettings, valueForDualControl } from '../../domain/core/wallet/currencies.ts';
 import { updateProduct } from '../../domain/programs/products/admin.ts';
-import { adminProductWire, assetScales } from '../../domain/programs/products/products.ts';
+import { adminProductWire } from '../../domain/programs/products/products.ts';
+import { assetScales } from '../../domain/kernel/ledger/assets.ts';
 import { setVipReward } from '../../domain/programs/rewards/vip.ts';
 import { updateWelfareTask } from '../../domain/programs/rewards/welfare.ts';
 import { updateRates } from '../../domain/programs/team/team.ts';

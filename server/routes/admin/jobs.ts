@@ -5,7 +5,7 @@ import type { FastifyInstance } from 'fastify';
 import { Type, type Static } from '@sinclair/typebox';
 import { productAdminPaths } from '../../../src/api/contract/products.ts';
 import { recordAudit } from '../../domain/kernel/audit.ts';
-import { listJobRuns, runJob } from '../../jobs.ts';
+import { listJobRuns, runJob } from '../../domain/kernel/jobs.ts';
 import { operatorOnly } from '../../plugins/operatorAuth.ts';
 import { ok } from '../../lib/envelope.ts';
 import type { Services } from '../../domain/kernel/services.ts';

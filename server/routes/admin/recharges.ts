@@ -30,7 +30,7 @@ export function rechargeAdminRoutes(app: FastifyInstance, services: Services) {
     { schema: { params: RecordIdParams, body: Empty }, preHandler: operatorOnly(reviewers) },
     async (request) => {
       const messages: WrittenMessage[] = [];
-      const answer = await approveRecharge(services.db, BigInt(request.params.id), { ...decision(request), messages });
+      const answer = await approveRecharge(services.db, BigInt(request.params.id), { ...decision(request), messages, balanceMoved: services.ports.balanceMoved });
       deliverMessages(services, messages);
       return ok(answer);
     });

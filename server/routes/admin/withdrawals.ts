@@ -25,7 +25,7 @@ export function withdrawalAdminRoutes(app: FastifyInstance, services: Services) 
   const reviewers = operatorOnly(['admin', 'finance']);
   const decide = async (request: { operator?: { id: bigint }; params: Params }, decision: Decision) => {
     const messages: WrittenMessage[] = [];
-    const answer = await decideWithdrawal(services.db, services.clock, request.operator!.id, BigInt(request.params.id), decision, messages);
+    const answer = await decideWithdrawal(services.db, services.clock, request.operator!.id, BigInt(request.params.id), decision, messages, services.ports.balanceMoved);
     // The user's message (paid, rejected, failed) goes out once the decision committed.
     deliverMessages(services, messages);
     return answer;

@@ -30,7 +30,7 @@ const opensPerUserPerMinute = 120;
 const CloseParams = Type.Object({ id: RecordId });
 
 export function positionRoutes(app: FastifyInstance, services: Services, market: MarketView) {
-  const deps = { db: services.db, clock: services.clock, userEvents: services.userEvents };
+  const deps = { db: services.db, clock: services.clock, userEvents: services.userEvents, competitions: services.ports.competitions };
 
   app.get(tradePaths.settings, async () => {
     const nowMs = services.clock.now().getTime();

@@ -6,11 +6,10 @@ import { execFileSync } from 'node:child_process';
 import net, { type AddressInfo } from 'node:net';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { apiPrefix, paths } from '../../../src/api/contract/paths.ts';
-import {
-  addressKey, connectionsCap, defaultRealtimeSettings, openFilesLimit, parseOpenFilesLimit,
-} from '../../../server/plugins/realtime.ts';
+import { addressKey, connectionsCap, openFilesLimit, parseOpenFilesLimit } from '../../../server/plugins/realtime/connections.ts';
+import { defaultRealtimeSettings } from '../../../server/plugins/realtime/settings.ts';
 import { httpServerOptions } from '../../../server/lib/httpServerOptions.ts';
-import { defaultLimits, loadConfig } from '../../../server/config.ts';
+import { defaultLimits, loadConfig } from '../../../server/lib/config.ts';
 import { forEachDatabase } from '../helpers.ts';
 import { eventually, refusedUpgrade, SocketClient, socketUrl, waitLimitMs } from '../realtimeHelpers.ts';
 

@@ -8,7 +8,7 @@ import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { expectRefused, forEachDatabase } from '../helpers.ts';
 import { paths } from '../../../src/api/contract/paths.ts';
-import { parseTrustProxy } from '../../../server/config.ts';
+import { parseTrustProxy } from '../../../server/lib/config.ts';
 import { logSerializers, redactText } from '../../../server/lib/redact.ts';
 import { findUnsafeText } from '../../../server/lib/textGuard.ts';
 

@@ -5,7 +5,8 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { subscriptionsPerConnectionMax, type ServerMessage } from '../../../src/api/contract/market.ts';
 import { symbolSpecs } from '../../../server/domain/core/market/symbols.ts';
-import { defaultRealtimeSettings, refusedChannelsListedMax } from '../../../server/plugins/realtime.ts';
+import { defaultRealtimeSettings } from '../../../server/plugins/realtime/settings.ts';
+import { refusedChannelsListedMax } from '../../../server/plugins/realtime/refusals.ts';
 import { forEachDatabase } from '../helpers.ts';
 import { SocketClient, socketClients, socketUrl, startTestEngine } from '../realtimeHelpers.ts';
 

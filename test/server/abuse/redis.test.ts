@@ -13,7 +13,7 @@ import { Redis } from 'ioredis';
 import { forEachDatabase, TestClock } from '../helpers.ts';
 import { eventually, SocketClient, socketUrl } from '../realtimeHelpers.ts';
 import { buildApp, type BuiltApp } from '../../../server/app.ts';
-import { loadConfig } from '../../../server/config.ts';
+import { loadConfig } from '../../../server/lib/config.ts';
 import { createKeys } from '../../../server/plugins/encryption.ts';
 import type { MarketBus, MarketUpdate } from '../../../server/domain/core/market/bus.ts';
 import { redisBus } from '../../../server/domain/core/market/redisBus.ts';

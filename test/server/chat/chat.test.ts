@@ -7,6 +7,8 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { eq, sql } from 'drizzle-orm';
 import { chatAdminPaths, chatMessagesPerMinute, chatPaths, operatorChatChannel } from '../../../src/api/contract/chat.ts';
 import { walletPaths } from '../../../src/api/contract/wallet.ts';
+import type { UserEvent } from '../../../src/api/contract/market.ts';
+import type { ChatDelivery } from '../../../server/domain/kernel/chatEvents.ts';
 import { auditLog, chatMessages, userMessages } from '../../../server/db/schema.ts';
 import { expectOk, expectRefused, forEachDatabase, type TestServer } from '../helpers.ts';
 import { createOperator, operatorLogin } from '../adminHelpers.ts';
@@ -162,6 +164,45 @@ forEachDatabase((server: TestServer) => {
       const audit = await server.db.select().from(auditLog).where(eq(auditLog.targetId, conversationId));
       expect(audit.map((row) => row.action).sort()).toEqual(['chat.read', 'chat.reply', 'chat.reply']);
       expect(audit.every((row) => row.operatorId === BigInt(operatorId) && row.userId === userId)).toBe(true);
+    });
+
+    it('carries chat on a bus of its own: the user\'s and the operators\' sockets get it, trading\'s user-event bus never does', async () => {
+      const user = await server.registerByEmail();
+      const userId = await userIdOf(server, user.email!);
+      const onUserEvents: Array<{ userId: bigint; event: UserEvent }> = [];
+      const onChatEvents: ChatDelivery[] = [];
+      const stops = [
+        server.services.userEvents.subscribe((id, event) => onUserEvents.push({ userId: id, event })),
+        server.services.chatEvents.subscribe((delivery) => onChatEvents.push(delivery)),
+      ];
+      try {
+        const socket = await connect();
+        socket.send({ op: 'auth', token: user.token });
+        expect((await socket.next('subscribed')).channels).toEqual(['user']);
+        const back = await connect();
+        back.send({ op: 'auth', token: asOperator.token, as: 'operator' });
+        expect((await back.next('subscribed')).channels).toEqual([operatorChatChannel]);
+
+        const sent = expectOk(await send(user.token, { clientMessageId: clientId(), text: 'Is anyone there?' })).body.result;
+        const conversationId = sent.conversationId as string;
+        expect((await back.nextOn(operatorChatChannel)).data).toMatchObject({
+          type: 'chat.message', conversationId, userId: String(userId), message: { seq: 1, sender: 'user', text: 'Is anyone there?' },
+        });
+        expectOk(await server.post(path(chatAdminPaths.reply, conversationId), { text: 'Yes, here.' }, { token: asOperator.token }));
+        expect((await back.nextOn(operatorChatChannel)).data).toMatchObject({ type: 'chat.message', message: { seq: 2, sender: 'operator' } });
+        // On the user channel a chat event keeps its shape: kind "chat", the event in `chat`.
+        const own = await socket.nextOn('user');
+        expect(own.data).toEqual({ kind: 'chat', demo: false, chat: { type: 'chat.message', conversationId, message: expect.objectContaining({ seq: 1 }) } });
+        expect((await socket.nextOn('user')).data).toMatchObject({ kind: 'chat', chat: { type: 'chat.message', message: { seq: 2, sender: 'operator' } } });
+
+        // Each event was told once on the chat's bus, to the user or to the operators ...
+        const told = onChatEvents.map((delivery) => (delivery.to === 'user' ? `user ${delivery.userId}` : 'operators') + ` ${delivery.event.message?.seq}`);
+        expect(told).toEqual([`user ${userId} 1`, 'operators 1', `user ${userId} 2`, 'operators 2']);
+        // ... and none on the user-event bus: no operators' stand-in user 0, no chat event.
+        expect(onUserEvents.filter((heard) => heard.userId === 0n || heard.event.kind === 'chat')).toEqual([]);
+      } finally {
+        for (const stop of stops) stop();
+      }
     });
 
     it('writes an internal message when the user\'s app is closed, assigns, transfers and closes with a system message', async () => {

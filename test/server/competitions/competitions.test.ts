@@ -38,7 +38,7 @@ async function transfersOfKind(server: TestServer, userId: bigint, kind: string)
 function engineRuntime(server: TestServer, errors: unknown[]) {
   const onError = (error: unknown) => errors.push(error);
   return new TradingRuntime({
-    db: server.db, clock: server.clock, userEvents: server.services.userEvents, onError,
+    db: server.db, clock: server.clock, userEvents: server.services.userEvents, onError, competitions: server.services.ports.competitions,
     watchers: [new CompetitionEnds({ db: server.db, clock: server.clock, onError })],
   });
 }
@@ -242,7 +242,7 @@ forEachDatabase((server) => {
         'position_competition_ended');
       expectRefused(await server.post(competitionPaths.exit, { id: cup.id }, { token: hedger.token }), 409, 'competition_ended');
       // The trigger engine's settlements, handed ticks that reach the long's take-profit, the short's stop-loss and the bull's liquidation.
-      const deps = { db: server.db, clock: server.clock, userEvents: server.services.userEvents };
+      const deps = { db: server.db, clock: server.clock, userEvents: server.services.userEvents, competitions: server.services.ports.competitions };
       const fired = await settleFired(deps, [{ positionId: BigInt(long.id), tick: rise }, { positionId: BigInt(short.id), tick: rise },
         { positionId: BigInt(leveraged.id), tick: fall }]);
       expect(fired).toEqual({ settled: [], failed: [] });

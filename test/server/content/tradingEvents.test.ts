@@ -12,7 +12,7 @@ import { expectOk, forEachDatabase, type TestServer } from '../helpers.ts';
 import { freshTick, opened, trader } from '../trading/positionHelpers.ts';
 import { bought, recordTicks, settlerOf, trader as secondTrader } from '../trading/secondHelpers.ts';
 
-const depsOf = (server: TestServer) => ({ db: server.db, clock: server.clock, userEvents: server.services.userEvents });
+const depsOf = (server: TestServer) => ({ db: server.db, clock: server.clock, userEvents: server.services.userEvents, competitions: server.services.ports.competitions });
 const messagesOf = (server: TestServer, userIds: bigint[]) =>
   server.db.select().from(userMessages).where(inArray(userMessages.userId, userIds)).orderBy(userMessages.id);
 

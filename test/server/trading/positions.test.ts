@@ -22,7 +22,7 @@ const price = (text: string, precision = 2) => {
   return parsed.atomic;
 };
 
-const depsOf = (server: TestServer) => ({ db: server.db, clock: server.clock, userEvents: server.services.userEvents });
+const depsOf = (server: TestServer) => ({ db: server.db, clock: server.clock, userEvents: server.services.userEvents, competitions: server.services.ports.competitions });
 
 async function positionRow(server: TestServer, id: string) {
   const [row] = await server.query<{ status: string; version: number; close_reason: string | null; shortfall: string | null }>(sql`

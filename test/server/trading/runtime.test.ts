@@ -7,7 +7,7 @@
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { eq } from 'drizzle-orm';
-import { loadConfig, type Config } from '../../../server/config.ts';
+import { loadConfig, type Config } from '../../../server/lib/config.ts';
 import { secondContractOrders, tradePositions, users } from '../../../server/db/schema.ts';
 import type { PriceSource } from '../../../server/domain/core/market/engine.ts';
 import { symbolByCode } from '../../../server/domain/core/market/symbols.ts';
@@ -73,7 +73,7 @@ forEachDatabase((server) => {
     it('closes a position at its take-profit on the tick that reaches it, citing that tick', async () => {
       await tick(6_725_000n);
       const userId = await fundedUser();
-      const deps = { db: server.db, clock: server.clock, userEvents: instance.services.userEvents };
+      const deps = { db: server.db, clock: server.clock, userEvents: instance.services.userEvents, competitions: instance.services.ports.competitions };
       const position = await createPosition(deps, userId, {
         symbol: 'BTCUSDT', direction: 'long', leverage: 10, margin: '100', takeProfit: '67400', clientOrderId: 'runtime-tp-0001',
       });
@@ -91,7 +91,7 @@ forEachDatabase((server) => {
 
     it('settles a second contract at the first tick at or after expiry, also after a restart', async () => {
       const userId = await fundedUser();
-      const deps = { db: server.db, clock: server.clock, userEvents: instance.services.userEvents };
+      const deps = { db: server.db, clock: server.clock, userEvents: instance.services.userEvents, competitions: instance.services.ports.competitions };
       // Accepted between two ticks: the entry is the next tick, not the one before.
       server.clock.advance(1);
       const order = await buySecondContract(deps, userId, {

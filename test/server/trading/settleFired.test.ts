@@ -8,7 +8,7 @@ import { settleFired } from '../../../server/domain/core/trading/positions.ts';
 import { expectOk, forEachDatabase, type TestServer } from '../helpers.ts';
 import { expectLedgerSound, freshTick, fundsMovementOf, opened, trader, usdt } from './positionHelpers.ts';
 
-const depsOf = (server: TestServer) => ({ db: server.db, clock: server.clock, userEvents: server.services.userEvents });
+const depsOf = (server: TestServer) => ({ db: server.db, clock: server.clock, userEvents: server.services.userEvents, competitions: server.services.ports.competitions });
 
 forEachDatabase((server) => {
   describe('settleFired (a tick firing many positions)', () => {

@@ -7,7 +7,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { loadConfig, type Config } from '../../../server/config.ts';
+import { loadConfig, type Config } from '../../../server/lib/config.ts';
 import { openDatabase, type Database } from '../../../server/db/client.ts';
 import { seed } from '../../../server/seed.ts';
 import { seededSimulator, simulatorSource } from '../../../server/domain/core/market/engine.ts';

@@ -102,10 +102,11 @@ export async function operatorIdFor(server: TestServer): Promise<bigint> {
   return BigInt(row.id);
 }
 
-/** Approves a deposit as an operator through the domain, the audit entries kept in `audit`. */
+/** Approves a deposit as an operator through the domain, as the route does (the balanceMoved port wired), the audit entries kept in `audit`. */
 export async function approveAsOperator(server: TestServer, id: string, operatorId?: bigint, audit: AuditEntry[] = []) {
   return approveRecharge(server.db, BigInt(id), {
     operatorId: operatorId ?? await operatorIdFor(server), clock: server.clock, audit: async (_tx, entry) => { audit.push(entry); },
+    balanceMoved: server.services.ports.balanceMoved,
   });
 }
 

@@ -22,7 +22,7 @@ import * as client from 'openid-client';
 import type { OidcProvider } from '../../../../src/api/contract/security.ts';
 import { apiPrefix } from '../../../../src/api/contract/paths.ts';
 import { externalLoginPaths } from '../../../../src/api/contract/security.ts';
-import type { OidcProviderConfig } from '../../../config.ts';
+import type { OidcProviderConfig } from '../../../lib/config.ts';
 import type { FreshProof } from '../../../../src/api/contract/security.ts';
 import { oidcLoginStates, sessions, userOidcIdentities, users } from '../../../db/schema.ts';
 import type { Executor } from '../../../db/client.ts';

@@ -2,7 +2,7 @@
 // passwords here and in the Google-code login, twoFactor.ts; withdrawal passwords in wallet/).
 // Every guess is taken from an atomic throttle before argon2 checks it, so guesses in parallel
 // cannot all pass a check and then all be counted; a right password gives the guess back.
-import type { Limits } from '../../../config.ts';
+import type { Limits } from '../../../lib/config.ts';
 import { AppError, badRequest } from '../../../lib/errors.ts';
 import type { ThrottlePolicy } from '../../../lib/rateLimiter.ts';
 import { decoyPasswordHash, verifyPassword } from '../../kernel/passwords.ts';

@@ -5,7 +5,7 @@ import { and, count, desc, eq, gt, isNull, ne } from 'drizzle-orm';
 import type { LoginHistoryPage, LoginMethod, SessionInfo, SessionsEnded } from '../../../../src/api/contract/security.ts';
 import { loginHistory, sessions } from '../../../db/schema.ts';
 import type { Executor } from '../../../db/client.ts';
-import type { Limits } from '../../../config.ts';
+import type { Limits } from '../../../lib/config.ts';
 import type { Clock } from '../../../lib/time.ts';
 import { notFound } from '../../../lib/errors.ts';
 import type { ActiveSession } from '../../kernel/sessions.ts';

@@ -10,7 +10,7 @@ import {
 } from '../../../db/schema.ts';
 import type { Db, Executor } from '../../../db/client.ts';
 import type { Clock } from '../../../lib/time.ts';
-import type { Limits } from '../../../config.ts';
+import type { Limits } from '../../../lib/config.ts';
 import type { AdminUserSecurity } from '../../../../src/api/contract/identity.ts';
 import type { PageOf } from '../../../../src/api/contract/wallet.ts';
 import { recordAudit } from '../../kernel/audit.ts';

@@ -7,7 +7,6 @@
 // held for the holding period), recomputed by the daily vip-levels job and after large movements
 // (deposits, withdrawals), so it rises and falls by itself.
 import { and, asc, desc, eq, gt, inArray, isNotNull, sql } from 'drizzle-orm';
-import type { Services } from '../../kernel/services.ts';
 import type { Executor } from '../../../db/client.ts';
 import { tokenArrayLiteral } from '../../../db/arrays.ts';
 import { ledgerAccounts, marketCandles, marketTicks, products, userLevels, vipLevels } from '../../../db/schema.ts';
@@ -18,8 +17,6 @@ import { formatAmount, parseAmount } from '../../kernel/ledger/amounts.ts';
 import { listAssets } from '../../kernel/ledger/assets.ts';
 import { symbolByCode } from '../market/symbols.ts';
 import { loadCurrencies, valueInUsdt, type Rate } from '../wallet/currencies.ts';
-import type { JobResult } from '../../kernel/jobs.ts';
-import { grantVipBonuses } from '../../programs/rewards/vip.ts';
 
 export const usdt = 'USDT';
 /** USDT's ledger scale when the asset row is missing (it never is after seeding). */
@@ -194,15 +191,6 @@ export async function userVipLevel(db: Executor, userId: bigint): Promise<number
   return (await userLevelRow(db, systemClock, userId)).level;
 }
 
-/**
- * Re-checks a user's level after a large movement (a deposit credited, a withdrawal paid), after
- * its commit and without holding up the caller: a failure is logged, the daily job corrects it.
- */
-export function recheckLevelSoon(db: Executor, clock: Clock, userId: bigint, log: (error: unknown) => void): void {
-  // Issue 23: a level reached for the first time pays its one-time bonus (rewards/vip.ts), here off the caller's path.
-  void recheckUserLevel(db, clock, userId).then(() => grantVipBonuses(db, clock.now(), [userId])).catch(log);
-}
-
 // ─── The daily job ───────────────────────────────────────────────────────────────────────────
 
 /** Users re-checked per batch: one query for their balances, one statement for their rows. */
@@ -245,13 +233,6 @@ export async function recomputeAllLevels(db: Executor, clock: Clock): Promise<{ 
     if (batch.length < levelBatchSize) break;
   }
   return { users, raised, lowered };
-}
-
-export async function runVipLevels(services: Services, _day: string): Promise<JobResult> {
-  const levels = await recomputeAllLevels(services.db, services.clock);
-  // Issue 23: the one-time bonuses of levels held for the holding period (rewards/vip.ts), paid once.
-  const bonuses = await grantVipBonuses(services.db, services.clock.now());
-  return { ...levels, bonusesGranted: bonuses.granted, bonusesUncovered: bonuses.uncovered, bonusesSamePerson: bonuses.samePerson };
 }
 
 // ─── What the wire shows ─────────────────────────────────────────────────────────────────────

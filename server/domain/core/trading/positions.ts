@@ -37,12 +37,14 @@ import type { UserEventBus } from '../../kernel/userEvents.ts';
 import {
   deliverMessages, writeMessage, writeMessages, type MessageDelivery, type NewMessage, type WrittenMessage,
 } from '../../kernel/messages.ts';
-import { checkCompetitionPositionLive, checkCompetitionTrade, competitionEndsMs } from '../../programs/competitions/trading.ts';
+import type { CompetitionRules } from '../../kernel/ports.ts';
 
 export interface PositionDeps {
   db: Db; clock: Clock; userEvents: UserEventBus;
   /** Where the internal messages of closes by a level go after commit (the push service); optional. */
   messages?: MessageDelivery;
+  /** What a competition order asks of the competitions program (a port, services.ports.competitions). */
+  competitions: CompetitionRules;
 }
 
 const closeMessageKinds = { take_profit: 'position_take_profit', stop_loss: 'position_stop_loss', liquidation: 'position_liquidated' } as const;
@@ -315,7 +317,7 @@ export async function createPosition(deps: PositionDeps, userId: bigint, body: C
   try {
     row = await db.transaction(async (tx) => {
       // Issue 23: a competition order checks the entry (locked, so an exit or the end waits) and trades on its account.
-      if (competitionId !== null) await checkCompetitionTrade(tx, userId, competitionId, spec.symbol, now);
+      if (competitionId !== null) await deps.competitions.checkTrade(tx, userId, competitionId, spec.symbol, now);
       // Opened in the transaction when missing: a refused open leaves no trace, not even empty accounts.
       const accounts = competitionId !== null
         ? await tradingAccounts(tx, userId, ledger, shardKeyOf(userId), marginAsset, { competition: true })
@@ -430,7 +432,7 @@ export async function settleOnTick(deps: PositionDeps, positionId: bigint, tick:
   const settled = await deps.db.transaction(async (tx) => {
     const row = await lockPosition(tx, positionId);
     if (!row || row.status !== 'running' || row.symbol !== tick.symbol) return undefined;
-    if (row.competitionId !== null && !beforeEnd(tick, row, await competitionEndsMs(tx, [row.competitionId]))) return undefined;
+    if (row.competitionId !== null && !beforeEnd(tick, row, await deps.competitions.endsMs(tx, [row.competitionId]))) return undefined;
     const direction = row.direction as Direction;
     const reason = math.reachedLevel(direction, math.exitPrice(direction, tick.priceUnits, row.spreadUnits), {
       takeProfit: row.takeProfit, stopLoss: row.stopLoss, liquidation: row.liquidationPrice,
@@ -486,7 +488,7 @@ export async function settleFired(deps: PositionDeps, fired: readonly FiredPosit
     const chunk = fired.slice(start, start + firedBatchSizeMax);
     try {
       const written: WrittenMessage[] = [];
-      const closed = await deps.db.transaction((tx) => settleFiredChunk(tx, deps.clock, chunk, outcome.failed, written));
+      const closed = await deps.db.transaction((tx) => settleFiredChunk(tx, deps, chunk, outcome.failed, written));
       for (const { row, reason } of closed) {
         outcome.settled.push({ positionId: row.id, reason });
         publishPosition(deps, row);
@@ -499,13 +501,13 @@ export async function settleFired(deps: PositionDeps, fired: readonly FiredPosit
   return outcome;
 }
 
-async function settleFiredChunk(tx: Tx, clock: Clock, chunk: readonly FiredPosition[],
+async function settleFiredChunk(tx: Tx, { clock, competitions }: PositionDeps, chunk: readonly FiredPosition[],
   failed: FiredSettlement['failed'], written: WrittenMessage[]): Promise<Array<{ row: PositionRow; reason: CloseReason }>> {
   const ids = [...new Set(chunk.map((each) => each.positionId))].sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
   const rows = new Map((await tx.select().from(tradePositions).where(inArray(tradePositions.id, ids))
     .orderBy(tradePositions.id).for('update')).map((row) => [row.id, row]));
   const decided: Array<{ row: PositionRow; tick: RecordedTick; reason: CloseReason }> = [];
-  const competitionEnds = await competitionEndsMs(tx, [...rows.values()].flatMap((row) => row.competitionId ?? []));
+  const competitionEnds = await competitions.endsMs(tx, [...rows.values()].flatMap((row) => row.competitionId ?? []));
   for (const { positionId, tick } of chunk) {
     const row = rows.get(positionId);
     if (!row || row.status !== 'running' || row.symbol !== tick.symbol || !beforeEnd(tick, row, competitionEnds)) continue;
@@ -594,7 +596,7 @@ export async function closePosition(deps: PositionDeps, userId: bigint, id: bigi
   if (found.status !== 'running') throw conflict('position_closed', 'This position is closed already.');
   const nowMs = clock.now().getTime();
   // Issue 38: a competition's positions are the end's to close once it has ended.
-  await checkCompetitionPositionLive(db, found.competitionId, nowMs);
+  await deps.competitions.checkPositionLive(db, found.competitionId, nowMs);
   const spec = symbolByCode.get(found.symbol)!;
   if (!isMarketOpen(spec.class, nowMs)) throw badRequest('market_closed', `The ${found.symbol} market is closed now.`);
   const tick = await lastTickAt(db, found.symbol, nowMs);
@@ -621,7 +623,7 @@ export async function updateLevels(deps: PositionDeps, userId: bigint, body: Upd
     const locked = await lockPosition(tx, id);
     if (!ownedBy(locked, userId, ledgerId)) throw positionNotFound();
     if (locked.status !== 'running') throw conflict('position_closed', 'This position is closed already.');
-    await checkCompetitionPositionLive(tx, locked.competitionId, nowMs);
+    await deps.competitions.checkPositionLive(tx, locked.competitionId, nowMs);
     const spec = symbolByCode.get(locked.symbol)!;
     const takeProfit = parseLevel(body.takeProfit, spec, 'takeProfit');
     const stopLoss = parseLevel(body.stopLoss, spec, 'stopLoss');

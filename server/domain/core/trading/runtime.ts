@@ -14,6 +14,7 @@ import { SecondSettler } from './secondSettlement.ts';
 import { TriggerEngine } from './triggers.ts';
 import type { UserEventBus } from '../../kernel/userEvents.ts';
 import type { MessageDelivery } from '../../kernel/messages.ts';
+import type { CompetitionRules } from '../../kernel/ports.ts';
 
 export interface TradingRuntimeOptions {
   db: Db;
@@ -22,6 +23,8 @@ export interface TradingRuntimeOptions {
   /** Where settlements' internal messages go after commit (the push service); optional. */
   messages?: MessageDelivery;
   onError?: (error: unknown) => void;
+  /** What competition positions ask of the competitions program (a port, services.ports.competitions). */
+  competitions: CompetitionRules;
   /** What else watches the ticks on the engine instance, after the triggers (a port: see TickWatcher). */
   watchers?: TickWatcher[];
 }
@@ -58,11 +61,11 @@ export class TradingRuntime {
   #stopped = false;
 
   constructor(private readonly options: TradingRuntimeOptions) {
-    const { db, clock, userEvents, messages, onError } = options;
+    const { db, clock, userEvents, messages, onError, competitions } = options;
     this.triggers = new TriggerEngine({
-      db, clock, onError, settle: (positionId, tick) => settleOnTick({ db, clock, userEvents, messages }, positionId, tick),
+      db, clock, onError, settle: (positionId, tick) => settleOnTick({ db, clock, userEvents, messages, competitions }, positionId, tick),
       // A tick that fires many positions (a TP/SL or liquidation burst) settles them in batches.
-      settleMany: (fired) => settleFired({ db, clock, userEvents, messages }, fired),
+      settleMany: (fired) => settleFired({ db, clock, userEvents, messages, competitions }, fired),
     });
     this.seconds = new SecondSettler({ db, clock, userEvents, messages, onError, concurrency: secondSettlementLanes });
     this.watchers = options.watchers ?? [];

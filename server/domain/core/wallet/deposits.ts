@@ -22,7 +22,6 @@ import { parseUserAmount, requireDepositNetwork } from './currencies.ts';
 import { addApproval, approvalsOf, approvalsRequiredFor } from './approvals.ts';
 import { ownUpload } from '../../kernel/uploads.ts';
 import { writeMessage, type WrittenMessage } from '../../kernel/messages.ts';
-import { recheckLevelSoon } from '../levels/levels.ts';
 
 export interface PageOf<T> { records: T[]; total: number; size: number; current: number; pages: number }
 export interface PageQuery { pageNo?: number; pageSize?: number }
@@ -166,6 +165,8 @@ export interface Decision {
   operatorId: bigint; audit: AuditWriter; clock: Clock;
   /** Receives the internal message the decision wrote (issue 21), to deliver after commit. */
   messages?: WrittenMessage[];
+  /** Told after commit that a credit moved the user's balance (the balanceMoved port: the VIP level is re-checked). */
+  balanceMoved?: (userId: bigint) => void;
 }
 
 /** The ledger transfer of an approved deposit: its id is fixed by the request, so it lands once. */
@@ -227,7 +228,7 @@ export async function approveRecharge(db: Db, id: bigint, decision: Decision): P
   });
   const record = await adminRecord(db, id);
   // A credited deposit may raise the user's VIP level: re-checked after commit, without waiting.
-  if (record.status === recordStatus.delivered) recheckLevelSoon(db, decision.clock, BigInt(record.userId), (error) => console.error('vip level recheck failed', error));
+  if (record.status === recordStatus.delivered) decision.balanceMoved?.(BigInt(record.userId));
   return record;
 }
 

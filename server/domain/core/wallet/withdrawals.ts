@@ -28,7 +28,6 @@ import { checkWithdrawPassword, hasWithdrawPassword, refuseIfLoginPassword } fro
 import { checkWithdrawalLimit } from './withdrawalLimit.ts';
 import { requireGoogleCode } from '../identity/twoFactor.ts';
 import { writeMessage, type WrittenMessage } from '../../kernel/messages.ts';
-import { recheckLevelSoon } from '../levels/levels.ts';
 
 /** The network of a bank payout: withdrawals to cards are offered for a currency once an operator adds it. */
 export const bankNetwork = 'BANK';
@@ -196,7 +195,7 @@ export type Decision =
  * approval by the same operator, or a payout before enough approvals is refused and moves nothing.
  */
 export async function decideWithdrawal(db: Db, clock: Clock, operatorId: bigint, id: bigint, decision: Decision,
-  messages?: WrittenMessage[]): Promise<AdminWithdrawal> {
+  messages?: WrittenMessage[], balanceMoved?: (userId: bigint) => void): Promise<AdminWithdrawal> {
   const row = await db.transaction(async (tx) => {
     const [before] = await tx.select().from(withdrawals).where(eq(withdrawals.id, id)).for('update');
     if (!before) throw notFound('withdrawal_not_found', 'This withdrawal was not found.');
@@ -250,7 +249,7 @@ export async function decideWithdrawal(db: Db, clock: Clock, operatorId: bigint,
   });
   const [record] = await toAdminRecords(db, [row]);
   // A withdrawal paid out may lower the user's VIP level: re-checked after commit, without waiting.
-  if (decision.action === 'paid') recheckLevelSoon(db, clock, row.userId, (error) => console.error('vip level recheck failed', error));
+  if (decision.action === 'paid') balanceMoved?.(row.userId);
   return record;
 }
 

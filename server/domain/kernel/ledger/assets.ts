@@ -39,3 +39,16 @@ export async function findAsset(db: Executor, code: string): Promise<Asset | und
 export async function listAssets(db: Executor): Promise<Asset[]> {
   return db.select().from(ledgerAssets).orderBy(ledgerAssets.code);
 }
+
+/** Asset scales, read once per call. */
+export async function assetScales(db: Executor): Promise<Map<string, number>> {
+  const rows = await db.select({ code: ledgerAssets.code, scale: ledgerAssets.scale }).from(ledgerAssets);
+  return new Map(rows.map((row) => [row.code, row.scale]));
+}
+
+/** The scale of `asset` in a map from assetScales; an unknown asset is a programming error. */
+export const scaleOf = (scales: Map<string, number>, asset: string) => {
+  const scale = scales.get(asset);
+  if (scale === undefined) throw new Error(`asset ${asset} has no scale`);
+  return scale;
+};

@@ -28,7 +28,7 @@ import { formatAmount, parseAmount } from '../../kernel/ledger/amounts.ts';
 import { balanceOf, ledgers, openAccounts } from '../../kernel/ledger/accounts.ts';
 import { postTransfers } from '../../kernel/ledger/transfers.ts';
 import { symbolByCode } from '../../core/market/symbols.ts';
-import { assetScales, scaleOf } from '../products/products.ts';
+import { assetScales, scaleOf } from '../../kernel/ledger/assets.ts';
 import { unitsOf } from '../../core/trading/positionWire.ts';
 import { settleLocked } from '../../core/trading/positions.ts';
 import { lastTickAt } from '../../core/market/ticks.ts';

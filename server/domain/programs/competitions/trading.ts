@@ -1,5 +1,5 @@
 // The competition checks of trading (issues 23 and 38), called by positions.ts inside its
-// transactions. An open that names a competition locks the entry row (shared), so an exit or the
+// transactions through the CompetitionRules port (kernel/ports.ts; app.ts wires competitionRules). An open that names a competition locks the entry row (shared), so an exit or the
 // end that closes the entry's positions waits for the open, and an open after them sees the entry
 // exited or ended. Once a competition's end instant has passed, its positions belong to the end:
 // the user's close and level changes are refused (position_competition_ended) and take-profit,
@@ -9,6 +9,7 @@ import { and, eq, inArray } from 'drizzle-orm';
 import { competitionEntries, competitions } from '../../../db/schema.ts';
 import type { Executor } from '../../../db/client.ts';
 import { AppError, conflict, notFound } from '../../../lib/errors.ts';
+import type { CompetitionRules } from '../../kernel/ports.ts';
 
 export async function checkCompetitionTrade(tx: Executor, userId: bigint, competitionId: bigint, symbol: string, now: Date): Promise<void> {
   const [competition] = await tx.select().from(competitions).where(eq(competitions.id, competitionId)).limit(1);
@@ -46,3 +47,8 @@ export async function checkCompetitionPositionLive(db: Executor, competitionId: 
       { endTime: endsMs });
   }
 }
+
+/** The competition rules trading is given (kernel/ports.ts), wired by composition. */
+export const competitionRules: CompetitionRules = {
+  checkTrade: checkCompetitionTrade, endsMs: competitionEndsMs, checkPositionLive: checkCompetitionPositionLive,
+};

@@ -41,7 +41,9 @@ import { postTransfers } from '../../kernel/ledger/transfers.ts';
 import type { TransferRequest } from '../../kernel/ledger/rules.ts';
 import { verifiedPersonKey } from '../../core/identity/kyc.ts';
 import { createPayoutJob, payoutJob, runPayoutJob, type PayoutTarget } from '../../kernel/ledger/payouts.ts';
-import { assetScales, nameIn, pageCount, pageParams, scaleOf } from '../products/products.ts';
+import { assetScales, scaleOf } from '../../kernel/ledger/assets.ts';
+import { nameIn } from '../../kernel/shared/names.ts';
+import { pageCount, pageParams } from '../../kernel/shared/paging.ts';
 
 export type IeoRow = typeof ieoProjects.$inferSelect;
 export type ApplicationRow = typeof ieoApplications.$inferSelect;

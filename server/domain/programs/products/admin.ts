@@ -11,7 +11,8 @@ import type { Executor, Tx } from '../../../db/client.ts';
 import { AppError, badRequest, notFound } from '../../../lib/errors.ts';
 import { formatAmount, parseAmount } from '../../kernel/ledger/amounts.ts';
 import { parseHashrate } from './mining.ts';
-import { assetScales, lockProduct, type ProductRow } from './products.ts';
+import { lockProduct, type ProductRow } from './products.ts';
+import { assetScales } from '../../kernel/ledger/assets.ts';
 
 function amountOf(text: string, scale: number, field: string, allowZero = false): bigint {
   const parsed = parseAmount(text, scale);

@@ -32,10 +32,11 @@ import { postTransfers } from '../../kernel/ledger/transfers.ts';
 import type { NewTransferRequest } from '../../kernel/ledger/rules.ts';
 import { levelSettings, userKycLevel, usdtScale } from '../../core/identity/kycLevels.ts';
 import { userVipLevel } from '../../core/levels/levels.ts';
-import {
-  addToFigures, assetScales, fixedRateFormula, dayMs, dayOf, lockProduct, midnightAtOrAfter, midnightOf, miningEstimate, nameIn, pageCount,
-  pageParams, scaleOf, type ProductRow,
-} from './products.ts';
+import { addToFigures, fixedRateFormula, lockProduct, miningEstimate, type ProductRow } from './products.ts';
+import { assetScales, scaleOf } from '../../kernel/ledger/assets.ts';
+import { dayMs, dayOf, midnightAtOrAfter, midnightOf } from '../../kernel/shared/days.ts';
+import { nameIn } from '../../kernel/shared/names.ts';
+import { pageCount, pageParams } from '../../kernel/shared/paging.ts';
 
 export type OrderRow = typeof productOrders.$inferSelect;
 

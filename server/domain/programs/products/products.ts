@@ -8,21 +8,17 @@ import {
   ratePercentFromPpm, type MachineSpec, type Product, type ProductType,
 } from '../../../../src/api/contract/products.ts';
 import type { PageOf } from '../../../../src/api/contract/wallet.ts';
-import { ledgerAssets, products } from '../../../db/schema.ts';
+import { products } from '../../../db/schema.ts';
 import type { Executor } from '../../../db/client.ts';
 import { notFound } from '../../../lib/errors.ts';
 import { formatAmount } from '../../kernel/ledger/amounts.ts';
+import { assetScales, scaleOf } from '../../kernel/ledger/assets.ts';
+import { dayOf } from '../../kernel/shared/days.ts';
+import { nameIn } from '../../kernel/shared/names.ts';
+import { pageCount, pageParams } from '../../kernel/shared/paging.ts';
 import { dailyOutput, lastPrice, rewardInForce } from './mining.ts';
 
 export type ProductRow = typeof products.$inferSelect;
-
-export const dayMs = 86_400_000;
-/** The UTC day of a time, YYYY-MM-DD. */
-export const dayOf = (time: Date | number) => new Date(time).toISOString().slice(0, 10);
-/** UTC midnight starting the day of `time`. */
-export const midnightOf = (time: Date | number) => Math.floor(new Date(time).getTime() / dayMs) * dayMs;
-/** The first UTC midnight at or after `time`. */
-export const midnightAtOrAfter = (time: Date | number) => Math.ceil(new Date(time).getTime() / dayMs) * dayMs;
 
 /**
  * How a fixed-rate receipt is computed. Stored receipts keep only their figures (principal,
@@ -35,18 +31,6 @@ export const returnSourceOf: Record<ProductType, string> = {
   arbitrage: 'reserve_fixed_rate', quant: 'reserve_fixed_rate', mining: 'mining_formula', bond: 'bond_coupon',
 };
 
-/** Asset scales, read once per call. */
-export async function assetScales(db: Executor): Promise<Map<string, number>> {
-  const rows = await db.select({ code: ledgerAssets.code, scale: ledgerAssets.scale }).from(ledgerAssets);
-  return new Map(rows.map((row) => [row.code, row.scale]));
-}
-
-export const scaleOf = (scales: Map<string, number>, asset: string) => {
-  const scale = scales.get(asset);
-  if (scale === undefined) throw new Error(`asset ${asset} has no scale`);
-  return scale;
-};
-
 /**
  * Coverage as a percent with 2 decimals, rounded down ("135.20"); "∞" when nothing is owed and
  * no principal is held. Principal and reserve are in the same asset except for mining, which
@@ -56,25 +40,6 @@ export function coverageText(reserve: bigint, principal: bigint, owed: bigint): 
   const denominator = principal + owed;
   if (denominator === 0n) return '∞';
   return formatAmount(((reserve + principal) * 10_000n) / denominator, 2);
-}
-
-/** The name in the caller's language: `names[lang]`, then the language without its region, then `name`. */
-export function nameIn(row: Pick<ProductRow, 'name' | 'names'>, lang: string | undefined): string {
-  if (!lang) return row.name;
-  const names = row.names ?? {};
-  return names[lang] ?? names[lang.toLowerCase()] ?? names[lang.split('-')[0].toLowerCase()] ?? row.name;
-}
-
-/** The caller's language: `lang` of the query, then a `lang` header, then the first of Accept-Language. */
-export function requestLang(query: { lang?: string } | undefined, headers: Record<string, string | string[] | undefined>): string | undefined {
-  const pick = (value: string | string[] | undefined) => (Array.isArray(value) ? value[0] : value);
-  const fromQuery = query?.lang;
-  if (fromQuery) return fromQuery;
-  const header = pick(headers.lang);
-  if (header) return header.trim().slice(0, 16);
-  const accept = pick(headers['accept-language']);
-  if (!accept) return undefined;
-  return accept.split(',')[0]?.split(';')[0]?.trim().toLowerCase().slice(0, 16) || undefined;
 }
 
 /** The estimated output of one machine a day at the figure in force and the last price, or undefined. */
@@ -152,14 +117,6 @@ export async function adminProductWire(db: Executor, row: ProductRow, scales: Ma
 }
 
 const publicStatuses = ['open', 'raised', 'closed'];
-
-export function pageParams(query: { pageNo?: number; pageSize?: number }) {
-  const pageNo = query.pageNo ?? 1;
-  const pageSize = query.pageSize ?? 20;
-  return { pageNo, pageSize, offset: (pageNo - 1) * pageSize };
-}
-
-export const pageCount = (total: number, size: number) => Math.ceil(total / size);
 
 /** Public list: open, raised and closed products (never draft or failed), newest first. */
 export async function listProducts(db: Executor, query: { type?: ProductType; pageNo?: number; pageSize?: number }, lang: string | undefined,

@@ -14,7 +14,8 @@ import { formatAmount } from '../../kernel/ledger/amounts.ts';
 import type { ApprovalStore } from '../../kernel/ledger/dualControl.ts';
 import { approveHouseFunding, parseFundingAmount, type HouseFunding } from '../../kernel/ledger/fundings.ts';
 import { valueForDualControl } from '../../core/wallet/currencies.ts';
-import { addToFigures, assetScales, lockProduct, scaleOf } from './products.ts';
+import { addToFigures, lockProduct } from './products.ts';
+import { assetScales, scaleOf } from '../../kernel/ledger/assets.ts';
 
 type FundingRow = typeof productReserveFundings.$inferSelect;
 

@@ -7,7 +7,8 @@ import { miningRewards, products } from '../../../db/schema.ts';
 import type { Db } from '../../../db/client.ts';
 import { openAccounts, systemShard } from '../../kernel/ledger/accounts.ts';
 import { postTransfers } from '../../kernel/ledger/transfers.ts';
-import { addToFigures, dayMs, dayOf, midnightOf } from './products.ts';
+import { addToFigures } from './products.ts';
+import { dayMs, dayOf, midnightOf } from '../../kernel/shared/days.ts';
 
 const usdt = (whole: number) => BigInt(Math.round(whole * 1_000_000));
 const btc = (text: string) => BigInt(Math.round(Number(text) * 1e8));

@@ -5,9 +5,9 @@ import type { Clock } from '../../../lib/time.ts';
 import type { MarketView } from '../../core/market/view.ts';
 import { PriceAlertEngine } from './alerts.ts';
 import { loadVapidKeys } from './keys.ts';
-import { createPushService, pushSettingsFromEnv, type PushService } from './service.ts';
+import { createPushService, pushSettingsFromEnv } from './service.ts';
+import type { PushService } from '../../kernel/push.ts';
 
-export type { PushService, PushMessage, PushOutcome } from './service.ts';
 
 export interface PushRuntime {
   service: PushService;

@@ -11,20 +11,11 @@ import type { Db } from '../../../db/client.ts';
 import { pushSubscriptions } from '../../../db/schema.ts';
 import type { Clock } from '../../../lib/time.ts';
 import type { PushCategory } from '../../../../src/api/contract/content.ts';
-import type { PushPayload } from '../../../../src/api/contract/push.ts';
-import type { MessageDelivery, WrittenMessage } from '../../kernel/messages.ts';
+import type { WrittenMessage } from '../../kernel/messages.ts';
+import type { PushMessage, PushOutcome, PushService, PushSettings } from '../../kernel/push.ts';
 import { endpointSendable, guardedLookup } from './endpointGuard.ts';
 import type { VapidKeys } from './keys.ts';
 import { messageText } from './texts.ts';
-
-export interface PushSettings {
-  /** PUSH_ALLOW_PRIVATE_ENDPOINTS=1: endpoints may be on private addresses (the tests' push service). */
-  allowPrivate: boolean;
-  /** Requests in flight at most (PUSH_CONCURRENCY, 32). */
-  concurrency: number;
-  /** Per-request timeout (ms). */
-  timeoutMs: number;
-}
 
 export function pushSettingsFromEnv(env: NodeJS.ProcessEnv): PushSettings {
   const concurrency = Number(env.PUSH_CONCURRENCY ?? 32);
@@ -44,33 +35,6 @@ const delivery: Record<PushCategory, { ttlSeconds: number; urgency: 'low' | 'nor
   security: { ttlSeconds: 24 * 3600, urgency: 'high' },
   price_alerts: { ttlSeconds: 900, urgency: 'high' },
 };
-
-/** What the worker receives: the wire payload plus the message's kind and params (optional). */
-export interface PushMessage extends PushPayload {
-  kind?: string;
-  params?: Record<string, string>;
-}
-
-export interface PushOutcome {
-  /** Accepted by the push service (2xx). */
-  sent: number;
-  /** Gone (404/410): deleted. */
-  removed: number;
-  /** Any other failure (counted on the subscription). */
-  failed: number;
-}
-
-export interface PushService extends MessageDelivery {
-  readonly publicKey: string;
-  readonly settings: PushSettings;
-  /** Pushes to every subscription of one user that wants `category`. */
-  toUser(userId: bigint, category: PushCategory, payload: PushMessage): Promise<PushOutcome>;
-  /** Pushes to every subscription that wants `category`; with `audience`, only those users' ones. */
-  toCategory(category: PushCategory, payload: PushMessage, audience?: readonly bigint[]): Promise<PushOutcome>;
-  /** Resolves when every push handed over so far (deliver's included) has been answered. */
-  idle(): Promise<void>;
-  close(): void;
-}
 
 interface SubscriptionRow { id: bigint; endpoint: string; p256dh: string; auth: string }
 /** What sending to a subscription reads of it. */

@@ -14,7 +14,7 @@ import type { Db, Executor } from '../../../db/client.ts';
 import { conflict, notFound } from '../../../lib/errors.ts';
 import { formatAmount } from '../../kernel/ledger/amounts.ts';
 import { userAccountId } from '../../kernel/ledger/accounts.ts';
-import { assetScales, scaleOf } from '../products/products.ts';
+import { assetScales, scaleOf } from '../../kernel/ledger/assets.ts';
 import { payFromPool } from './fundings.ts';
 import { verificationRequired } from './welfare.ts';
 import { verifiedPersonKey } from '../../core/identity/kyc.ts';

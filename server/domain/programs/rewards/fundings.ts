@@ -20,7 +20,7 @@ import { ledgers, openAccounts, systemShard } from '../../kernel/ledger/accounts
 import { postTransfers } from '../../kernel/ledger/transfers.ts';
 import type { TransferKind } from '../../kernel/ledger/rules.ts';
 import { valueForDualControl } from '../../core/wallet/currencies.ts';
-import { assetScales, scaleOf } from '../products/products.ts';
+import { assetScales, scaleOf } from '../../kernel/ledger/assets.ts';
 
 type FundingRow = typeof rewardFundings.$inferSelect;
 

@@ -26,7 +26,8 @@ import { AppError, conflict, notFound } from '../../../lib/errors.ts';
 import { verifiedPersonKey, verifiedPersonKeys } from '../../core/identity/kyc.ts';
 import { formatAmount } from '../../kernel/ledger/amounts.ts';
 import { ledgers, userAccountId } from '../../kernel/ledger/accounts.ts';
-import { assetScales, nameIn, scaleOf } from '../products/products.ts';
+import { assetScales, scaleOf } from '../../kernel/ledger/assets.ts';
+import { nameIn } from '../../kernel/shared/names.ts';
 import { recordStatus } from '../../../../src/api/contract/wallet.ts';
 import { parsePositive, payFromPool } from './fundings.ts';
 

@@ -7,7 +7,7 @@ import type { PageOf } from '../../../../src/api/contract/wallet.ts';
 import { teamCommissions } from '../../../db/schema.ts';
 import type { Executor } from '../../../db/client.ts';
 import { formatAmount } from '../../kernel/ledger/amounts.ts';
-import { assetScales, scaleOf } from '../products/products.ts';
+import { assetScales, scaleOf } from '../../kernel/ledger/assets.ts';
 
 export async function listAdminCommissions(db: Executor, query: AdminTeamCommissionsQuery): Promise<PageOf<AdminTeamCommission>> {
   const pageNo = query.pageNo ?? 1;

@@ -17,7 +17,7 @@ import { formatAmount } from '../../kernel/ledger/amounts.ts';
 import { accountKeysMax, openAccounts } from '../../kernel/ledger/accounts.ts';
 import { createPayoutJob, payoutJob, runPayoutJob, unfinishedPayoutJobs, type PayoutTarget } from '../../kernel/ledger/payouts.ts';
 import type { JobResult, JobWork } from '../../kernel/jobs.ts';
-import { assetScales, scaleOf } from '../products/products.ts';
+import { assetScales, scaleOf } from '../../kernel/ledger/assets.ts';
 import { ratesPpm } from './team.ts';
 import { rowsOf } from '../../../db/arrays.ts';
 

@@ -17,7 +17,7 @@ import { shortLinks, teamCommissionRates, users } from '../../../db/schema.ts';
 import type { Db, Executor } from '../../../db/client.ts';
 import { assert, badRequest, conflict, notFound } from '../../../lib/errors.ts';
 import { formatAmount } from '../../kernel/ledger/amounts.ts';
-import { assetScales, scaleOf } from '../products/products.ts';
+import { assetScales, scaleOf } from '../../kernel/ledger/assets.ts';
 import { lookAlikeFreeAlphabet } from '../../kernel/passwords.ts';
 import { rowsOf } from '../../../db/arrays.ts';
 
