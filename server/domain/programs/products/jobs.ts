@@ -7,7 +7,7 @@
 //     owed / paid / reserve moved, and the payout job that will pay the receipts made with its
 //     targets (the sum of the receipts per user spot account). Each receipt names the ledger
 //     transfer that pays it: `${job}:${account}` (payouts.ts payoutTransferId).
-//  2. runPayoutJob: the transfers product_reserve → spot ('product_interest', 'mining_output'),
+//  2. The payout job runs (finishPayoutJob): the transfers product_reserve → spot ('product_interest', 'mining_output'),
 //     in batches, resumable, each transfer id paying once.
 // A crash after step 1 leaves a payout job 'running' that the next run (or the start-up resume
 // of payout jobs) finishes; step 1 of the rerun finds every receipt made and makes none again.
@@ -21,7 +21,7 @@
 // is exactly what the order was promised. Mining: the published formula (mining.ts), never above
 // what the reserve holds. Bond coupons accrue daily as receipts and are paid at maturity with the
 // principal. A frozen order is skipped; the days it missed are paid after it is unfrozen.
-import { and, eq, inArray, lte, sql } from 'drizzle-orm';
+import { and, asc, eq, gt, inArray, lte, sql } from 'drizzle-orm';
 import type { MachineSpec } from '../../../../src/api/contract/products.ts';
 import { productOrders, products } from '../../../db/schema.ts';
 import type { Db, Tx } from '../../../db/client.ts';
@@ -29,15 +29,18 @@ import type { Services } from '../../kernel/services.ts';
 import { assert } from '../../../lib/errors.ts';
 import { openAccounts, systemShard, accountKeysMax } from '../../kernel/ledger/accounts.ts';
 import { formatAmount } from '../../kernel/ledger/amounts.ts';
-import { createPayoutJob, runPayoutJob, unfinishedPayoutJobs, type PayoutTarget } from '../../kernel/ledger/payouts.ts';
-import { postTransfers } from '../../kernel/ledger/transfers.ts';
+import {
+  countPayoutJobs, createPayoutJob, finishPayoutJob, finishPayoutJobsOf, postGroups, userAccountsOf, type PayoutTarget, type TransferGroup,
+} from '../../kernel/ledger/payouts.ts';
 import type { NewTransferRequest } from '../../kernel/ledger/rules.ts';
 import type { JobResult } from '../../kernel/jobs.ts';
 import { deliverMessages, writeMessages, type NewMessage, type WrittenMessage } from '../../kernel/messages.ts';
 import { dailyOutput, lastPrice, outputReceiptInputs, rewardInForce, type MiningRewardRow } from './mining.ts';
-import { addToFigures, assetScales, dayMs, dayOf, lockProduct, scaleOf, type ProductRow } from './products.ts';
+import { addToFigures, lockProduct, type ProductRow } from './products.ts';
+import { assetScales, scaleOf } from '../../kernel/ledger/assets.ts';
+import { dayMs, dayOf } from '../../kernel/shared/days.ts';
 import { productMessage } from './orders.ts';
-import { rowsOf } from '../../../db/arrays.ts';
+import { rowsOf, tokenArrayLiteral } from '../../../db/arrays.ts';
 
 const payoutPrefix = 'pa-';
 
@@ -61,14 +64,18 @@ export async function accrueProduct(db: Db, productId: bigint, day: string, now:
     const product = await lockProduct(tx, productId);
     assert(product, `product ${productId} exists`);
     const empty: AccrualStep = { productId, asset: product.payoutAsset, orders: 0, receipts: 0, amount: 0n };
-    const [{ jobs }] = rowsOf<{ jobs: number }>(await tx.execute(sql`select count(*)::int as jobs from payout_jobs
-      where id like ${`${payoutPrefix}${day}-${productId}-%`}`));
-    const jobId = `${payoutPrefix}${day}-${productId}-${Number(jobs) + 1}`;
+    const jobs = await countPayoutJobs(tx, `${payoutPrefix}${day}-${productId}-`);
+    const jobId = `${payoutPrefix}${day}-${productId}-${jobs + 1}`;
     if (product.type === 'mining') return (await accrueMining(tx, product, day, now, jobId, scales)) ?? empty;
     const bond = product.type === 'bond';
     const scale = scaleOf(scales, product.asset);
     // Bond coupons are paid at maturity with the principal: the receipt names that transfer.
     const transferOf = bond ? sql`'bc-' || x.id::text` : sql`case when x.amt > 0 then ${jobId}::text || ':' || x.account_id::text else '' end`;
+    // The spot account each owner is paid into, from the ledger's accounts (none needed for a bond's coupons).
+    const spotOf = bond ? new Map<bigint, bigint>() : await userAccountsOf(tx, { ledger: 'real', asset: product.payoutAsset, kind: 'spot' },
+      rowsOf<{ user_id: string }>(await tx.execute(sql`select distinct user_id::text from product_orders
+        where product_id = ${productId} and status = 'running' and (last_accrued_day is null or last_accrued_day < ${day})`))
+        .map((row) => BigInt(row.user_id)));
     // generate_series makes the planner guess a thousand rows per order: at 100 000 orders that
     // guess turns on JIT compilation, which costs seconds and saves nothing here.
     await tx.execute(sql`select set_config('jit', 'off', true)`);
@@ -81,8 +88,8 @@ export async function accrueProduct(db: Db, productId: bigint, day: string, now:
       ), dayrows as (
         select e.*, a.id as account_id, g.n, e.start_day + g.n - 1 as d
         from eligible e
-        left join ledger_accounts a on a.ledger = 1 and a.owner_user_id = e.user_id and a.asset = ${product.payoutAsset}
-          and a.kind = 'spot' and a.shard = 0
+        left join unnest(${tokenArrayLiteral([...spotOf.keys()])}::bigint[], ${tokenArrayLiteral([...spotOf.values()])}::bigint[])
+          as a(user_id, id) on a.user_id = e.user_id
         cross join lateral generate_series(
           greatest(1, coalesce(e.last_accrued_day::date - e.start_day + 2, 1)),
           least(e.days, ${day}::date - e.start_day + 1)) as g(n)
@@ -215,9 +222,7 @@ async function accrueMining(tx: Tx, product: ProductRow, day: string, now: Date,
 
 /** Runs the product payout jobs a crash or an error left unfinished; answers how many. */
 export async function payPendingAccruals(db: Db): Promise<number> {
-  const ids = (await unfinishedPayoutJobs(db, ['running', 'failed'])).filter((id) => id.startsWith(payoutPrefix));
-  for (const id of ids) await runPayoutJob(db, id, { concurrency: payoutConcurrency });
-  return ids.length;
+  return (await finishPayoutJobsOf(db, payoutPrefix, { concurrency: payoutConcurrency })).length;
 }
 
 /** Orders of products other than bonds whose start has come: running. */
@@ -240,7 +245,7 @@ export async function runProductAccrual(services: Services, day: string): Promis
     const step = await accrueProduct(db, BigInt(id), day, now);
     orders += step.orders; receipts += step.receipts;
     if (step.jobId) {
-      await runPayoutJob(db, step.jobId, { concurrency: payoutConcurrency });
+      await finishPayoutJob(db, step.jobId, { concurrency: payoutConcurrency });
       paidByAsset.set(step.asset, (paidByAsset.get(step.asset) ?? 0n) + step.amount);
     } else if (step.amount > 0n) {
       couponsAccrued += 1;
@@ -257,122 +262,190 @@ export async function runProductAccrual(services: Services, day: string): Promis
 }
 
 // ─── Maturity ──────────────────────────────────────────────────────────────────────────────────────
+//
+// Maturity and bond refunds move money between two accounts of the same user (product_holdings →
+// spot; a bond's coupons from its reserve → spot), one event per order (reference
+// product-order:<id>, transfer ids mp-/bc-/br-<order> that the receipts and the user's ledger
+// show). They go through the payout module's lower layer (postGroups: an order's transfers are one
+// group, a refused order is set aside), a chunk of orders per transaction, with the order's status,
+// the product's figures and the order's message in the same transaction: the order row is the
+// durable record of what was paid, as a loan's row is for loan accrual (loans/jobs.ts). A payout
+// job's stored target list would be a second record beside it, and a job's transfer ids
+// (`${job}:${account}`, one reference per job) would change what each order's event shows. So
+// a crash anywhere leaves whole chunks done and the rest untouched, and a rerun finds the done
+// orders ended or cancelled and pays nobody twice. No transaction holds more than a chunk of orders.
 
 interface MaturityResult { raised: number; failed: number; refunded: number; ended: number }
 
-const chunkSize = 400;
+/** Orders per transaction at maturity and at a bond's refund: two transfers each at most, within one ledger batch. */
+export const maturityChunkSize = 400;
 
-async function postAll(tx: Tx, batch: NewTransferRequest[], now: Date) {
-  for (let start = 0; start < batch.length; start += 1000) {
-    const result = await postTransfers(tx, batch.slice(start, start + 1000), { now: () => now });
-    if (!result.ok) throw new Error(`maturity transfer refused by the ledger: ${result.refusal} (${batch[start + result.index].id})`);
+export interface MaturityOptions {
+  /** Orders per transaction (1 to maturityChunkSize); default maturityChunkSize. */
+  chunkSize?: number;
+}
+
+/** Statuses of an order that still holds its principal: what a failed bond refunds. */
+const refundableStatuses = ['not_started', 'running', 'frozen'];
+
+type OrderRow = typeof productOrders.$inferSelect;
+
+/** Each order's [product_holdings, spot] account in `asset`, opened when missing, in chunks of the kernel's limit. */
+async function holdingsAndSpot(tx: Tx, asset: string, orders: readonly OrderRow[]): Promise<Array<[bigint, bigint]>> {
+  const pairs: Array<[bigint, bigint]> = [];
+  for (let start = 0; start < orders.length; start += accountKeysMax / 2) {
+    const chunk = orders.slice(start, start + accountKeysMax / 2);
+    const ids = await openAccounts(tx, chunk.flatMap((order) => [
+      { ledger: 'real' as const, asset, kind: 'product_holdings' as const, ownerUserId: order.userId },
+      { ledger: 'real' as const, asset, kind: 'spot' as const, ownerUserId: order.userId },
+    ]));
+    chunk.forEach((_, index) => pairs.push([ids[index * 2], ids[index * 2 + 1]]));
   }
+  return pairs;
 }
 
 /**
- * A bond past its deadline: raised when its target is met (orders start), else every subscriber
- * refunded in full, each told so (product_refunded) by a message written with the refund.
+ * Posts each order's group of transfers through postGroups and answers the orders it paid: those
+ * with nothing to post (a mining order ends without a transfer) and those whose group was posted.
+ * An order the ledger refused is left as it was (not ended, not refunded) and counted; a later run
+ * tries it again.
  */
-async function closeBond(db: Db, productId: bigint, now: Date, scales: Map<string, number>): Promise<{ raised: boolean; refunded: number; messages: WrittenMessage[] }> {
+async function payOrders(tx: Tx, groups: TransferGroup<OrderRow>[], now: Date): Promise<{ paid: OrderRow[]; refused: number }> {
+  const moving = groups.filter((group) => group.transfers.length > 0);
+  const outcome = moving.length > 0 ? await postGroups(tx, moving, { now: () => now }) : { posted: [], refused: [] };
+  const refused = new Set(outcome.refused.map((refusal) => refusal.target.id));
+  return { paid: groups.map((group) => group.target).filter((order) => !refused.has(order.id)), refused: refused.size };
+}
+
+/**
+ * A bond past its deadline is decided in one transaction: raised when its target is met (its
+ * orders start), else failed; its subscribers are then refunded by refundBond, a chunk at a time.
+ * Answers the decision ('decided' when another run decided it first, or it is not due).
+ */
+async function decideBond(db: Db, productId: bigint, now: Date): Promise<'raised' | 'failed' | 'decided'> {
   return db.transaction(async (tx) => {
     const product = await lockProduct(tx, productId);
     assert(product, 'bond exists');
-    if (product.status !== 'open' && product.status !== 'closed') return { raised: product.status === 'raised', refunded: 0, messages: [] };
+    if (product.status !== 'open' && product.status !== 'closed') return 'decided';
     if (product.target !== null && product.sold >= product.target) {
       await tx.update(products).set({ status: 'raised', updatedAt: now }).where(eq(products.id, productId));
+      // Rows only, no money: the orders start (a statement, not a transaction per order).
       await tx.update(productOrders).set({ status: 'running' })
         .where(and(eq(productOrders.productId, productId), eq(productOrders.status, 'not_started')));
-      return { raised: true, refunded: 0, messages: [] };
+      return 'raised';
     }
-    const orders = await tx.select().from(productOrders)
-      .where(and(eq(productOrders.productId, productId), inArray(productOrders.status, ['not_started', 'running', 'frozen']))).for('update');
-    const batch: NewTransferRequest[] = [];
-    let principal = 0n; let owed = 0n;
-    for (let start = 0; start < orders.length; start += accountKeysMax / 2) {
-      const chunk = orders.slice(start, start + accountKeysMax / 2);
-      const ids = await openAccounts(tx, chunk.flatMap((order) => [
-        { ledger: 'real' as const, asset: product.asset, kind: 'product_holdings' as const, ownerUserId: order.userId },
-        { ledger: 'real' as const, asset: product.asset, kind: 'spot' as const, ownerUserId: order.userId },
-      ]));
-      chunk.forEach((order, index) => {
-        batch.push({
-          id: `br-${order.id}`, kind: 'bond_refund', reference: `product-order:${order.id}`, amountAtomic: order.amount,
-          debitAccountId: ids[index * 2], creditAccountId: ids[index * 2 + 1], remark: 'raise target not met: refunded in full',
-        });
-        principal += order.amount; owed += order.owed;
-      });
-    }
-    await postAll(tx, batch, now);
-    if (orders.length > 0) {
-      await tx.update(productOrders).set({ status: 'cancelled', owed: 0n, endedAt: now, frozenReason: null })
-        .where(inArray(productOrders.id, orders.map((order) => order.id)));
-    }
-    await addToFigures(tx, productId, { principal: -principal, owed: -owed }, now);
     await tx.update(products).set({ status: 'failed', updatedAt: now }).where(eq(products.id, productId));
-    const scale = scaleOf(scales, product.asset);
-    const messages = await writeMessages(tx, orders.map((order) => productMessage({ ...order, status: 'cancelled' }, product.name, 'product_refunded', {
-      amount: formatAmount(order.amount, scale), asset: product.asset,
-    })), now);
-    return { raised: false, refunded: orders.length, messages };
+    return 'failed';
   });
+}
+
+/**
+ * One chunk of a failed bond's refund, in one transaction: the next `chunkSize` orders after
+ * `afterOrderId` that still hold their principal, each refunded in full (br-<order>, holdings →
+ * spot), cancelled, taken off the bond's figures and told so (product_refunded).
+ */
+async function refundChunk(db: Db, productId: bigint, afterOrderId: bigint, chunkSize: number, now: Date, scales: Map<string, number>) {
+  return db.transaction(async (tx) => {
+    const product = await lockProduct(tx, productId);
+    assert(product && product.status === 'failed', `bond ${productId} failed`);
+    const orders = await tx.select().from(productOrders)
+      .where(and(eq(productOrders.productId, productId), inArray(productOrders.status, refundableStatuses), gt(productOrders.id, afterOrderId)))
+      .orderBy(asc(productOrders.id)).limit(chunkSize).for('update');
+    if (orders.length === 0) return { refunded: 0, refused: 0, messages: [] as WrittenMessage[], last: undefined };
+    const accounts = await holdingsAndSpot(tx, product.asset, orders);
+    const { paid, refused } = await payOrders(tx, orders.map((order, index) => ({
+      target: order,
+      transfers: [{
+        id: `br-${order.id}`, kind: 'bond_refund' as const, reference: `product-order:${order.id}`, amountAtomic: order.amount,
+        debitAccountId: accounts[index][0], creditAccountId: accounts[index][1], remark: 'raise target not met: refunded in full',
+      }],
+    })), now);
+    let messages: WrittenMessage[] = [];
+    if (paid.length > 0) {
+      await db.update(productOrders).set({ status: 'cancelled', owed: 0n, endedAt: now, frozenReason: null })
+        .where(inArray(productOrders.id, paid.map((order) => order.id)));
+      const principal = paid.reduce((sum, order) => sum + order.amount, 0n);
+      const owed = paid.reduce((sum, order) => sum + order.owed, 0n);
+      await addToFigures(tx, productId, { principal: -principal, owed: -owed }, now);
+      const scale = scaleOf(scales, product.asset);
+      messages = await writeMessages(tx, paid.map((order) => productMessage({ ...order, status: 'cancelled' }, product.name, 'product_refunded', {
+        amount: formatAmount(order.amount, scale), asset: product.asset,
+      })), now);
+    }
+    return { refunded: paid.length, refused, messages, last: orders[orders.length - 1].id };
+  });
+}
+
+/** Refunds every subscriber of a failed bond, a chunk per transaction, each chunk's messages told after its commit. */
+async function refundBond(services: Services, productId: bigint, chunkSize: number, now: Date, scales: Map<string, number>) {
+  const total = { refunded: 0, refused: 0 };
+  let after = 0n;
+  for (;;) {
+    const chunk = await refundChunk(services.db, productId, after, chunkSize, now, scales);
+    deliverMessages(services, chunk.messages);
+    total.refunded += chunk.refunded;
+    total.refused += chunk.refused;
+    if (chunk.last === undefined) return total;
+    after = chunk.last;
+  }
 }
 
 /**
  * Ends a chunk of matured orders of one product: principal (and a bond's coupons) back to spot,
  * and each order's owner told so (product_matured), the chunk's messages in one statement.
  */
-async function endOrders(db: Db, productId: bigint, orderIds: bigint[], now: Date, scales: Map<string, number>): Promise<{ ended: number; messages: WrittenMessage[] }> {
+async function endOrders(db: Db, productId: bigint, orderIds: bigint[], now: Date, scales: Map<string, number>) {
   return db.transaction(async (tx) => {
     const product = await lockProduct(tx, productId);
     assert(product, 'product exists');
-    const orders = (await tx.select().from(productOrders).where(inArray(productOrders.id, orderIds)).for('update'))
+    const orders = (await tx.select().from(productOrders).where(inArray(productOrders.id, orderIds)).orderBy(asc(productOrders.id)).for('update'))
       .filter((order) => order.status === 'running');
-    if (orders.length === 0) return { ended: 0, messages: [] };
-    const batch: NewTransferRequest[] = [];
-    let principal = 0n; let owed = 0n; let coupons = 0n;
-    const holdsPrincipal = product.type !== 'mining';
-    for (let start = 0; start < orders.length && holdsPrincipal; start += accountKeysMax / 2) {
-      const chunk = orders.slice(start, start + accountKeysMax / 2);
-      const ids = await openAccounts(tx, chunk.flatMap((order) => [
-        { ledger: 'real' as const, asset: product.asset, kind: 'product_holdings' as const, ownerUserId: order.userId },
-        { ledger: 'real' as const, asset: product.asset, kind: 'spot' as const, ownerUserId: order.userId },
-      ]));
-      chunk.forEach((order, index) => {
-        const reference = `product-order:${order.id}`;
-        batch.push({
+    if (orders.length === 0) return { ended: 0, refused: 0, messages: [] as WrittenMessage[] };
+    // Mining holds no principal: its price was a rental.
+    const accounts = product.type === 'mining' ? [] : await holdingsAndSpot(tx, product.asset, orders);
+    const coupons = product.type === 'bond' ? await couponAccounts(tx, product, orders) : undefined;
+    const groups = orders.map((order, index): TransferGroup<OrderRow> => {
+      const reference = `product-order:${order.id}`;
+      const transfers: NewTransferRequest[] = [];
+      if (product.type !== 'mining') {
+        transfers.push({
           id: `mp-${order.id}`, kind: 'product_principal', reference, amountAtomic: order.amount,
-          debitAccountId: ids[index * 2], creditAccountId: ids[index * 2 + 1], remark: 'principal at maturity',
+          debitAccountId: accounts[index][0], creditAccountId: accounts[index][1], remark: 'principal at maturity',
         });
-        principal += order.amount;
-      });
-    }
-    if (product.type === 'bond') {
-      const [reserve] = await openAccounts(tx, [{ ledger: 'real', asset: product.payoutAsset, kind: 'product_reserve', shard: systemShard(`product:${product.id}`) }]);
-      const spots = new Map<bigint, bigint>();
-      for (const order of orders) {
-        if (order.accrued <= 0n) continue;
-        if (!spots.has(order.userId)) spots.set(order.userId, (await openAccounts(tx, [{ ledger: 'real', asset: product.payoutAsset, kind: 'spot', ownerUserId: order.userId }]))[0]);
-        batch.push({
-          id: `bc-${order.id}`, kind: 'product_interest', reference: `product-order:${order.id}`, amountAtomic: order.accrued,
-          debitAccountId: reserve, creditAccountId: spots.get(order.userId)!, remark: 'bond coupons at maturity',
-        });
-        coupons += order.accrued;
       }
-    }
-    for (const order of orders) owed += order.owed;
-    await postAll(tx, batch, now);
-    await tx.update(productOrders).set({ status: 'ended', owed: 0n, endedAt: now }).where(inArray(productOrders.id, orders.map((order) => order.id)));
-    await addToFigures(tx, productId, { principal: -principal, owed: -owed, reserve: -coupons, paid: coupons }, now);
-    const messages = await writeMessages(tx, orders.map((order) => maturedMessage(product, order, scales)), now);
-    return { ended: orders.length, messages };
+      if (coupons && order.accrued > 0n) {
+        transfers.push({
+          id: `bc-${order.id}`, kind: 'product_interest', reference, amountAtomic: order.accrued,
+          debitAccountId: coupons.reserve, creditAccountId: coupons.spotOf.get(order.userId)!, remark: 'bond coupons at maturity',
+        });
+      }
+      return { target: order, transfers };
+    });
+    const { paid, refused } = await payOrders(tx, groups, now);
+    if (paid.length === 0) return { ended: 0, refused, messages: [] as WrittenMessage[] };
+    const principal = product.type === 'mining' ? 0n : paid.reduce((sum, order) => sum + order.amount, 0n);
+    const couponsPaid = coupons ? paid.reduce((sum, order) => sum + (order.accrued > 0n ? order.accrued : 0n), 0n) : 0n;
+    const owed = paid.reduce((sum, order) => sum + order.owed, 0n);
+    await tx.update(productOrders).set({ status: 'ended', owed: 0n, endedAt: now }).where(inArray(productOrders.id, paid.map((order) => order.id)));
+    await addToFigures(tx, productId, { principal: -principal, owed: -owed, reserve: -couponsPaid, paid: couponsPaid }, now);
+    const messages = await writeMessages(tx, paid.map((order) => maturedMessage(product, order, scales)), now);
+    return { ended: paid.length, refused, messages };
   });
+}
+
+/** A bond's reserve account (its product's shard) and the spot accounts, in the payout asset, its coupons go to. */
+async function couponAccounts(tx: Tx, product: ProductRow, orders: readonly OrderRow[]) {
+  const [reserve] = await openAccounts(tx, [{ ledger: 'real', asset: product.payoutAsset, kind: 'product_reserve', shard: systemShard(`product:${product.id}`) }]);
+  const owners = orders.filter((order) => order.accrued > 0n).map((order) => order.userId);
+  const spotOf = await userAccountsOf(tx, { ledger: 'real', asset: product.payoutAsset, kind: 'spot' }, owners);
+  return { reserve, spotOf };
 }
 
 /**
  * An ended order's message: the principal back (none for mining, whose price was a rental) and
  * all the order earned over its term (`accrued`, in the payout asset; a bond's coupons included).
  */
-function maturedMessage(product: ProductRow, order: typeof productOrders.$inferSelect, scales: Map<string, number>): NewMessage {
+function maturedMessage(product: ProductRow, order: OrderRow, scales: Map<string, number>): NewMessage {
   return productMessage({ ...order, status: 'ended' }, product.name, 'product_matured', {
     ...(product.type === 'mining' ? {} : { amount: formatAmount(order.amount, scaleOf(scales, product.asset)) }),
     asset: product.asset,
@@ -380,43 +453,65 @@ function maturedMessage(product: ProductRow, order: typeof productOrders.$inferS
   });
 }
 
+/** Failed bonds whose refund a crash or a refusal left unfinished: some order still holds its principal. */
+async function bondsLeftToRefund(db: Db): Promise<bigint[]> {
+  const rows = await db.selectDistinct({ id: products.id }).from(products)
+    .innerJoin(productOrders, eq(productOrders.productId, products.id))
+    .where(and(eq(products.type, 'bond'), eq(products.status, 'failed'), inArray(productOrders.status, refundableStatuses)))
+    .orderBy(asc(products.id));
+  return rows.map((row) => row.id);
+}
+
 /**
  * Bonds past their deadline are raised or refunded; running orders whose term has ended and whose
- * every day was accrued end (a frozen one waits to be unfrozen). Safe to run any number of times:
- * the messages (product_refunded, product_matured) are written with the change they tell of, once
- * per order, and pushed after each transaction commits.
+ * every day was accrued end (a frozen one waits to be unfrozen). Safe to run any number of times,
+ * and after a crash anywhere: a failed bond's refund left half-way is finished first, the messages
+ * (product_refunded, product_matured) are written with the change they tell of, once per order,
+ * and pushed after each transaction commits. An order the ledger refused is left for a later run
+ * and counted as refusedOrders (the key is there only when there were some).
  */
-export async function matureOrders(services: Services, now: Date): Promise<MaturityResult> {
+export async function matureOrders(services: Services, now: Date, options: MaturityOptions = {}): Promise<MaturityResult & { refusedOrders?: number }> {
   const { db } = services;
+  const chunkSize = options.chunkSize ?? maturityChunkSize;
+  assert(Number.isInteger(chunkSize) && chunkSize >= 1 && chunkSize <= maturityChunkSize, `a maturity chunk of 1 to ${maturityChunkSize} orders`);
   const result: MaturityResult = { raised: 0, failed: 0, refunded: 0, ended: 0 };
+  let refusedOrders = 0;
   const scales = await assetScales(db);
   const bonds = await db.select({ id: products.id }).from(products)
     .where(and(eq(products.type, 'bond'), inArray(products.status, ['open', 'closed']), lte(products.closesAt, now)));
   for (const bond of bonds) {
-    const closed = await closeBond(db, bond.id, now, scales);
-    deliverMessages(services, closed.messages);
-    if (closed.raised) result.raised += 1;
-    else { result.failed += 1; result.refunded += closed.refunded; }
+    const decision = await decideBond(db, bond.id, now);
+    if (decision === 'raised') result.raised += 1;
+    else if (decision === 'failed') result.failed += 1;
   }
+  for (const bondId of await bondsLeftToRefund(db)) {
+    const refund = await refundBond(services, bondId, chunkSize, now, scales);
+    result.refunded += refund.refunded;
+    refusedOrders += refund.refused;
+  }
+  let after = { productId: -1n, orderId: -1n };
   for (;;) {
     const due = rowsOf<{ id: string; product_id: string }>(await db.execute(sql`select o.id::text, o.product_id::text from product_orders o
       where o.status = 'running' and o.ends_at <= ${now.toISOString()}::timestamptz
         and o.last_accrued_day is not null
         and o.last_accrued_day >= to_char((o.starts_at at time zone 'UTC')::date + o.days - 1, 'YYYY-MM-DD')
+        and (o.product_id, o.id) > (${after.productId}::bigint, ${after.orderId}::bigint)
       order by o.product_id, o.id limit ${chunkSize}`));
     if (due.length === 0) break;
+    const last = due[due.length - 1];
+    // Past the chunk, refused or not: an order the ledger refused is not tried again by this run.
+    after = { productId: BigInt(last.product_id), orderId: BigInt(last.id) };
     const byProduct = new Map<string, bigint[]>();
     for (const row of due) byProduct.set(row.product_id, [...(byProduct.get(row.product_id) ?? []), BigInt(row.id)]);
-    let ended = 0;
     for (const [productId, ids] of byProduct) {
       const chunk = await endOrders(db, BigInt(productId), ids, now, scales);
       deliverMessages(services, chunk.messages);
-      ended += chunk.ended;
+      result.ended += chunk.ended;
+      refusedOrders += chunk.refused;
     }
-    result.ended += ended;
-    if (ended === 0) break;
+    if (due.length < chunkSize) break;
   }
-  return result;
+  return refusedOrders > 0 ? { ...result, refusedOrders } : result;
 }
 
 export async function runProductMaturity(services: Services, _day: string): Promise<JobResult> {

@@ -4,26 +4,31 @@
 // bonuses of 1, 2 and 3) is paid once the level has been held without a break for the operator's
 // holding period (issue 38: user_level_holds, default 7 days) by a user whose basic verification
 // is approved, and once per verified person: the row of vip_bonus_grants (primary key user, level;
-// unique level, person) and the transfer `vip-bonus:<user>:<level>` from the `rewards` pool are
-// written in one transaction, so falling and rising again, a rerun, or a second account of the
-// same person never pays twice. A deposit withdrawn within the period ends the holding unpaid.
-// grantVipBonuses runs after a user's level is rechecked (deposits, withdrawals: after their
-// commit, off their path) and after the daily vip-levels job for everybody, in batches of
-// `bonusBatchSize` (one transaction and one ledger batch each). When the pool cannot pay a
+// unique level, person) and the payout job that pays it from the `rewards` pool (issue 33: the
+// one way money goes to many accounts; its transfer `${job}:${spot account}`, kind vip_bonus,
+// reference vip-level:<level>) are made in one transaction, so falling and rising again, a rerun,
+// a crash before the job ran, or a second account of the same person never pays twice. A deposit
+// withdrawn within the period ends the holding unpaid. grantVipBonuses runs after a user's level
+// is rechecked (deposits, withdrawals: after their commit, off their path) and after the daily
+// vip-levels job for everybody, in batches of `bonusBatchSize` (one transaction deciding them, then
+// their jobs). When the pool, less what unfinished bonus jobs still owe from it, cannot pay a
 // batch's bonuses, those not covered are left without a grant row and paid by a later run.
+import { randomBytes } from 'node:crypto';
 import { and, asc, eq, inArray, sql } from 'drizzle-orm';
 import {
   vipHoldingDaysDefault, vipHoldingDaysMax, type VipHolding, type VipRewardBody, type VipRewardRow, type VipRewards,
 } from '../../../../src/api/contract/rewards.ts';
 import { systemSettings, userLevelHolds, userLevels, vipBonusGrants, vipLevels, vipRewards } from '../../../db/schema.ts';
-import type { Executor } from '../../../db/client.ts';
+import type { Db, Executor } from '../../../db/client.ts';
 import { rowsOf, tokenArrayLiteral } from '../../../db/arrays.ts';
 import { verifiedPersonKey, verifiedPersonKeys } from '../../core/identity/kyc.ts';
-import { AppError, notFound } from '../../../lib/errors.ts';
+import { AppError, assert, notFound } from '../../../lib/errors.ts';
 import { formatAmount, parseAmount } from '../../kernel/ledger/amounts.ts';
-import { openAccounts, systemShard } from '../../kernel/ledger/accounts.ts';
-import { postTransfers } from '../../kernel/ledger/transfers.ts';
-import { assetScales, scaleOf } from '../products/products.ts';
+import { accountKeysMax, openAccounts } from '../../kernel/ledger/accounts.ts';
+import {
+  createPayoutJob, finishPayoutJob, finishPayoutJobsOf, payoutJobsOwed, payoutTransferId, type PayoutJob, type PayoutTarget,
+} from '../../kernel/ledger/payouts.ts';
+import { assetScales, scaleOf } from '../../kernel/ledger/assets.ts';
 import { lockPool, poolBalance } from './fundings.ts';
 
 /**
@@ -149,20 +154,39 @@ export async function myVipRewards(db: Executor, userId: bigint): Promise<VipRew
   };
 }
 
+/** Bonuses decided per transaction (one payout job per level among them): a bounded batch, never every user's. */
 export const bonusBatchSize = 100;
-export const vipBonusTransferId = (userId: bigint, level: number) => `vip-bonus:${userId}:${level}`;
+/** Payout jobs of VIP bonuses: `vb-<level>-<first user paid>-<8 hex>`, one per level of a batch. */
+const bonusJobPrefix = 'vb-';
 
 interface Pending { userId: bigint; level: number; asset: string; bonus: bigint }
 interface Keyed extends Pending { personKey: string }
 export interface BonusRun { granted: number; uncovered: number; samePerson: number }
+export interface BonusOptions {
+  /** Bonuses decided per transaction (1 to accountKeysMax); default bonusBatchSize. */
+  batchSize?: number;
+}
 
 /**
  * Pays every bonus due and not paid yet, for the given users (or everybody): the level held for
  * the holding period up to `now` by a verified user. Answers how many were paid, how many the pool
  * could not cover (left for a later run) and how many were left out because the same person had
  * the level's bonus on another account.
+ *
+ * Each batch is two steps, as product accrual's are: (1) one transaction, the pool locked, writes
+ * the batch's grant rows and makes the payout jobs that pay them (one per level, the grant naming
+ * its transfer `${job}:${spot account}`); (2) the jobs run. A run stopped between the two (a crash,
+ * a database error) leaves grants whose jobs are unfinished: the next call (or the start-up resume
+ * of payout jobs) finishes them first, and no batch ever decides a granted bonus again. So each
+ * bonus is paid exactly once, whatever stops where, and no transaction grows with the users.
  */
-export async function grantVipBonuses(db: Executor, now: Date, userIds?: readonly bigint[]): Promise<BonusRun> {
+export async function grantVipBonuses(db: Executor, now: Date, userIds?: readonly bigint[], options: BonusOptions = {}): Promise<BonusRun> {
+  const batchSize = options.batchSize ?? bonusBatchSize;
+  assert(Number.isInteger(batchSize) && batchSize >= 1 && batchSize <= accountKeysMax, `a bonus batch of 1 to ${accountKeysMax}`);
+  // Callers pass the database (the daily job, a user's recheck); the jobs' batches are transactions of their own.
+  const database = db as Db;
+  const clock = { now: () => now };
+  for (const job of await finishPayoutJobsOf(database, bonusJobPrefix, { clock })) assertPaid(job);
   const total: BonusRun = { granted: 0, uncovered: 0, samePerson: 0 };
   const heldSince = new Date(now.getTime() - (await vipHoldingDays(db)) * dayMs);
   let after: { userId: bigint; level: number } = { userId: -1n, level: -1 };
@@ -175,24 +199,31 @@ export async function grantVipBonuses(db: Executor, now: Date, userIds?: readonl
       where ${only} and (ul.user_id, vr.level) > (${after.userId}::bigint, ${after.level}::int)
         and exists (select 1 from kyc_applications k where k.user_id = ul.user_id and k.level = 1 and k.status = 'approved')
         and not exists (select 1 from vip_bonus_grants g where g.user_id = ul.user_id and g.level = vr.level)
-      order by ul.user_id, vr.level limit ${bonusBatchSize}`);
+      order by ul.user_id, vr.level limit ${batchSize}`);
     const rows = rowsOf<{ user_id: string; level: number; asset: string; bonus: string }>(result)
       .map((row): Pending => ({ userId: BigInt(row.user_id), level: Number(row.level), asset: row.asset, bonus: BigInt(row.bonus) }));
     if (rows.length === 0) break;
     after = { userId: rows[rows.length - 1].userId, level: rows[rows.length - 1].level };
-    const outcome = await payBatch(db, rows, now);
+    const outcome = await grantBatch(database, rows, now);
+    for (const jobId of outcome.jobIds) assertPaid(await finishPayoutJob(database, jobId, { clock }));
     total.granted += outcome.granted;
     total.uncovered += outcome.uncovered;
     total.samePerson += outcome.samePerson;
-    if (rows.length < bonusBatchSize) break;
+    if (rows.length < batchSize) break;
   }
   return total;
+}
+
+/** A bonus job pays from a system account into spot accounts: the ledger has no reason to refuse one. */
+function assertPaid(job: PayoutJob) {
+  assert(job.state === 'done' && job.targetsRefused === 0, `VIP bonus job ${job.jobId} paid every bonus (${job.state}, ${job.targetsRefused} refused)`);
 }
 
 /**
  * The batch's bonuses that go to a person who has not had them: each user's verified person, less
  * the (level, person) pairs granted already on any account and all but the first of a pair twice
- * in the batch. The unique index on (level, person_key) settles a race with another run.
+ * in the batch. Read under the pool's lock, so a run that granted before us is seen; the unique
+ * index on (level, person_key) still settles a race with a run of another asset's lock.
  */
 async function firstPerPerson(tx: Executor, rows: readonly Pending[]): Promise<{ keyed: Keyed[]; samePerson: number }> {
   const persons = await verifiedPersonKeys(tx, [...new Set(rows.map((row) => row.userId))]);
@@ -214,15 +245,22 @@ async function firstPerPerson(tx: Executor, rows: readonly Pending[]): Promise<{
   return { keyed, samePerson };
 }
 
-async function payBatch(db: Executor, rows: readonly Pending[], now: Date): Promise<BonusRun> {
+/** The pool's balances of the batch's assets, locked, less what unfinished bonus jobs still owe from it. */
+async function lockedPoolsLeft(tx: Executor, rows: readonly Pending[]): Promise<Map<string, bigint>> {
+  const left = new Map<string, bigint>();
+  for (const asset of [...new Set(rows.map((row) => row.asset))].sort()) {
+    await lockPool(tx, 'rewards', asset);
+    const owed = await payoutJobsOwed(tx, { ledger: 'real', asset, sourceKind: 'rewards' });
+    left.set(asset, await poolBalance(tx, 'rewards', asset) - owed);
+  }
+  return left;
+}
+
+/** Step 1 for a batch (see grantVipBonuses): grants and the payout jobs that pay them, in one transaction. */
+async function grantBatch(db: Db, rows: readonly Pending[], now: Date): Promise<BonusRun & { jobIds: string[] }> {
   return db.transaction(async (tx) => {
+    const left = await lockedPoolsLeft(tx, rows);
     const { keyed, samePerson } = await firstPerPerson(tx, rows);
-    const assets = [...new Set(keyed.map((row) => row.asset))].sort();
-    const left = new Map<string, bigint>();
-    for (const asset of assets) {
-      await lockPool(tx, 'rewards', asset);
-      left.set(asset, await poolBalance(tx, 'rewards', asset));
-    }
     const covered: Keyed[] = [];
     for (const row of keyed) {
       const balance = left.get(row.asset)!;
@@ -231,26 +269,33 @@ async function payBatch(db: Executor, rows: readonly Pending[], now: Date): Prom
       covered.push(row);
     }
     const uncovered = keyed.length - covered.length;
-    if (covered.length === 0) return { granted: 0, uncovered, samePerson };
-    const inserted = await tx.insert(vipBonusGrants).values(covered.map((row) => ({
-      userId: row.userId, level: row.level, asset: row.asset, amount: row.bonus, transferId: vipBonusTransferId(row.userId, row.level),
-      personKey: row.personKey, createdAt: now,
+    if (covered.length === 0) return { granted: 0, uncovered, samePerson, jobIds: [] };
+    const spots = await openAccounts(tx, covered.map((row) => ({ ledger: 'real' as const, asset: row.asset, kind: 'spot' as const, ownerUserId: row.userId })));
+    // One job per level of the batch: its reference and remark are the level's, as each bonus's own transfer had.
+    // The random part keeps two runs' jobs apart when they decide the same first user (a race the grants' index settles).
+    const suffix = randomBytes(4).toString('hex');
+    const jobOf = new Map<number, string>();
+    for (const row of covered) if (!jobOf.has(row.level)) jobOf.set(row.level, `${bonusJobPrefix}${row.level}-${row.userId}-${suffix}`);
+    const inserted = await tx.insert(vipBonusGrants).values(covered.map((row, index) => ({
+      userId: row.userId, level: row.level, asset: row.asset, amount: row.bonus,
+      transferId: payoutTransferId(jobOf.get(row.level)!, spots[index]), personKey: row.personKey, createdAt: now,
     }))).onConflictDoNothing().returning({ userId: vipBonusGrants.userId, level: vipBonusGrants.level });
     const fresh = new Set(inserted.map((row) => `${row.userId}:${row.level}`));
-    const toPay = covered.filter((row) => fresh.has(`${row.userId}:${row.level}`));
-    if (toPay.length > 0) {
-      const keys = toPay.flatMap((row) => [
-        { ledger: 'real' as const, asset: row.asset, kind: 'spot' as const, ownerUserId: row.userId },
-        { ledger: 'real' as const, asset: row.asset, kind: 'rewards' as const, shard: systemShard(vipBonusTransferId(row.userId, row.level)) },
-      ]);
-      const ids = await openAccounts(tx, keys);
-      const posted = await postTransfers(tx, toPay.map((row, index) => ({
-        id: vipBonusTransferId(row.userId, row.level), kind: 'vip_bonus' as const, reference: `vip-level:${row.level}`,
-        amountAtomic: row.bonus, debitAccountId: ids[index * 2 + 1], creditAccountId: ids[index * 2], remark: `VIP ${row.level} bonus`,
-      })), { now: () => now });
-      if (!posted.ok) throw new Error(`VIP bonuses refused by the ledger: ${posted.refusal}`);
+    const targetsOf = new Map<number, { asset: string; targets: PayoutTarget[] }>();
+    covered.forEach((row, index) => {
+      if (!fresh.has(`${row.userId}:${row.level}`)) return;
+      const job = targetsOf.get(row.level) ?? { asset: row.asset, targets: [] };
+      job.targets.push({ accountId: spots[index], amountAtomic: row.bonus });
+      targetsOf.set(row.level, job);
+    });
+    for (const [level, { asset, targets }] of targetsOf) {
+      // Made inside this transaction (a savepoint): the grants and the job that pays them commit together.
+      await createPayoutJob(tx as unknown as Db, {
+        id: jobOf.get(level)!, ledger: 'real', asset, sourceKind: 'rewards', direction: 'credit', kind: 'vip_bonus',
+        reference: `vip-level:${level}`, remark: `VIP ${level} bonus`,
+      }, targets, { now: () => now });
     }
-    return { granted: toPay.length, uncovered, samePerson };
+    return { granted: fresh.size, uncovered, samePerson, jobIds: [...targetsOf.keys()].map((level) => jobOf.get(level)!) };
   });
 }
 
