@@ -362,7 +362,7 @@ async function refundChunk(db: Db, productId: bigint, afterOrderId: bigint, chun
     })), now);
     let messages: WrittenMessage[] = [];
     if (paid.length > 0) {
-      await db.update(productOrders).set({ status: 'cancelled', owed: 0n, endedAt: now, frozenReason: null })
+      await tx.update(productOrders).set({ status: 'cancelled', owed: 0n, endedAt: now, frozenReason: null })
         .where(inArray(productOrders.id, paid.map((order) => order.id)));
       const principal = paid.reduce((sum, order) => sum + order.amount, 0n);
       const owed = paid.reduce((sum, order) => sum + order.owed, 0n);
