@@ -22,6 +22,9 @@ import { balance, expectFiguresAgree, expectLedgerSound } from '../products/prod
 const dayMs = 86_400_000;
 const usdt = (whole: number) => BigInt(whole) * 1_000_000n;
 
+/** A run per crash point: on a machine shared by several test runs these take minutes, so the net is wide (nothing is timed). */
+const crashSuiteTimeoutMs = 600_000;
+
 /** What a database call through a dead handle throws: the process died there. */
 class Crash extends Error {}
 
@@ -115,7 +118,7 @@ forEachDatabase((server) => {
 
       let userIds: bigint[] = [];
       const setUp = async () => {
-        userIds = await newUsers(server, 3);
+        userIds = await newUsers(server, 2);
         const since = new Date(now.getTime() - 30 * dayMs);
         await server.db.insert(kycApplications).values(userIds.map((userId) => ({
           userId, level: 1, status: 'approved', details: { note: 'verified by the crash test' }, decidedAt: now, createdAt: now,
@@ -123,7 +126,7 @@ forEachDatabase((server) => {
         await server.db.insert(userLevels).values(userIds.map((userId) => ({ userId, level: 2, highestLevel: 2, assets: usdt(10_000), checkedAt: now })));
         await server.db.insert(userLevelHolds).values(userIds.flatMap((userId) => [1, 2].map((level) => ({ userId, level, since }))));
       };
-      // Two bonuses a batch: three batches, six payout jobs (one per level of a batch).
+      // Two bonuses a batch: two batches, four payout jobs (one per level of a batch).
       const run = (db: Db) => grantVipBonuses(db, now, userIds, { batchSize: 2 });
       const list = () => `{${userIds.join(',')}}`;
       const atCrash = async () => {
@@ -146,14 +149,14 @@ forEachDatabase((server) => {
         expect(await grantVipBonuses(server.db, now, userIds, { batchSize: 2 })).toEqual({ granted: 0, uncovered: 0, samePerson: 0 });
         for (const userId of userIds) expect(await balance(server, userId)).toBe(usdt(10));
       };
-      const { points, partial } = await everyCrashPoint(server, { setUp, run, atCrash, afterRerun, users: 3 });
-      // Three batches of grants and six jobs give dozens of places to die; some of them after a batch paid and before the rest.
+      const { points, partial } = await everyCrashPoint(server, { setUp, run, atCrash, afterRerun, users: 2 });
+      // Two batches of grants and four jobs give dozens of places to die; some of them after a batch paid and before the rest.
       expect(points).toBeGreaterThan(20);
       expect(partial).toBeGreaterThan(0);
       const [{ left }] = await server.query<{ left: number }>(sql`select count(*)::int as left from payout_jobs where id like 'vb-%' and state <> 'done'`);
       expect(left).toBe(0);
       await expectLedgerSound(server);
-    });
+    }, crashSuiteTimeoutMs);
   });
 
   describe('product maturity and bond refunds (postGroups, the order row in the same transaction) stopped anywhere', () => {
@@ -279,7 +282,7 @@ forEachDatabase((server) => {
       expect(points).toBeGreaterThan(10);
       expect(partial).toBeGreaterThan(0);
       await expectLedgerSound(server);
-    });
+    }, crashSuiteTimeoutMs);
 
     test('a bond refund of more orders than one chunk is not one transaction: dying after the first chunk leaves it refunded and the rest untouched', async () => {
       await setUp({ failing: 5, arbitrage: 0, raised: 0 });
