@@ -6,13 +6,14 @@
 // no bonus is paid without its grant); after the rerun every user is paid exactly once (balances
 // per user), a further run pays nothing, the product figures agree and every asset sums to zero.
 // A bond refund of more orders than one chunk is shown to commit chunk by chunk.
-import { describe, expect, test } from 'vitest';
+import { beforeAll, describe, expect, test } from 'vitest';
 import { sql } from 'drizzle-orm';
 import { kycApplications, productOrders, products, userLevelHolds, userLevels, vipRewards } from '../../../server/db/schema.ts';
 import type { Db } from '../../../server/db/client.ts';
 import type { Services } from '../../../server/domain/kernel/services.ts';
 import { openAccounts, systemShard } from '../../../server/domain/kernel/ledger/accounts.ts';
 import { postTransfers } from '../../../server/domain/kernel/ledger/transfers.ts';
+import { runPayoutJob, unfinishedPayoutJobs } from '../../../server/domain/kernel/ledger/payouts.ts';
 import type { NewTransferRequest } from '../../../server/domain/kernel/ledger/rules.ts';
 import { grantVipBonuses } from '../../../server/domain/programs/rewards/vip.ts';
 import { matureOrders } from '../../../server/domain/programs/products/jobs.ts';
@@ -48,6 +49,24 @@ function dyingAt(db: Db, crashAt: number, onlyTransactions = false): Db {
         calls += 1;
         if (calls >= crashAt) throw new Crash(`the process died before database call ${calls}`);
         return value.apply(target, args);
+      };
+    },
+  });
+}
+
+/** `db` as a process sees it that dies right after its `commits`-th transaction commits: every later call throws Crash. */
+function dyingAfterCommit(db: Db, commits: number): Db {
+  let committed = 0;
+  return new Proxy(db, {
+    get(target, property) {
+      const value = Reflect.get(target, property, target);
+      if (typeof value !== 'function') return value;
+      if (typeof property !== 'string' || !databaseCalls.has(property)) return value.bind(target);
+      return (...args: unknown[]) => {
+        if (committed >= commits) throw new Crash(`the process died after commit ${committed}`);
+        const answer = value.apply(target, args);
+        if (property === 'transaction') return (answer as Promise<unknown>).then((result) => { committed += 1; return result; });
+        return answer;
       };
     },
   });
@@ -102,9 +121,10 @@ async function everyCrashPoint(server: TestServer, scenario: {
 
 forEachDatabase((server) => {
   describe('VIP bonuses (payout jobs) stopped anywhere', () => {
-    test('every crash point, then a rerun: each user gets each level\'s bonus exactly once and no bonus is paid without its grant', async () => {
-      const now = server.clock.now();
-      await server.db.insert(vipRewards).values([1, 2].map((level) => ({ level, asset: 'USDT', bonus: usdt(level === 1 ? 3 : 7), weeklyEnvelope: 0n, updatedAt: now })))
+    const now = () => server.clock.now();
+    // Levels 1 and 2 pay 3 and 7 USDT; the rewards pool holds far more than the tests pay.
+    beforeAll(async () => {
+      await server.db.insert(vipRewards).values([1, 2].map((level) => ({ level, asset: 'USDT', bonus: usdt(level === 1 ? 3 : 7), weeklyEnvelope: 0n, updatedAt: now() })))
         .onConflictDoUpdate({ target: vipRewards.level, set: { bonus: sql`excluded.bonus`, asset: 'USDT' } });
       await server.db.update(vipRewards).set({ bonus: 0n }).where(sql`${vipRewards.level} > 2`);
       const [house, pool] = await openAccounts(server.db, [
@@ -115,19 +135,25 @@ forEachDatabase((server) => {
         debitAccountId: house, creditAccountId: pool,
       }], server.clock);
       expect(funded.ok).toBe(true);
+    });
 
+    /** `count` verified users at level 2, both levels held for 30 days: 10 USDT of bonuses due to each. */
+    async function dueUsers(count: number): Promise<bigint[]> {
+      const userIds = await newUsers(server, count);
+      const since = new Date(now().getTime() - 30 * dayMs);
+      await server.db.insert(kycApplications).values(userIds.map((userId) => ({
+        userId, level: 1, status: 'approved', details: { note: 'verified by the crash test' }, decidedAt: now(), createdAt: now(),
+      })));
+      await server.db.insert(userLevels).values(userIds.map((userId) => ({ userId, level: 2, highestLevel: 2, assets: usdt(10_000), checkedAt: now() })));
+      await server.db.insert(userLevelHolds).values(userIds.flatMap((userId) => [1, 2].map((level) => ({ userId, level, since }))));
+      return userIds;
+    }
+
+    test('every crash point, then a rerun: each user gets each level\'s bonus exactly once and no bonus is paid without its grant', async () => {
       let userIds: bigint[] = [];
-      const setUp = async () => {
-        userIds = await newUsers(server, 2);
-        const since = new Date(now.getTime() - 30 * dayMs);
-        await server.db.insert(kycApplications).values(userIds.map((userId) => ({
-          userId, level: 1, status: 'approved', details: { note: 'verified by the crash test' }, decidedAt: now, createdAt: now,
-        })));
-        await server.db.insert(userLevels).values(userIds.map((userId) => ({ userId, level: 2, highestLevel: 2, assets: usdt(10_000), checkedAt: now })));
-        await server.db.insert(userLevelHolds).values(userIds.flatMap((userId) => [1, 2].map((level) => ({ userId, level, since }))));
-      };
+      const setUp = async () => { userIds = await dueUsers(2); };
       // Two bonuses a batch: two batches, four payout jobs (one per level of a batch).
-      const run = (db: Db) => grantVipBonuses(db, now, userIds, { batchSize: 2 });
+      const run = (db: Db) => grantVipBonuses(db, now(), userIds, { batchSize: 2 });
       const list = () => `{${userIds.join(',')}}`;
       const atCrash = async () => {
         // Money only with its grant: every bonus transfer to these users is named by a grant row, with its amount.
@@ -146,7 +172,7 @@ forEachDatabase((server) => {
           from vip_bonus_grants g left join ledger_transfers t on t.id = g.transfer_id and t.amount = g.amount
           where g.user_id = any(${list()}::bigint[]) group by g.user_id order by g.user_id`);
         expect(grants).toEqual(userIds.map((userId) => ({ user_id: userId.toString(), n: 2, paid: 2 })));
-        expect(await grantVipBonuses(server.db, now, userIds, { batchSize: 2 })).toEqual({ granted: 0, uncovered: 0, samePerson: 0 });
+        expect(await grantVipBonuses(server.db, now(), userIds, { batchSize: 2 })).toEqual({ granted: 0, uncovered: 0, samePerson: 0 });
         for (const userId of userIds) expect(await balance(server, userId)).toBe(usdt(10));
       };
       const { points, partial } = await everyCrashPoint(server, { setUp, run, atCrash, afterRerun, users: 2 });
@@ -157,6 +183,21 @@ forEachDatabase((server) => {
       expect(left).toBe(0);
       await expectLedgerSound(server);
     }, crashSuiteTimeoutMs);
+
+    test('a run that meets a bonus job the start-up resume is running leaves it to that run: each bonus is still paid once', async () => {
+      const userIds = await dueUsers(2);
+      // The process dies after the first batch's grants and jobs committed, before any job ran.
+      await expect(grantVipBonuses(dyingAfterCommit(server.db, 1), now(), userIds, { batchSize: 2 })).rejects.toThrow(Crash);
+      const left = (await unfinishedPayoutJobs(server.db, ['running'])).filter((id) => id.startsWith('vb-'));
+      expect(left).toHaveLength(2);
+      expect(await balance(server, userIds[0])).toBe(0n);
+      // The next start resumes them in the background while a deposit's recheck pays bonuses.
+      const resuming = left.map((id) => runPayoutJob(server.db, id, { clock: server.clock }));
+      expect(await grantVipBonuses(server.db, now(), userIds, { batchSize: 2 })).toEqual({ granted: 2, uncovered: 0, samePerson: 0 });
+      expect((await Promise.all(resuming)).map((job) => job.state)).toEqual(['done', 'done']);
+      for (const userId of userIds) expect(await balance(server, userId), `user ${userId}`).toBe(usdt(10));
+      await expectConserved(server);
+    });
   });
 
   describe('product maturity and bond refunds (postGroups, the order row in the same transaction) stopped anywhere', () => {

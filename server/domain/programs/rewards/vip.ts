@@ -186,7 +186,9 @@ export async function grantVipBonuses(db: Executor, now: Date, userIds?: readonl
   // Callers pass the database (the daily job, a user's recheck); the jobs' batches are transactions of their own.
   const database = db as Db;
   const clock = { now: () => now };
-  for (const job of await finishPayoutJobsOf(database, bonusJobPrefix, { clock })) assertPaid(job);
+  // A job the start-up resume is running comes back unfinished: it is that run's to finish, and
+  // what it still owes is counted against the pool (payoutJobsOwed) until then.
+  for (const job of await finishPayoutJobsOf(database, bonusJobPrefix, { clock })) if (job.state === 'done') assertPaid(job);
   const total: BonusRun = { granted: 0, uncovered: 0, samePerson: 0 };
   const heldSince = new Date(now.getTime() - (await vipHoldingDays(db)) * dayMs);
   let after: { userId: bigint; level: number } = { userId: -1n, level: -1 };
