@@ -10,6 +10,11 @@ import { openDatabase, type Database } from '../../server/db/client.ts';
 import { seed } from '../../server/seed.ts';
 import { verifyLedger } from '../../server/domain/kernel/ledger/verify.ts';
 import { createPayoutJob, runPayoutJob, type PayoutTarget } from '../../server/domain/kernel/ledger/payouts.ts';
+import { products } from '../../server/db/schema.ts';
+import { openAccounts } from '../../server/domain/kernel/ledger/accounts.ts';
+import { postTransfers } from '../../server/domain/kernel/ledger/transfers.ts';
+import { matureOrders } from '../../server/domain/programs/products/jobs.ts';
+import type { Services } from '../../server/domain/kernel/services.ts';
 import { figure } from './figures.ts';
 
 const targetCount = Number(process.env.BENCH_PAYOUT_TARGETS ?? 100_000);
@@ -26,6 +31,51 @@ async function accountsOfUsers(database: Database): Promise<bigint[]> {
   const rows = (await db.execute(sql`select a.id::text as id from ledger_accounts a join users u on u.id = a.owner_user_id
     where u.email like 'payout%' order by a.id`) as unknown as { rows: Array<{ id: string }> }).rows;
   return rows.map((row) => BigInt(row.id));
+}
+
+const refundOrderCount = Math.min(10_000, targetCount);
+
+/**
+ * A bond that missed its raise target refunds `refundOrderCount` subscribers (issue 33: a chunk of
+ * 400 orders per transaction through postGroups, the orders cancelled and told in the same
+ * transaction): the figure is matureOrders from the decision to the last chunk. The principal is
+ * put in the users' product_holdings through the ledger first (not measured).
+ */
+async function bondRefundBench(database: Database): Promise<string> {
+  const { db } = database;
+  const now = new Date();
+  const users = (await db.execute(sql`select id::text as id from users where email like 'payout%' order by id limit ${refundOrderCount}`) as unknown as {
+    rows: Array<{ id: string }>;
+  }).rows.map((row) => BigInt(row.id));
+  const principal = 100_000_000n;
+  const [bond] = await db.insert(products).values({
+    type: 'bond', name: 'Bench bond', asset: 'USDT', payoutAsset: 'USDT', status: 'open', days: 30, dailyRatePpm: 300, minAmount: 1n,
+    maxAmount: principal, target: principal * BigInt(users.length) * 2n, closesAt: new Date(now.getTime() - 60_000),
+    sold: principal * BigInt(users.length), principal: principal * BigInt(users.length), createdAt: now, updatedAt: now,
+  }).returning();
+  const [clearing] = await openAccounts(db, [{ ledger: 'real', asset: 'USDT', kind: 'deposit_clearing', shard: 0 }]);
+  for (let start = 0; start < users.length; start += 200) {
+    const chunk = users.slice(start, start + 200);
+    const holdings = await openAccounts(db, chunk.map((ownerUserId) => ({ ledger: 'real' as const, asset: 'USDT', kind: 'product_holdings' as const, ownerUserId })));
+    const posted = await postTransfers(db, chunk.map((userId, index) => ({
+      id: `bench-bond-${bond.id}-${userId}`, kind: 'product_purchase' as const, reference: `bench-bond:${userId}`, amountAtomic: principal,
+      debitAccountId: clearing, creditAccountId: holdings[index],
+    })));
+    if (!posted.ok) throw new Error(`bench bond purchase refused: ${posted.refusal}`);
+  }
+  const startsAt = new Date(now.getTime() + 86_400_000);
+  await db.execute(sql`insert into product_orders (user_id, product_id, client_order_id, amount, status, daily_rate_ppm, days, starts_at, ends_at, created_at)
+    select u, ${bond.id}, 'bench-bond', ${principal.toString()}::numeric, 'not_started', 300, 30, ${startsAt.toISOString()}::timestamptz,
+      ${new Date(startsAt.getTime() + 30 * 86_400_000).toISOString()}::timestamptz, ${now.toISOString()}::timestamptz
+    from unnest(${`{${users.join(',')}}`}::bigint[]) u`);
+  await db.execute(sql`analyze product_orders`);
+  const services = { db, clock: { now: () => new Date() }, userEvents: { publish: () => undefined } } as unknown as Services;
+  const started = performance.now();
+  const result = await matureOrders(services, new Date());
+  const elapsedMs = performance.now() - started;
+  if (result.failed !== 1 || result.refunded !== users.length) throw new Error(`bond refund ended ${JSON.stringify(result)}`);
+  figure(`payouts.bond_refund_${users.length / 1000}k`, elapsedMs, 'ms');
+  return `a failed bond's ${users.length} subscribers refunded in ${elapsedMs.toFixed(0)} ms (chunks of 400 orders, a transaction each)`;
 }
 
 export async function payoutBench() {
@@ -54,11 +104,13 @@ export async function payoutBench() {
       if (concurrency === 4) figure('payouts.credit_100k', elapsedMs, 'ms');
       results.push(`${elapsedMs.toFixed(0)} ms with ${concurrency} batch${concurrency > 1 ? 'es' : ''} at once (targets written in ${madeMs.toFixed(0)} ms)`);
     }
+    const refund = await bondRefundBench(database);
     const check = await verifyLedger(database.db);
     const [cpus, load] = [os.cpus().length, os.loadavg()[0].toFixed(1)];
     console.log(`payout jobs on PostgreSQL (${cpus} CPUs, load average ${load}): ${targetCount} accounts credited from one system account in `
       + `${results.join(', ')} (budget 10 000 ms; batches of 500; ledger check `
       + `${check.chainValid && check.balancesValid && check.conserved ? 'passes' : `FAILS: ${check.problems.slice(0, 3).join('; ')}`})`);
+    console.log(`bond refund on PostgreSQL: ${refund}`);
   } finally {
     await database.close();
     await dropScratchDatabase(adminUrl, name);
