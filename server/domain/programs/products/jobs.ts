@@ -1,5 +1,6 @@
 // Daily product jobs (issue 22): accrual (each running order's return for the day, from the
-// product's reserve, through a payout job) and maturity (principal back, bonds raised or refunded).
+// product's reserve, through a payout job) and maturity (principal back, bonds raised or refunded,
+// through postGroups a chunk of orders per transaction: see Maturity below for why not a job).
 //
 // Accrual, per product, is crash-safe in two steps:
 //  1. One transaction, the product row locked: a receipt per order and day not yet paid (ON
@@ -7,8 +8,10 @@
 //     owed / paid / reserve moved, and the payout job that will pay the receipts made with its
 //     targets (the sum of the receipts per user spot account). Each receipt names the ledger
 //     transfer that pays it: `${job}:${account}` (payouts.ts payoutTransferId).
-//  2. The payout job runs (finishPayoutJob): the transfers product_reserve → spot ('product_interest', 'mining_output'),
-//     in batches, resumable, each transfer id paying once.
+//  2. The payout job runs (finishPayoutJob): the transfers product_reserve → spot
+//     ('product_interest', 'mining_output'), in batches, resumable, each transfer id paying once.
+// The accounts paid into and the job's number come from the ledger kernel (userAccountsOf,
+// countPayoutJobs): this file reads no ledger or payout table itself.
 // A crash after step 1 leaves a payout job 'running' that the next run (or the start-up resume
 // of payout jobs) finishes; step 1 of the rerun finds every receipt made and makes none again.
 // So every receipt is paid exactly once, whatever stops where.
